@@ -1,0 +1,1 @@
+//! Incremental JSON reading for streamed model output.

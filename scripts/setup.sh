@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs what Redline needs to build and run; with `--test`, also what its tests need.
+# Safe to run again: every step checks before it installs. Sourced by run.sh and test.sh.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WITH_TESTS=0
+[ "${1:-}" = "--test" ] && WITH_TESTS=1
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# System packages: Tauri's WebKitGTK stack on Linux; for tests, a virtual display, the WebDriver for
+# WebKitGTK, and poppler's tools for checking exported PDFs.
+install_system_packages() {
+  case "$(uname -s)" in
+    Linux)
+      command -v apt-get >/dev/null || die "this script knows Debian and Ubuntu (apt-get); on another Linux install the packages listed in README.md by hand"
+      local pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libsoup-3.0-dev build-essential pkg-config
+                  libssl-dev curl file)
+      [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils)
+      local missing=()
+      for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
+      if [ "${#missing[@]}" -gt 0 ]; then
+        say "Installing system packages: ${missing[*]}"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+      fi
+      ;;
+    Darwin)
+      xcode-select -p >/dev/null 2>&1 || die "install Xcode's command-line tools first: xcode-select --install"
+      ;;
+    *) die "on Windows, follow the Windows section of README.md" ;;
+  esac
+}
+
+install_toolchains() {
+  if ! command -v cargo >/dev/null; then
+    say "Installing Rust (rustup)"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+    # shellcheck disable=SC1091
+    . "$HOME/.cargo/env"
+  fi
+  command -v node >/dev/null || die "Node.js 20.19 or newer is needed: https://nodejs.org (or your package manager)"
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=19)?0:1)' \
+    || die "Node.js $(node --version) is too old: Vite needs 20.19 or newer"
+}
+
+install_npm_packages() {
+  # package-lock.json pins every UI package; `npm ci` installs exactly those, only when they changed.
+  if [ ! -d "$ROOT/ui/node_modules" ] || [ "$ROOT/ui/package-lock.json" -nt "$ROOT/ui/node_modules/.package-lock.json" ]; then
+    say "Installing the UI's npm packages"
+    npm --prefix "$ROOT/ui" ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+install_test_tools() {
+  [ "$WITH_TESTS" = 1 ] || return 0
+  export PATH="$HOME/.cargo/bin:$PATH"
+  rustup component add rustfmt clippy >/dev/null 2>&1 || true
+  if ! command -v cargo-nextest >/dev/null; then
+    say "Installing cargo-nextest"
+    cargo install cargo-nextest --locked
+  fi
+  if [ "$(uname -s)" = Linux ] && ! command -v tauri-driver >/dev/null; then
+    say "Installing tauri-driver"
+    cargo install tauri-driver --version '^2' --locked
+  fi
+}
+
+install_system_packages
+install_toolchains
+install_npm_packages
+install_test_tools

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs everything Redline's tests need and runs every test: formatting and lints, the UI's type check
+# and unit tests, the engine's tests, the built app end to end in a real window, and the .deb package.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$ROOT/scripts/setup.sh" --test
+export PATH="$HOME/.cargo/bin:$PATH"
+cd "$ROOT"
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+TAURI=ui/node_modules/.bin/tauri
+# The app is built once, with its UI embedded, and every later step reuses that build.
+FEATURES=(--features custom-protocol)
+
+step "UI: type check (svelte-check, strict)"
+npm --prefix ui run --silent check
+
+step "UI: unit tests (Vitest)"
+npm --prefix ui test --silent
+
+step "UI: build"
+npm --prefix ui run --silent build
+
+step "Rust: formatting and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets "${FEATURES[@]}" -- -D warnings
+
+step "Rust: unit, integration and command tests"
+cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast
+cargo test --workspace --doc --quiet
+
+step "App: build with the UI embedded, and the .deb package"
+"$TAURI" build --debug --bundles deb --ci
+
+if [ "$(uname -s)" = Linux ]; then
+  step "App: end to end in a real window (Xvfb, tauri-driver, WebKitWebDriver)"
+  REDLINE_E2E_APP="$ROOT/target/debug/redline-app" xvfb-run -a --server-args="-screen 0 1400x900x24" \
+    cargo nextest run --test e2e "${FEATURES[@]}" --run-ignored only
+
+  step "Package: the .deb installs and removes cleanly"
+  deb=$(ls -t target/debug/bundle/deb/*.deb | head -n 1)
+  as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+  as_root dpkg -i "$deb" >/dev/null
+  test -x /usr/bin/redline-app || { echo "the .deb did not install /usr/bin/redline-app" >&2; exit 1; }
+  dpkg -s redline | grep -q '^Status: install ok installed'
+  as_root dpkg -r redline >/dev/null
+  echo "installed and removed $(basename "$deb")"
+fi
+
+step "All tests passed"

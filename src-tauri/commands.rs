@@ -1,0 +1,74 @@
+//! The commands the web UI calls.
+
+use tauri::State;
+
+use crate::engine::Engine;
+use crate::ipc::{AppInfo, IpcError, SurfaceUpdate};
+
+/// The resume view's first message: the current document as a `create`. The UI calls it on start and
+/// again whenever it sees a gap in `seq`.
+#[tauri::command]
+pub fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, IpcError> {
+    engine.open_surface().map_err(|message| IpcError { message })
+}
+
+/// The app's version and data folder.
+#[tauri::command]
+pub fn app_info(engine: State<'_, Engine>) -> AppInfo {
+    AppInfo {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        data_dir: engine
+            .data_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+    use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
+    use tauri::webview::InvokeRequest;
+
+    use crate::engine::Engine;
+
+    fn invoke(engine: Engine, cmd: &str) -> Result<Value, Value> {
+        let app = crate::with_redline(mock_builder(), engine)
+            .build(mock_context(noop_assets()))
+            .unwrap();
+        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .unwrap();
+        get_ipc_response(
+            &webview,
+            InvokeRequest {
+                cmd: cmd.into(),
+                callback: tauri::ipc::CallbackFn(0),
+                error: tauri::ipc::CallbackFn(1),
+                url: "tauri://localhost".parse().unwrap(),
+                body: tauri::ipc::InvokeBody::default(),
+                headers: Default::default(),
+                invoke_key: INVOKE_KEY.to_string(),
+            },
+        )
+        .map(|body| body.deserialize::<Value>().unwrap())
+    }
+
+    #[test]
+    fn open_surface_answers_with_a_create_message_over_ipc() {
+        let dir = tempfile::tempdir().unwrap();
+        let reply = invoke(Engine::start(Some(dir.path().to_owned())), "open_surface").unwrap();
+        assert_eq!(reply["kind"], "create");
+        assert_eq!(reply["surfaceId"], "main");
+        assert_eq!(reply["seq"], 0);
+        assert_eq!(reply["document"]["basics"]["name"], "Richard Hendriks");
+    }
+
+    #[test]
+    fn open_surface_reports_a_broken_store_in_plain_words() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("redline.db"), b"garbage ".repeat(1000)).unwrap();
+        let reply = invoke(Engine::start(Some(dir.path().to_owned())), "open_surface").unwrap_err();
+        assert!(reply["message"].as_str().unwrap().contains("damaged"), "{reply}");
+    }
+}

@@ -1,0 +1,91 @@
+//! What crosses the bridge between the engine and the web UI.
+//!
+//! The UI's TypeScript types in `ui/src/bindings/` are generated from these Rust types (and from the
+//! surface messages of `redline-patch`) by ts-rs; a test fails when the generated files are out of date.
+//! Regenerate them with `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-app bindings`.
+
+use serde::Serialize;
+use ts_rs::TS;
+
+pub use redline_patch::SurfaceUpdate;
+
+/// The name of the Tauri event that carries [`SurfaceUpdate`]s after the first `create`.
+pub const SURFACE_EVENT: &str = "surface";
+
+/// Facts about the running app that the UI shows.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppInfo {
+    /// The app's version.
+    pub version: String,
+    /// The data folder in use.
+    pub data_dir: String,
+}
+
+/// A command's failure, in words for the user.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IpcError {
+    /// What went wrong and, where there is one, what to do about it.
+    pub message: String,
+}
+
+impl<E: std::fmt::Display> From<E> for IpcError {
+    fn from(err: E) -> Self {
+        IpcError {
+            message: err.to_string(),
+        }
+    }
+}
+
+/// Writes every IPC type's TypeScript declaration (with its dependencies) into `dir`.
+pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> {
+    let cfg = ts_rs::Config::new().with_out_dir(dir);
+    SurfaceUpdate::export_all(&cfg)?;
+    AppInfo::export_all(&cfg)?;
+    IpcError::export_all(&cfg)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
+
+    fn read_tree(root: &Path) -> BTreeMap<PathBuf, String> {
+        let mut files = BTreeMap::new();
+        let mut stack = vec![root.to_owned()];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    files.insert(path.strip_prefix(root).unwrap().to_owned(), text);
+                }
+            }
+        }
+        files
+    }
+
+    /// The committed TypeScript bindings are exactly what the Rust types generate.
+    #[test]
+    fn bindings_are_up_to_date() {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/bindings");
+        if std::env::var_os("REDLINE_UPDATE_BINDINGS").is_some() {
+            let _ = std::fs::remove_dir_all(&committed);
+            super::export_bindings(&committed).unwrap();
+        }
+        let fresh = tempfile::tempdir().unwrap();
+        super::export_bindings(fresh.path()).unwrap();
+        assert_eq!(
+            read_tree(&committed),
+            read_tree(fresh.path()),
+            "ui/src/bindings is out of date: run `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-app bindings`"
+        );
+    }
+}

@@ -1,0 +1,75 @@
+//! The Redline desktop app: a thin Tauri shell over the engine in `crates/`.
+//!
+//! The shell owns the window and the bridge between the web UI and the engine; it decides nothing about
+//! resumes itself. Everything it does, the `redline` CLI can do too.
+//!
+//! # Layout
+//! - [`ipc`]: the types that cross the bridge, from which the UI's TypeScript types are generated.
+//! - [`engine`]: what the app holds while it runs: the open store, the document on screen and its surface.
+//! - [`commands`]: the Tauri commands the UI calls.
+//! - [`run`]: starts the app; [`data_dir_from_args`] reads `--data-dir` the way the CLI does.
+
+pub mod commands;
+pub mod engine;
+pub mod ipc;
+
+use std::path::PathBuf;
+
+use engine::Engine;
+
+/// The data folder named on the command line (`--data-dir DIR` or `--data-dir=DIR`), like the CLI's flag.
+pub fn data_dir_from_args(args: impl IntoIterator<Item = String>) -> Option<PathBuf> {
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "--data-dir" {
+            return args.next().map(PathBuf::from);
+        }
+        if let Some(dir) = arg.strip_prefix("--data-dir=") {
+            return Some(PathBuf::from(dir));
+        }
+    }
+    None
+}
+
+/// Adds Redline's state and commands to a Tauri builder (the real runtime, or the mock one in tests).
+pub fn with_redline<R: tauri::Runtime>(builder: tauri::Builder<R>, engine: Engine) -> tauri::Builder<R> {
+    builder
+        .manage(engine)
+        .invoke_handler(tauri::generate_handler![commands::open_surface, commands::app_info])
+}
+
+/// Starts the desktop app.
+pub fn run() {
+    let data_dir = redline_store::resolve_data_dir(data_dir_from_args(std::env::args().skip(1)));
+    let engine = Engine::start(data_dir);
+    if let Some(problem) = engine.problem() {
+        // The window shows this too; the terminal gets it for whoever started the app from one.
+        eprintln!("redline: {problem}");
+    }
+    with_redline(tauri::Builder::default(), engine)
+        .run(tauri::generate_context!())
+        .expect("the Redline window could not be started");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_data_dir_flag_takes_both_forms() {
+        assert_eq!(
+            data_dir_from_args(args(&["--data-dir", "/tmp/a"])),
+            Some(PathBuf::from("/tmp/a"))
+        );
+        assert_eq!(
+            data_dir_from_args(args(&["--verbose", "--data-dir=/tmp/b"])),
+            Some(PathBuf::from("/tmp/b"))
+        );
+        assert_eq!(data_dir_from_args(args(&["--data-dir"])), None);
+        assert_eq!(data_dir_from_args(args(&[])), None);
+    }
+}

@@ -1,0 +1,115 @@
+//! End to end: the real built app, in a real window under a (virtual) display, driven over WebDriver
+//! through tauri-driver and WebKitWebDriver.
+//!
+//! It needs what `scripts/test.sh` sets up: the app built with its UI embedded (`REDLINE_E2E_APP` names the
+//! binary), `tauri-driver` and `WebKitWebDriver` on the PATH, and a display (`xvfb-run`). So it is ignored by
+//! a plain `cargo test`; run it with `scripts/test.sh`, or by hand:
+//! `REDLINE_E2E_APP=target/debug/redline-app xvfb-run -a cargo test --test e2e -- --ignored`.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+/// A running tauri-driver, stopped when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn start_driver() -> Driver {
+    let port = free_port();
+    let child = Command::new("tauri-driver")
+        .args(["--port", &port.to_string(), "--native-port", &free_port().to_string()])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("tauri-driver is not on the PATH: run scripts/test.sh, or `cargo install tauri-driver --version '^2' --locked`");
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+        assert!(Instant::now() < deadline, "tauri-driver did not start listening on {addr}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Driver { child, port }
+}
+
+fn app_binary() -> PathBuf {
+    let app = std::env::var_os("REDLINE_E2E_APP")
+        .map(PathBuf::from)
+        .expect("set REDLINE_E2E_APP to the built app (scripts/test.sh does)");
+    assert!(app.exists(), "{} does not exist: build the app first", app.display());
+    std::fs::canonicalize(app).unwrap()
+}
+
+async fn connect(driver: &Driver, data_dir: &std::path::Path) -> Client {
+    let caps = json!({
+        "browserName": "wry",
+        "tauri:options": {
+            "application": app_binary(),
+            "args": ["--data-dir", data_dir],
+        }
+    });
+    let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+    builder.capabilities(caps.as_object().unwrap().clone());
+    builder
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("could not start the app through tauri-driver")
+}
+
+/// Waits for the element with `testid` and returns its text.
+async fn text_of(client: &Client, testid: &str) -> String {
+    let element = client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css(&format!("[data-testid='{testid}']")))
+        .await
+        .unwrap_or_else(|e| panic!("no element {testid} in the window: {e}"));
+    element.text().await.unwrap()
+}
+
+fn screenshot_path(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn the_window_shows_the_sample_resume_on_first_start() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver();
+    let client = connect(&driver, data_dir.path()).await;
+
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+    assert_eq!(text_of(&client, "work-0-title").await, "CEO/President");
+    assert_eq!(text_of(&client, "work-0-subtitle").await, "Pied Piper");
+    // The chat pane is there, ready for a message.
+    client
+        .find(Locator::Css("[data-testid='chat-input']"))
+        .await
+        .expect("the chat input is shown");
+    let send = client.find(Locator::Css("[data-testid='chat-send']")).await.unwrap();
+    assert_eq!(send.text().await.unwrap(), "Send");
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("first-start.png"), png).unwrap();
+    client.close().await.ok();
+    drop(driver);
+
+    // The app created its database in the data folder it was given, and nowhere else.
+    assert!(data_dir.path().join("redline.db").exists());
+}

@@ -1,0 +1,48 @@
+import { cleanup, render, screen, within } from "@testing-library/svelte";
+import { afterEach, describe, expect, it } from "vitest";
+import sample from "../../../assets/sample.resume.json";
+import type { Resume } from "../lib/resume";
+import ResumeView from "./ResumeView.svelte";
+
+// The sample has no certificates; a full resume adds them so that every section of the schema is seen.
+const full: Resume = {
+  ...(sample as Resume),
+  certificates: [{ name: "CKA", issuer: "CNCF", date: "2021-03-04", url: "https://example.com/cka" }],
+};
+
+const SECTIONS = [
+  "work", "volunteer", "education", "awards", "certificates", "publications",
+  "skills", "languages", "interests", "references", "projects",
+];
+
+afterEach(cleanup);
+
+describe("resume view", () => {
+  it("renders every section of JSON Resume", () => {
+    render(ResumeView, { resume: full });
+    expect(screen.getByTestId("basics-name").textContent).toBe("Richard Hendriks");
+    expect(screen.getByTestId("basics-location").textContent).toBe("San Francisco, California, US");
+    expect(screen.getByTestId("basics-profile-1").textContent).toContain("dandymusicnl");
+    for (const id of SECTIONS) expect(screen.getByTestId(`section-${id}`)).toBeTruthy();
+    expect(screen.getByTestId("work-0-title").textContent?.trim()).toBe("CEO/President");
+    expect(screen.getByTestId("work-0-subtitle").textContent).toBe("Pied Piper");
+    expect(screen.getByTestId("work-0-dates").textContent).toBe("Dec 2013 – Dec 2014");
+    expect(screen.getByTestId("skills-1-keyword-2").textContent).toBe("GIF");
+    expect(screen.getByTestId("certificates-0-subtitle").textContent).toBe("CNCF");
+    expect(within(screen.getByTestId("section-projects")).getByText("Won award at AIHacks 2016")).toBeTruthy();
+  });
+
+  it("leaves out missing and empty sections", () => {
+    render(ResumeView, { resume: { basics: { name: "Ada" }, work: [], skills: [{ name: "Rust" }] } });
+    expect(screen.queryByTestId("section-work")).toBeNull();
+    expect(screen.queryByTestId("section-education")).toBeNull();
+    expect(screen.getByTestId("section-skills")).toBeTruthy();
+  });
+
+  it("shows markup in a field as text", () => {
+    render(ResumeView, { resume: { basics: { name: "<b>Ada</b>", summary: "<script>alert(1)</script>" } } });
+    expect(screen.getByTestId("basics-name").textContent).toBe("<b>Ada</b>");
+    expect(screen.getByTestId("basics-name").querySelector("b")).toBeNull();
+    expect(document.querySelector("script")).toBeNull();
+  });
+});

@@ -1,0 +1,165 @@
+// The resume view's one store, and the one module that turns surface messages into store updates.
+//
+// The document lives in a deep `$state` proxy, and every operation mutates it in place at its path, so a
+// patch to `/work/0/highlights/2` re-renders that bullet and nothing else.
+
+import type { Operation } from "../bindings/Operation";
+import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
+import { arrayIndex, parsePointer, PointerError } from "./pointer";
+import type { Resume } from "./resume";
+
+type Json = unknown;
+type Container = Record<string, Json> | Json[];
+
+/** What applying a message asks of the caller. */
+export type Applied =
+  | { kind: "applied" }
+  | { kind: "ignored"; reason: string }
+  | { kind: "resync"; reason: string };
+
+export class SurfaceStore {
+  /** The document on screen; null until the first `create`. */
+  document = $state<Resume | null>(null);
+  /** The revision the document is at (previews on top of it are not revisions). */
+  revision = $state(0);
+  /** JSON Pointers changed by previews not yet committed, for highlighting. */
+  pending = $state<string[]>([]);
+  /** The surface this store follows. */
+  surfaceId: string | null = null;
+  private nextSeq = 0;
+
+  /** Applies one surface message. A gap in `seq` or an operation that does not fit asks for a resync. */
+  apply(update: SurfaceUpdate): Applied {
+    if (update.kind === "create") {
+      this.surfaceId = update.surfaceId;
+      this.document = update.document as Resume;
+      this.revision = update.revision;
+      this.pending = [];
+      this.nextSeq = update.seq + 1;
+      return { kind: "applied" };
+    }
+    if (this.document === null || update.surfaceId !== this.surfaceId) {
+      return { kind: "ignored", reason: `no surface ${update.surfaceId} is open` };
+    }
+    if (update.seq < this.nextSeq) {
+      return { kind: "ignored", reason: `message ${update.seq} was already applied` };
+    }
+    if (update.seq > this.nextSeq) {
+      return { kind: "resync", reason: `messages ${this.nextSeq}–${update.seq - 1} were missed` };
+    }
+    this.nextSeq = update.seq + 1;
+    try {
+      if (update.kind === "text") {
+        appendText(this.document, update.path, update.append);
+        this.mark(update.path);
+        return { kind: "applied" };
+      }
+      for (const op of update.ops) applyOperation(this, op);
+      switch (update.state) {
+        case "preview":
+          for (const op of update.ops) this.mark(op.path);
+          break;
+        case "committed":
+          this.revision = update.revision;
+          this.pending = [];
+          break;
+        case "rolledBack":
+          this.pending = [];
+          break;
+      }
+      return { kind: "applied" };
+    } catch (err) {
+      return { kind: "resync", reason: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  private mark(path: string): void {
+    if (!this.pending.includes(path)) this.pending.push(path);
+  }
+}
+
+/** Applies one RFC 6902 operation to the store's document, in place. */
+function applyOperation(store: SurfaceStore, op: Operation): void {
+  if (op.path === "" && (op.op === "add" || op.op === "replace")) {
+    store.document = structuredClone(op.value) as Resume;
+    return;
+  }
+  const doc = store.document as Json;
+  switch (op.op) {
+    case "add":
+      insert(doc, op.path, structuredClone(op.value));
+      break;
+    case "remove":
+      take(doc, op.path);
+      break;
+    case "replace":
+      take(doc, op.path);
+      insert(doc, op.path, structuredClone(op.value));
+      break;
+    case "move":
+      insert(doc, op.path, take(doc, op.from));
+      break;
+    case "copy":
+      insert(doc, op.path, structuredClone($state.snapshot(read(doc, op.from))));
+      break;
+    case "test":
+      if (JSON.stringify($state.snapshot(read(doc, op.path))) !== JSON.stringify(op.value)) {
+        throw new PointerError(`test failed at ${op.path}`);
+      }
+      break;
+  }
+}
+
+function read(doc: Json, pointer: string): Json {
+  let node = doc;
+  for (const token of parsePointer(pointer)) {
+    node = child(node, token, pointer);
+  }
+  return node;
+}
+
+function child(node: Json, token: string, pointer: string): Json {
+  if (Array.isArray(node)) return node[arrayIndex(token, node.length, false)];
+  if (isObject(node) && Object.hasOwn(node, token)) return node[token];
+  throw new PointerError(`${pointer} does not exist`);
+}
+
+function parentOf(doc: Json, pointer: string): { parent: Container; token: string } {
+  const tokens = parsePointer(pointer);
+  const token = tokens.pop();
+  if (token === undefined) throw new PointerError("the whole document has no parent");
+  let parent = doc;
+  for (const t of tokens) parent = child(parent, t, pointer);
+  if (!Array.isArray(parent) && !isObject(parent)) throw new PointerError(`${pointer} has no container`);
+  return { parent, token };
+}
+
+function insert(doc: Json, pointer: string, value: Json): void {
+  const { parent, token } = parentOf(doc, pointer);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(token, parent.length, true), 0, value);
+  else parent[token] = value;
+}
+
+function take(doc: Json, pointer: string): Json {
+  const { parent, token } = parentOf(doc, pointer);
+  if (Array.isArray(parent)) return parent.splice(arrayIndex(token, parent.length, false), 1)[0];
+  if (!Object.hasOwn(parent, token)) throw new PointerError(`${pointer} does not exist`);
+  const value = parent[token];
+  delete parent[token];
+  return value;
+}
+
+function appendText(doc: Json, pointer: string, append: string): void {
+  const { parent, token } = parentOf(doc, pointer);
+  const index = Array.isArray(parent) ? arrayIndex(token, parent.length, false) : token;
+  const current = (parent as Record<string | number, Json>)[index];
+  if (typeof current !== "string") throw new PointerError(`${pointer} is not a string`);
+  (parent as Record<string | number, Json>)[index] = current + append;
+}
+
+function isObject(value: Json): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The app's one surface store. */
+export const surface = new SurfaceStore();

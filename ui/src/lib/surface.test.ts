@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
+import { SurfaceStore } from "./surface.svelte";
+
+const create = (seq = 0): SurfaceUpdate => ({
+  kind: "create",
+  surfaceId: "main",
+  seq,
+  revision: 4,
+  document: {
+    basics: { name: "Ada", summary: "Writes" },
+    skills: [{ name: "Rust", keywords: ["async"] }],
+    work: [{ name: "A" }, { name: "B" }],
+  },
+});
+
+function opened(): SurfaceStore {
+  const store = new SurfaceStore();
+  expect(store.apply(create())).toEqual({ kind: "applied" });
+  return store;
+}
+
+const snapshot = (store: SurfaceStore) => JSON.parse(JSON.stringify(store.document));
+
+describe("surface store", () => {
+  it("shows the document a create message carries", () => {
+    const store = opened();
+    expect(store.document?.basics?.name).toBe("Ada");
+    expect(store.revision).toBe(4);
+  });
+
+  it("grows a previewed string by the appended text only", () => {
+    const store = opened();
+    store.apply({ kind: "text", surfaceId: "main", seq: 1, path: "/basics/summary", append: " code" });
+    store.apply({ kind: "text", surfaceId: "main", seq: 2, path: "/basics/summary", append: "." });
+    expect(store.document?.basics?.summary).toBe("Writes code.");
+    expect(store.pending).toEqual(["/basics/summary"]);
+  });
+
+  it("applies every RFC 6902 operation in place", () => {
+    const store = opened();
+    const result = store.apply({
+      kind: "patch",
+      surfaceId: "main",
+      seq: 1,
+      revision: 4,
+      state: "preview",
+      ops: [
+        { op: "add", path: "/skills/0/keywords/-", value: "Python" },
+        { op: "replace", path: "/basics/name", value: "Ada Lovelace" },
+        { op: "move", from: "/work/0", path: "/work/1" },
+        { op: "copy", from: "/basics/name", path: "/basics/label" },
+        { op: "remove", path: "/basics/summary" },
+        { op: "test", path: "/work/0/name", value: "B" },
+      ],
+    });
+    expect(result).toEqual({ kind: "applied" });
+    expect(snapshot(store)).toEqual({
+      basics: { name: "Ada Lovelace", label: "Ada Lovelace" },
+      skills: [{ name: "Rust", keywords: ["async", "Python"] }],
+      work: [{ name: "B" }, { name: "A" }],
+    });
+  });
+
+  it("moves to the committed revision and clears the previews", () => {
+    const store = opened();
+    store.apply({ kind: "text", surfaceId: "main", seq: 1, path: "/basics/summary", append: "!" });
+    store.apply({ kind: "patch", surfaceId: "main", seq: 2, revision: 5, state: "committed", ops: [] });
+    expect(store.revision).toBe(5);
+    expect(store.pending).toEqual([]);
+  });
+
+  it("rolls back by applying the operations it is sent", () => {
+    const store = opened();
+    store.apply({ kind: "text", surfaceId: "main", seq: 1, path: "/basics/summary", append: " a lot" });
+    store.apply({
+      kind: "patch", surfaceId: "main", seq: 2, revision: 4, state: "rolledBack",
+      ops: [{ op: "replace", path: "/basics/summary", value: "Writes" }],
+    });
+    expect(store.document?.basics?.summary).toBe("Writes");
+    expect(store.revision).toBe(4);
+  });
+
+  it("asks for a resync when a message is missed", () => {
+    const store = opened();
+    const result = store.apply({ kind: "text", surfaceId: "main", seq: 3, path: "/basics/name", append: "x" });
+    expect(result.kind).toBe("resync");
+    expect(store.document?.basics?.name).toBe("Ada");
+  });
+
+  it("ignores a message it has already applied", () => {
+    const store = opened();
+    const text: SurfaceUpdate = { kind: "text", surfaceId: "main", seq: 1, path: "/basics/name", append: "!" };
+    store.apply(text);
+    expect(store.apply(text).kind).toBe("ignored");
+    expect(store.document?.basics?.name).toBe("Ada!");
+  });
+
+  it("asks for a resync when an operation does not fit the document", () => {
+    const store = opened();
+    const result = store.apply({
+      kind: "patch", surfaceId: "main", seq: 1, revision: 4, state: "preview",
+      ops: [{ op: "add", path: "/work/9", value: {} }],
+    });
+    expect(result).toEqual({ kind: "resync", reason: "index 9 is out of range (2 items)" });
+  });
+
+  it("starts over from a fresh create", () => {
+    const store = opened();
+    store.apply({ kind: "text", surfaceId: "main", seq: 1, path: "/basics/name", append: "!" });
+    expect(store.apply(create(7)).kind).toBe("applied");
+    expect(store.document?.basics?.name).toBe("Ada");
+    expect(store.apply({ kind: "text", surfaceId: "main", seq: 8, path: "/basics/name", append: "?" }).kind).toBe("applied");
+  });
+});

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+
+// Tauri's dev mode loads http://localhost:1420 (tauri.conf.json `devUrl`); the port must not drift.
+export default defineConfig({
+  plugins: [svelte()],
+  clearScreen: false,
+  server: { port: 1420, strictPort: true, watch: { ignored: ["**/src-tauri/**"] } },
+  build: { target: "es2022", outDir: "dist", emptyOutDir: true },
+  resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
+  test: { environment: "jsdom", include: ["src/**/*.test.ts"] },
+});
