@@ -6,6 +6,7 @@
 //! a plain `cargo test`; run it with `scripts/test.sh`, or by hand:
 //! `REDLINE_E2E_APP=target/debug/redline-app xvfb-run -a cargo test --test e2e -- --ignored`.
 
+use std::os::unix::process::CommandExt;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -22,7 +23,10 @@ struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        // tauri-driver starts WebKitWebDriver, which starts the app: stop the whole process group.
+        let _ = Command::new("kill")
+            .args(["-TERM", "--", &format!("-{}", self.child.id())])
+            .status();
         let _ = self.child.wait();
     }
 }
@@ -34,6 +38,7 @@ fn free_port() -> u16 {
 fn start_driver() -> Driver {
     let port = free_port();
     let child = Command::new("tauri-driver")
+        .process_group(0)
         .args(["--port", &port.to_string(), "--native-port", &free_port().to_string()])
         .stdout(Stdio::null())
         .spawn()

@@ -72,15 +72,16 @@ pub struct TextSurface {
     pub append: String,
 }
 
-/// Where a `patch` message's operations stand.
+/// Where a `patch` message's operations stand. A view always applies `ops` as they come; the state says
+/// what the result is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum PatchState {
-    /// Shown live while the model is still writing; not yet in history.
+    /// Live edits while the model is still writing; not yet in history.
     Preview,
-    /// Written to history as a revision.
+    /// The previewed edits (plus `ops`, often none) are now history as revision `revision`.
     Committed,
-    /// Withdrawn: the view undoes these previewed operations.
+    /// The previews are withdrawn: `ops` bring the view back to the last committed revision.
     RolledBack,
 }
 
