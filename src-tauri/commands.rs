@@ -9,7 +9,9 @@ use crate::ipc::{AppInfo, IpcError, SurfaceUpdate};
 /// again whenever it sees a gap in `seq`.
 #[tauri::command]
 pub fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, IpcError> {
-    engine.open_surface().map_err(|message| IpcError { message })
+    engine
+        .open_surface()
+        .map_err(|message| IpcError { message })
 }
 
 /// The app's version and data folder.
@@ -69,6 +71,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("redline.db"), b"garbage ".repeat(1000)).unwrap();
         let reply = invoke(Engine::start(Some(dir.path().to_owned())), "open_surface").unwrap_err();
-        assert!(reply["message"].as_str().unwrap().contains("damaged"), "{reply}");
+        assert!(
+            reply["message"].as_str().unwrap().contains("damaged"),
+            "{reply}"
+        );
     }
 }

@@ -46,7 +46,10 @@ impl Engine {
     pub fn open_surface(&self) -> Result<SurfaceUpdate, String> {
         let open = self.state.as_ref().map_err(Clone::clone)?;
         let mut open = open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let head = open.store.head(open.document_id).map_err(|e| e.to_string())?;
+        let head = open
+            .store
+            .head(open.document_id)
+            .map_err(|e| e.to_string())?;
         Ok(open.surface.create(head.number, head.document))
     }
 }

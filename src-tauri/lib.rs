@@ -32,10 +32,16 @@ pub fn data_dir_from_args(args: impl IntoIterator<Item = String>) -> Option<Path
 }
 
 /// Adds Redline's state and commands to a Tauri builder (the real runtime, or the mock one in tests).
-pub fn with_redline<R: tauri::Runtime>(builder: tauri::Builder<R>, engine: Engine) -> tauri::Builder<R> {
+pub fn with_redline<R: tauri::Runtime>(
+    builder: tauri::Builder<R>,
+    engine: Engine,
+) -> tauri::Builder<R> {
     builder
         .manage(engine)
-        .invoke_handler(tauri::generate_handler![commands::open_surface, commands::app_info])
+        .invoke_handler(tauri::generate_handler![
+            commands::open_surface,
+            commands::app_info
+        ])
 }
 
 /// Starts the desktop app.

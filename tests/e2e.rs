@@ -6,8 +6,8 @@
 //! a plain `cargo test`; run it with `scripts/test.sh`, or by hand:
 //! `REDLINE_E2E_APP=target/debug/redline-app xvfb-run -a cargo test --test e2e -- --ignored`.
 
-use std::os::unix::process::CommandExt;
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -32,7 +32,11 @@ impl Drop for Driver {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn start_driver() -> Driver {
@@ -46,7 +50,10 @@ fn start_driver() -> Driver {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let deadline = Instant::now() + Duration::from_secs(30);
     while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-        assert!(Instant::now() < deadline, "tauri-driver did not start listening on {addr}");
+        assert!(
+            Instant::now() < deadline,
+            "tauri-driver did not start listening on {addr}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     Driver { child, port }
@@ -56,7 +63,11 @@ fn app_binary() -> PathBuf {
     let app = std::env::var_os("REDLINE_E2E_APP")
         .map(PathBuf::from)
         .expect("set REDLINE_E2E_APP to the built app (scripts/test.sh does)");
-    assert!(app.exists(), "{} does not exist: build the app first", app.display());
+    assert!(
+        app.exists(),
+        "{} does not exist: build the app first",
+        app.display()
+    );
     std::fs::canonicalize(app).unwrap()
 }
 
@@ -108,7 +119,10 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
         .find(Locator::Css("[data-testid='chat-input']"))
         .await
         .expect("the chat input is shown");
-    let send = client.find(Locator::Css("[data-testid='chat-send']")).await.unwrap();
+    let send = client
+        .find(Locator::Css("[data-testid='chat-send']"))
+        .await
+        .unwrap();
     assert_eq!(send.text().await.unwrap(), "Send");
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("first-start.png"), png).unwrap();

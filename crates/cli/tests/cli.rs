@@ -17,7 +17,11 @@ fn redline(data_dir: &Path, args: &[&str]) -> Output {
 fn show_prints_the_sample_resume_on_a_fresh_data_folder() {
     let dir = tempfile::tempdir().unwrap();
     let out = redline(dir.path(), &["show"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(shown, redline_resume::sample());
     assert!(dir.path().join("redline.db").exists());
@@ -31,7 +35,11 @@ fn the_data_folder_can_come_from_the_environment() {
         .env("REDLINE_DATA_DIR", dir.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(dir.path().join("redline.db").exists());
 }
 
@@ -41,7 +49,10 @@ fn a_missing_revision_is_a_plain_error() {
     let out = redline(dir.path(), &["show", "--revision", "9"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("redline: document 1 has no revision 9"), "{err}");
+    assert!(
+        err.starts_with("redline: document 1 has no revision 9"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -66,5 +77,8 @@ fn help_lists_the_commands() {
         .unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
-    assert!(help.contains("show") && help.contains("--data-dir"), "{help}");
+    assert!(
+        help.contains("show") && help.contains("--data-dir"),
+        "{help}"
+    );
 }

@@ -52,7 +52,12 @@ mod tests {
             {"op": "test", "path": "/basics/name", "value": "Ada"}
         ]);
         let ops: Vec<Operation> = serde_json::from_value(wire.clone()).unwrap();
-        assert_eq!(ops[1], Operation::Remove { path: "/work/1".into() });
+        assert_eq!(
+            ops[1],
+            Operation::Remove {
+                path: "/work/1".into()
+            }
+        );
         assert_eq!(ops[3].path(), "/work/2");
         assert_eq!(serde_json::to_value(&ops).unwrap(), wire);
     }

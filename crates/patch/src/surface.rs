@@ -106,7 +106,10 @@ pub struct Surface {
 impl Surface {
     /// A surface whose first message will carry `seq` 0.
     pub fn new(id: impl Into<String>) -> Self {
-        Surface { id: id.into(), next_seq: 0 }
+        Surface {
+            id: id.into(),
+            next_seq: 0,
+        }
     }
 
     /// The surface's id.
@@ -131,7 +134,12 @@ impl Surface {
     }
 
     /// A `patch` message carrying `ops` in `state`.
-    pub fn patch(&mut self, revision: u64, state: PatchState, ops: Vec<Operation>) -> SurfaceUpdate {
+    pub fn patch(
+        &mut self,
+        revision: u64,
+        state: PatchState,
+        ops: Vec<Operation>,
+    ) -> SurfaceUpdate {
         SurfaceUpdate::Patch(PatchSurface {
             surface_id: self.id.clone(),
             seq: self.take_seq(),
@@ -174,7 +182,9 @@ mod tests {
         let patch = surface.patch(
             1,
             PatchState::RolledBack,
-            vec![Operation::Remove { path: "/work/0".into() }],
+            vec![Operation::Remove {
+                path: "/work/0".into(),
+            }],
         );
         assert_eq!(
             serde_json::to_value(&patch).unwrap(),

@@ -236,7 +236,10 @@ impl Store {
 
     /// The current document, after creating one from `first` if the store is empty. This is how a new
     /// installation starts with something to show.
-    pub fn current_or_import(&mut self, first: impl FnOnce() -> (String, Value)) -> Result<DocumentSummary> {
+    pub fn current_or_import(
+        &mut self,
+        first: impl FnOnce() -> (String, Value),
+    ) -> Result<DocumentSummary> {
         match self.current() {
             Err(StoreError::Empty) => {
                 let (title, document) = first();
@@ -368,7 +371,9 @@ mod tests {
         let path = dir.path().join(DATABASE_FILE);
         let garbage = b"this is a resume, not a database, and must not be overwritten".repeat(100);
         std::fs::write(&path, &garbage).unwrap();
-        let err = Store::open(dir.path()).err().expect("a damaged file must not open");
+        let err = Store::open(dir.path())
+            .err()
+            .expect("a damaged file must not open");
         assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
         assert!(err.to_string().contains("left untouched"));
         assert_eq!(std::fs::read(&path).unwrap(), garbage);

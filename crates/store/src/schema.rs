@@ -73,7 +73,8 @@ mod tests {
                 for sql in &MIGRATIONS[..version] {
                     conn.execute_batch(sql).unwrap();
                 }
-                conn.pragma_update(None, "user_version", version as i64).unwrap();
+                conn.pragma_update(None, "user_version", version as i64)
+                    .unwrap();
             }
             let store = Store::open_file(&path).unwrap();
             let now: i64 = store
@@ -93,6 +94,9 @@ mod tests {
             .pragma_update(None, "user_version", 999)
             .unwrap();
         let err = Store::open_file(&path).err().unwrap();
-        assert!(err.to_string().contains("newer version of Redline"), "{err}");
+        assert!(
+            err.to_string().contains("newer version of Redline"),
+            "{err}"
+        );
     }
 }
