@@ -8,6 +8,11 @@ export PATH="$HOME/.cargo/bin:$PATH"
 cd "$ROOT"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+# Every runner's output is kept so that the last line can count all the tests together.
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+n=0
+logged() { n=$((n + 1)); "$@" 2>&1 | tee "$LOGS/$n.log"; return "${PIPESTATUS[0]}"; }
 TAURI=ui/node_modules/.bin/tauri
 # The app is built once, with its UI embedded, and every later step reuses that build.
 FEATURES=(--features custom-protocol)
@@ -16,7 +21,7 @@ step "UI: type check (svelte-check, strict)"
 npm --prefix ui run --silent check
 
 step "UI: unit tests (Vitest)"
-npm --prefix ui test --silent
+logged npm --prefix ui test --silent
 
 step "UI: build"
 npm --prefix ui run --silent build
@@ -26,8 +31,8 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets "${FEATURES[@]}" -- -D warnings
 
 step "Rust: unit, integration and command tests"
-cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast
-cargo test --workspace --doc --quiet
+logged cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast
+logged cargo test --workspace --doc
 
 if [ "$(uname -s)" = Linux ]; then
   step "App: build with the UI embedded, and the .deb package"
@@ -41,7 +46,7 @@ if [ "$(uname -s)" = Linux ]; then
   # WebKitWebDriver exists for WebKitGTK only: macOS's WKWebView has no WebDriver.
   step "App: end to end in a real window (Xvfb, tauri-driver, WebKitWebDriver)"
   REDLINE_E2E_APP="$ROOT/target/debug/redline-app" xvfb-run -a --server-args="-screen 0 1400x900x24" \
-    cargo nextest run --test e2e "${FEATURES[@]}" --run-ignored only
+    logged cargo nextest run --test e2e "${FEATURES[@]}" --run-ignored only
 
   step "Package: the .deb installs and removes cleanly"
   deb=$(ls -t target/debug/bundle/deb/*.deb | head -n 1)
@@ -54,3 +59,10 @@ if [ "$(uname -s)" = Linux ]; then
 fi
 
 step "All tests passed"
+# One closing line for every runner together: nextest's summaries, doc tests, Vitest.
+sed 's/\x1b\[[0-9;]*m//g' "$LOGS"/*.log | awk '
+  /tests? run: [0-9]+ passed/ { for (i = 1; i <= NF; i++) if ($i == "passed" || $i == "passed,") p += $(i - 1); for (i = 1; i <= NF; i++) if ($i == "failed" || $i == "failed,") f += $(i - 1) }
+  /^test result: / { p += $4; f += $6 }
+  /^ *Tests +[0-9]+ passed/ { p += $2 }
+  END { printf "%d passed, %d failed\n", p, f }'
+

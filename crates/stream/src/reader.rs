@@ -236,6 +236,11 @@ impl Reader {
         self
     }
 
+    /// The limits this reader enforces.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// The partial value: everything read so far that is certain. `None` until the root value starts.
     pub fn value(&self) -> Option<&Value> {
         self.root.as_ref()
