@@ -369,7 +369,14 @@ impl Reader {
                 self.escape_start
             }
             State::Key | State::Colon | State::Value => innermost_cut?,
-            State::Number(_) if self.num_valid_end > self.num_start => self.num_valid_end,
+            // An open number stays if its longest whole prefix is a number serde_json can represent
+            // (`1e999` is well formed but out of range).
+            State::Number(_)
+                if self.num_valid_end > self.num_start
+                    && parse_number(&self.num[..self.num_valid_end - self.num_start]).is_some() =>
+            {
+                self.num_valid_end
+            }
             State::Number(_) => innermost_cut?,
             State::Literal(lit, pos) => {
                 let rest = &lit.text()[pos as usize..];
@@ -419,11 +426,20 @@ impl Reader {
                     // Hot loop: most bytes of a model's output are plain string content. Find the end of
                     // the run with a table lookup per byte and hand the whole run over at once.
                     let start = i;
+                    let mut high_bits = 0u8;
                     while i < n && !STRING_STOP[input[i] as usize] {
+                        high_bits |= input[i];
                         i += 1;
                     }
                     if i > start {
-                        self.take_run(&input[start..i], base + start)?;
+                        let run = &input[start..i];
+                        if high_bits < 0x80 && self.utf8_len == 0 {
+                            // All ASCII: already valid UTF-8, no need to ask `from_utf8`.
+                            // SAFETY: every byte of `run` is below 0x80.
+                            self.push_str(unsafe { std::str::from_utf8_unchecked(run) });
+                        } else {
+                            self.take_run(run, base + start)?;
+                        }
                     }
                     if i == n {
                         break;
@@ -944,12 +960,16 @@ impl Drop for Reader {
 }
 
 /// The value at `path` below `root`: the current member of each container on the way down.
+///
+/// Hot path (once per feed while a string grows): the member being read is always the *last* one of its
+/// container — items are appended, and `insert` moves a repeated key to the end — so each step is O(1),
+/// with no hashing of keys. This relies on serde_json's `preserve_order` (an insertion-ordered map), which
+/// this crate's manifest turns on.
 fn navigate<'v>(root: &'v mut Option<Value>, path: &[Segment]) -> Option<&'v mut Value> {
     let mut node = root.as_mut()?;
     for segment in path {
         node = match (node, segment) {
-            (Value::Object(map), Segment::Key(key)) => map.get_mut(key.as_str())?,
-            // The item being read is always the last one.
+            (Value::Object(map), Segment::Key(_)) => map.values_mut().next_back()?,
             (Value::Array(items), Segment::Index(_)) => items.last_mut()?,
             _ => return None,
         };

@@ -187,6 +187,8 @@ fn completed_text_closes_every_kind_of_prefix() {
         (r#"{"a": 1, "b":"#, Some(r#"{"a": 1}"#)),
         (r#"{"a": 1,"#, Some(r#"{"a": 1}"#)),
         ("[1, -", Some("[1]")),
+        ("[1, 1e999", Some("[1]")),
+        ("1e99", Some("1e99")),
         ("[1, [", Some("[1, []]")),
         (r#"[{"k"#, Some("[{}]")),
         (r#"["ab\"#, Some(r#"["ab"]"#)),
