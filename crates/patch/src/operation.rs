@@ -23,6 +23,36 @@ pub enum Operation {
 }
 
 impl Operation {
+    /// The operation's verb, as on the wire.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Operation::Add { .. } => "add",
+            Operation::Remove { .. } => "remove",
+            Operation::Replace { .. } => "replace",
+            Operation::Move { .. } => "move",
+            Operation::Copy { .. } => "copy",
+            Operation::Test { .. } => "test",
+        }
+    }
+
+    /// The pointer a `move` or `copy` reads from.
+    pub fn from(&self) -> Option<&str> {
+        match self {
+            Operation::Move { from, .. } | Operation::Copy { from, .. } => Some(from),
+            _ => None,
+        }
+    }
+
+    /// The value the operation carries, if it carries one.
+    pub fn value(&self) -> Option<&Value> {
+        match self {
+            Operation::Add { value, .. }
+            | Operation::Replace { value, .. }
+            | Operation::Test { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
     /// The pointer the operation writes to (or checks, for `test`).
     pub fn path(&self) -> &str {
         match self {

@@ -8,8 +8,11 @@
 //!   window is never empty.
 //! - [`SCHEMA`]: the JSON Resume schema (draft-07) bundled in `assets/`, for validation.
 //! - [`sections`]: the top-level sections of a resume, in the order a reader expects them.
+//! - [`validate`]: checks a document against the schema, listing each problem by JSON Pointer and rule.
 //!
-//! Rendering to HTML and PDF lands here too (see the export issue); so does schema validation.
+//! Rendering to HTML and PDF lands here too (see the export issue).
+
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -55,9 +58,68 @@ pub fn sections() -> &'static [&'static str] {
     ]
 }
 
+/// One way a document breaks the JSON Resume schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaViolation {
+    /// JSON Pointer of the offending value (`""` for the whole document).
+    pub pointer: String,
+    /// The rule broken, in the schema validator's words.
+    pub rule: String,
+}
+
+impl std::fmt::Display for SchemaViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "the resume"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{at}: {}", self.rule)
+    }
+}
+
+/// Checks `document` against the JSON Resume schema; every problem is listed.
+pub fn validate(document: &Value) -> Result<(), Vec<SchemaViolation>> {
+    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+    let validator = VALIDATOR.get_or_init(|| {
+        let schema: Value = serde_json::from_str(SCHEMA).expect("the bundled schema is valid JSON");
+        jsonschema::validator_for(&schema).expect("the bundled schema compiles")
+    });
+    let violations: Vec<_> = validator
+        .iter_errors(document)
+        .map(|e| SchemaViolation {
+            pointer: e.instance_path().to_string(),
+            rule: e.to_string(),
+        })
+        .collect();
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(violations)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sample_is_valid_and_a_bad_value_is_named_by_pointer() {
+        assert_eq!(validate(&sample()), Ok(()));
+        let mut bad = sample();
+        bad["work"][0]["highlights"] = serde_json::json!("not a list");
+        bad["basics"]["email"] = serde_json::json!(42);
+        let violations = validate(&bad).unwrap_err();
+        let pointers: Vec<_> = violations.iter().map(|v| v.pointer.as_str()).collect();
+        assert!(pointers.contains(&"/work/0/highlights"), "{violations:?}");
+        assert!(pointers.contains(&"/basics/email"), "{violations:?}");
+        assert!(
+            violations.iter().any(|v| v
+                .to_string()
+                .starts_with("/basics/email: 42 is not of type")),
+            "{violations:?}"
+        );
+    }
 
     #[test]
     fn the_sample_is_a_resume_with_a_name_and_work() {

@@ -1,0 +1,124 @@
+//! Applying a bundle of operations: all of it, or none of it.
+
+use serde_json::Value;
+
+use crate::Operation;
+
+/// Why a bundle could not be applied. The document is left exactly as it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("operation {number} ({verb} {path}) could not be applied: {reason}")]
+pub struct ApplyError {
+    /// Which operation failed, counting from 1 as a person would.
+    pub number: usize,
+    /// Its verb (`add`, `replace`, …).
+    pub verb: &'static str,
+    /// Its path.
+    pub path: String,
+    /// What went wrong, in plain words.
+    pub reason: String,
+}
+
+/// Applies `ops` to `doc` atomically: on any failure `doc` is unchanged.
+pub fn apply(doc: &mut Value, ops: &[Operation]) -> Result<(), ApplyError> {
+    let mut patch = Vec::with_capacity(ops.len());
+    for (index, op) in ops.iter().enumerate() {
+        patch.push(to_json_patch(op).map_err(|reason| error(index, op, reason))?);
+    }
+    // json_patch::patch undoes the operations already applied when a later one fails.
+    json_patch::patch(doc, &patch).map_err(|e| {
+        let reason = match e.kind {
+            json_patch::PatchErrorKind::TestFailed => {
+                "the test failed: the value there is not the expected one".to_owned()
+            }
+            json_patch::PatchErrorKind::InvalidFromPointer => format!(
+                "\"from\" ({}) does not exist in the resume",
+                from_of(&ops[e.operation])
+            ),
+            json_patch::PatchErrorKind::CannotMoveInsideItself => {
+                "a value cannot be moved inside itself".to_owned()
+            }
+            _ => "the path does not exist in the resume (or an array index is out of range)"
+                .to_owned(),
+        };
+        error(e.operation, &ops[e.operation], reason)
+    })
+}
+
+/// The result of applying `ops` to a copy of `doc`.
+pub fn applied(doc: &Value, ops: &[Operation]) -> Result<Value, ApplyError> {
+    let mut copy = doc.clone();
+    apply(&mut copy, ops)?;
+    Ok(copy)
+}
+
+fn to_json_patch(op: &Operation) -> Result<json_patch::PatchOperation, String> {
+    for pointer in [Some(op.path()), op.from()].into_iter().flatten() {
+        crate::pointer::check(pointer)?;
+    }
+    let wire = serde_json::to_value(op).map_err(|e| e.to_string())?;
+    serde_json::from_value(wire).map_err(|e| e.to_string())
+}
+
+fn from_of(op: &Operation) -> &str {
+    op.from().unwrap_or("")
+}
+
+fn error(index: usize, op: &Operation, reason: String) -> ApplyError {
+    ApplyError {
+        number: index + 1,
+        verb: op.verb(),
+        path: op.path().to_owned(),
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_failing_operation_leaves_the_document_untouched() {
+        let mut doc = json!({"skills": [{"name": "Rust"}]});
+        let ops = vec![
+            Operation::Add {
+                path: "/skills/0/keywords".into(),
+                value: json!(["async"]),
+            },
+            Operation::Replace {
+                path: "/skills/3/name".into(),
+                value: json!("Go"),
+            },
+        ];
+        let err = apply(&mut doc, &ops).unwrap_err();
+        assert_eq!(doc, json!({"skills": [{"name": "Rust"}]}));
+        assert_eq!(err.number, 2);
+        assert_eq!(
+            err.to_string(),
+            "operation 2 (replace /skills/3/name) could not be applied: the path does not exist in the resume (or an array index is out of range)"
+        );
+    }
+
+    #[test]
+    fn a_bad_pointer_is_named() {
+        let err = applied(
+            &json!({}),
+            &[Operation::Remove {
+                path: "skills/0".into(),
+            }],
+        )
+        .unwrap_err();
+        assert!(
+            err.reason.contains("\"skills/0\" is not a JSON Pointer"),
+            "{err}"
+        );
+        let err = applied(
+            &json!({}),
+            &[Operation::Remove {
+                path: "/a~2b".into(),
+            }],
+        )
+        .unwrap_err();
+        assert!(err.reason.contains("~2"), "{err}");
+    }
+}
