@@ -9,21 +9,27 @@
 //! - [`apply`]: applying a bundle of operations atomically (through the json-patch crate).
 //! - [`pointer`]: RFC 6901 JSON Pointers: checked, split, compared by prefix.
 //! - [`policy`]: [`Policy`] — protected paths, scope, size limits and the schema, each with its own error.
+//! - [`rebase`]: stable array addressing — operations made against an older revision re-targeted to the
+//!   same items in the head, or refused as a conflict.
 //! - [`text`]: text operations (`appendSentence`, …) on rich-text fields, expanded into `replace`.
+//! - [`stabilizer`]: [`Stabilizer`] — the patch model's streamed output in, previews and a finished
+//!   [`Bundle`] out, or a rollback with the reason.
 //! - [`surface`]: the surface protocol of DESIGN.md — [`SurfaceUpdate`] (`create`, `patch`, `text`) and
 //!   [`Surface`], which numbers the messages of one view by `seq`.
 //!
-//! The stabilizer (streamed model output → ready, previewed and committed operations), text operations and
-//! the policy land here next (see the patch issue).
 
 pub mod apply;
 pub mod operation;
 pub mod pointer;
 pub mod policy;
+pub mod rebase;
+pub mod stabilizer;
 pub mod surface;
 pub mod text;
 
 pub use apply::{ApplyError, applied, apply};
 pub use operation::Operation;
 pub use policy::{Admission, Policy, PolicyError, Scope};
+pub use rebase::{RebaseError, rebase};
+pub use stabilizer::{Bundle, Notice, Output, Stabilizer, Status};
 pub use surface::{PatchState, Surface, SurfaceUpdate};

@@ -1,0 +1,830 @@
+//! The stabilizer: the patch model's streamed output in, safe and surgical surface messages out.
+//!
+//! The patch model answers `{"operations":[{"op":…,"path":…,"value":…,"from":…}, …]}`, a few bytes at a
+//! time. The stabilizer reads it with [`redline_stream::Reader`] and decides, operation by operation:
+//! - **ready**: its `op` is a known verb, its `path` string is *closed* (the reader says so: `/skills/0/na`
+//!   parses as a pointer, so syntax alone cannot tell), a valid pointer the policy allows, `from` closed for
+//!   `move` and `copy`, and the value started where one is needed. Key order is not trusted: a value that
+//!   arrives before its path is held until the path closes.
+//! - **preview**: a growing string is shown by `text` messages carrying only the new characters; a growing
+//!   object or array by fine-grained `patch` previews (the new item appears, then its fields one by one);
+//!   `remove`, `move` and `copy` wait, pending, until their object closes.
+//! - **complete**: the operation's object closed; its exact result is settled, and the view is corrected
+//!   if the preview differs (a text operation's seam, say). The bundle completes when the array closes.
+//!
+//! Anything wrong — an unknown verb, a bad or protected pointer, an operation that does not apply, a result
+//! that breaks the schema, the stream ending or failing mid-bundle — rolls back every preview and says why.
+//! An edit outside the planner's scope is held for the user's confirmation, never applied silently; an
+//! operation repeated in one bundle is applied once.
+
+use std::time::{Duration, Instant};
+
+use redline_stream::{Event, Reader, Segment};
+use serde_json::{Map, Value};
+
+use crate::policy::{Admission, Policy, Scope};
+use crate::surface::{PatchState, Surface, SurfaceUpdate};
+use crate::text::{self, TextVerb};
+use crate::{Operation, pointer};
+
+/// Something the stabilizer tells its caller besides surface messages.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "notice", rename_all = "camelCase")]
+pub enum Notice {
+    /// An operation has made no progress for longer than the stall threshold.
+    Waiting {
+        /// Which operation (from 0).
+        operation: usize,
+        /// Its path, if known yet.
+        path: Option<String>,
+    },
+    /// An operation outside the planner's targets, kept for the user to confirm.
+    Held {
+        /// Which operation (from 0).
+        operation: usize,
+        /// The operation.
+        op: Operation,
+    },
+    /// An operation that repeats an earlier one of the same bundle; applied once.
+    Duplicate {
+        /// Which operation (from 0).
+        operation: usize,
+    },
+}
+
+/// One thing to hand on: a message for the view, or a notice for the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// For the resume view.
+    Surface(SurfaceUpdate),
+    /// For the caller (and the chat).
+    Notice(Notice),
+}
+
+/// A finished bundle, ready to be committed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bundle {
+    /// The operations to commit, text operations expanded, in order.
+    pub ops: Vec<Operation>,
+    /// The document they produce.
+    pub document: Value,
+    /// Operations held for the user's confirmation (not in `ops`).
+    pub held: Vec<Operation>,
+}
+
+/// Where the stream stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// Still reading.
+    Streaming,
+    /// The operations array closed and the bundle passed every check.
+    Complete(Bundle),
+    /// Committed as a revision.
+    Committed(u64),
+    /// Rolled back; the reason in plain words.
+    Failed(String),
+}
+
+/// The verbs the patch model may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Add,
+    Remove,
+    Replace,
+    Move,
+    Copy,
+    Test,
+    Text(TextVerb),
+}
+
+impl Verb {
+    fn parse(name: &str) -> Option<Verb> {
+        Some(match name {
+            "add" => Verb::Add,
+            "remove" => Verb::Remove,
+            "replace" => Verb::Replace,
+            "move" => Verb::Move,
+            "copy" => Verb::Copy,
+            "test" => Verb::Test,
+            other => Verb::Text(TextVerb::parse(other)?),
+        })
+    }
+
+    fn needs_value(self) -> bool {
+        matches!(self, Verb::Add | Verb::Replace | Verb::Test | Verb::Text(_))
+    }
+
+    /// Whether the growing value is shown while it streams.
+    fn previews_value(self) -> bool {
+        matches!(self, Verb::Add | Verb::Replace | Verb::Text(_))
+    }
+}
+
+/// What is known of one operation of the array.
+#[derive(Debug, Default)]
+struct Pending {
+    verb: Option<Verb>,
+    path: Option<String>,
+    from: Option<String>,
+    value_started: bool,
+    /// Where the value is shown in the view (the path with `-` made concrete), once previewing.
+    target: Option<String>,
+    /// Out of scope: not previewed, held at completion.
+    out_of_scope: bool,
+    closed: bool,
+}
+
+/// A compact record of one reader event inside `/operations`.
+struct Seen {
+    index: usize,
+    field: Field,
+    /// The pointer below `/operations/i/value` (empty for the value itself).
+    sub: String,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Op,
+    Path,
+    From,
+    Value,
+    Other,
+    /// The operation object itself.
+    Whole,
+}
+
+#[derive(Debug, PartialEq)]
+enum Kind {
+    Started,
+    Append(String),
+    StringEnd,
+    Ended,
+    Scalar,
+    ArrayClosed,
+}
+
+/// Turns the patch model's streamed output into surface messages. See the [module docs](self).
+pub struct Stabilizer {
+    reader: Reader,
+    /// The head revision the bundle applies to.
+    base: Value,
+    base_revision: u64,
+    /// `base` with every completed operation applied.
+    settled: Value,
+    /// What the view shows: `settled` plus the previews of the operation in progress.
+    shown: Value,
+    /// The document the model saw, when older than `base`, with every completed operation applied: the
+    /// bundle's pointers refer to it and are re-targeted to `settled` (see [`crate::rebase`]).
+    model_view: Option<Value>,
+    policy: Policy,
+    scope: Scope,
+    surface: Surface,
+    pending: Vec<Pending>,
+    ops: Vec<Operation>,
+    held: Vec<Operation>,
+    status: Status,
+    stall_after: Duration,
+    last_progress: Instant,
+    reported_stall: bool,
+}
+
+impl Stabilizer {
+    /// A stabilizer for a bundle against `base` (revision `base_revision`), numbering its messages on
+    /// `surface`.
+    pub fn new(
+        base: Value,
+        base_revision: u64,
+        policy: Policy,
+        scope: Scope,
+        surface: Surface,
+        now: Instant,
+    ) -> Self {
+        Stabilizer {
+            reader: Reader::new(),
+            settled: base.clone(),
+            shown: base.clone(),
+            base,
+            base_revision,
+            model_view: None,
+            policy,
+            scope,
+            surface,
+            pending: Vec::new(),
+            ops: Vec::new(),
+            held: Vec::new(),
+            status: Status::Streaming,
+            stall_after: Duration::from_secs(8),
+            last_progress: now,
+            reported_stall: false,
+        }
+    }
+
+    /// The model wrote its bundle against `made_against`, an older revision than the head: its pointers
+    /// into arrays are re-targeted to the same items in the head, or refused as a conflict.
+    pub fn made_against(mut self, made_against: Value) -> Self {
+        if made_against != self.base {
+            self.model_view = Some(made_against);
+        }
+        self
+    }
+
+    /// Sets how long an operation may make no progress before it is reported as waiting.
+    pub fn with_stall_threshold(mut self, threshold: Duration) -> Self {
+        self.stall_after = threshold;
+        self
+    }
+
+    /// Where the stream stands.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The document as the view shows it now.
+    pub fn shown(&self) -> &Value {
+        &self.shown
+    }
+
+    /// The surface, for the caller's own messages after this bundle.
+    pub fn into_surface(self) -> Surface {
+        self.surface
+    }
+
+    /// Feeds the next bytes of the patch model's output.
+    pub fn feed(&mut self, bytes: &[u8], now: Instant) -> Vec<Output> {
+        let mut out = Vec::new();
+        if self.status != Status::Streaming {
+            return out;
+        }
+        let mut seen = Vec::new();
+        let fed = self.reader.feed(bytes, |path, event| {
+            record(path.segments(), event, &mut seen)
+        });
+        if !seen.is_empty() {
+            self.last_progress = now;
+            self.reported_stall = false;
+        }
+        for event in seen {
+            if let Err(reason) = self.handle(event, &mut out) {
+                self.fail(reason, &mut out);
+                return out;
+            }
+            if self.status != Status::Streaming {
+                break;
+            }
+        }
+        if let Err(e) = fed {
+            self.fail(
+                format!("the model's answer is not valid JSON: {e}"),
+                &mut out,
+            );
+        } else if self.status == Status::Streaming {
+            self.sync_previews(&mut out);
+        }
+        out
+    }
+
+    /// Grows the view toward what the reader holds of the operation being previewed. Events are handled
+    /// after the whole feed, so the view follows the reader's value, not the events: nothing is shown twice.
+    fn sync_previews(&mut self, out: &mut Vec<Output>) {
+        let Some(index) = self
+            .pending
+            .iter()
+            .rposition(|p| p.target.is_some() && !p.closed)
+        else {
+            return;
+        };
+        let (Some(verb), Some(target)) =
+            (self.pending[index].verb, self.pending[index].target.clone())
+        else {
+            return;
+        };
+        if let Some(desired) = self.desired(index, verb, &target) {
+            self.grow_to(&target, &desired, out);
+        }
+    }
+
+    /// What operation `index` should show at `target`, given its value so far.
+    fn desired(&self, index: usize, verb: Verb, target: &str) -> Option<Value> {
+        let partial = self.operation_value(index)?.get("value")?;
+        match (verb, partial) {
+            (Verb::Text(text_verb), Value::String(addition)) => {
+                let current = self
+                    .settled
+                    .pointer(target)
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                Some(Value::String(text::join(text_verb, current, addition)))
+            }
+            (Verb::Text(_), _) => None,
+            _ => Some(partial.clone()),
+        }
+    }
+
+    /// Makes the view show `desired` at `path` (which exists in the view) with the smallest messages: text
+    /// appends where a string grew, `add` for new members and items, `replace` where nothing else fits.
+    fn grow_to(&mut self, path: &str, desired: &Value, out: &mut Vec<Output>) {
+        let mut texts = Vec::new();
+        let mut ops = Vec::new();
+        match self.shown.pointer(path) {
+            Some(shown) => grow(shown, desired, path, &mut texts, &mut ops),
+            None => ops.push(Operation::Add {
+                path: path.to_owned(),
+                value: desired.clone(),
+            }),
+        }
+        for (at, text) in texts {
+            append_at(&mut self.shown, &at, &text);
+            out.push(Output::Surface(self.surface.text(at, text)));
+        }
+        if !ops.is_empty() {
+            self.emit_preview(ops, out);
+        }
+    }
+
+    /// Reports the operation in progress as waiting if nothing has arrived for longer than the threshold.
+    pub fn check_stall(&mut self, now: Instant) -> Vec<Output> {
+        if self.status != Status::Streaming
+            || self.reported_stall
+            || now.duration_since(self.last_progress) < self.stall_after
+        {
+            return Vec::new();
+        }
+        self.reported_stall = true;
+        let operation = self.pending.len().saturating_sub(1);
+        let path = self.pending.last().and_then(|p| p.path.clone());
+        vec![Output::Notice(Notice::Waiting { operation, path })]
+    }
+
+    /// The stream ended: an unfinished bundle is rolled back.
+    pub fn finish(&mut self) -> Vec<Output> {
+        let mut out = Vec::new();
+        if self.status == Status::Streaming {
+            let reason = match self.reader.finish() {
+                Err(e) if !e.is_incomplete() => {
+                    format!("the model's answer is not valid JSON: {e}")
+                }
+                _ => "the model's answer ended before the edit was complete".to_owned(),
+            };
+            self.fail(reason, &mut out);
+        }
+        out
+    }
+
+    /// Stops the stream (the user pressed Stop): every preview is rolled back.
+    pub fn abort(&mut self, reason: &str) -> Vec<Output> {
+        let mut out = Vec::new();
+        if matches!(self.status, Status::Streaming | Status::Complete(_)) {
+            self.fail(reason.to_owned(), &mut out);
+        }
+        out
+    }
+
+    /// The complete bundle was written as `revision`: the view's previews become that revision.
+    pub fn commit(&mut self, revision: u64) -> Vec<Output> {
+        if !matches!(self.status, Status::Complete(_)) {
+            return Vec::new();
+        }
+        self.status = Status::Committed(revision);
+        vec![Output::Surface(self.surface.patch(
+            revision,
+            PatchState::Committed,
+            Vec::new(),
+        ))]
+    }
+
+    fn handle(&mut self, seen: Seen, out: &mut Vec<Output>) -> Result<(), String> {
+        if seen.kind == Kind::ArrayClosed {
+            return self.complete_bundle();
+        }
+        while self.pending.len() <= seen.index {
+            self.pending.push(Pending::default());
+        }
+        let index = seen.index;
+        match (seen.field, &seen.kind) {
+            (Field::Whole, Kind::Ended) => self.complete_operation(index, out)?,
+            (Field::Op, Kind::StringEnd) => {
+                let name = self.field_str(index, "op");
+                let verb = Verb::parse(&name)
+                    .ok_or_else(|| format!("the model used an unknown operation \"{name}\""))?;
+                self.pending[index].verb = Some(verb);
+                self.try_start(index, out)?;
+            }
+            (Field::Path, Kind::StringEnd) => {
+                let path = self.field_str(index, "path");
+                pointer::check(&path)?;
+                self.pending[index].path = Some(path);
+                self.try_start(index, out)?;
+            }
+            (Field::From, Kind::StringEnd) => {
+                let from = self.field_str(index, "from");
+                pointer::check(&from)?;
+                self.pending[index].from = Some(from);
+                self.try_start(index, out)?;
+            }
+            (Field::Value, _) if seen.sub.is_empty() && !self.pending[index].value_started => {
+                self.pending[index].value_started = true;
+                self.try_start(index, out)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The string the model wrote for `field` of operation `index`.
+    fn field_str(&self, index: usize, field: &str) -> String {
+        self.operation_value(index)
+            .and_then(|op| op.get(field))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    fn operation_value(&self, index: usize) -> Option<&Map<String, Value>> {
+        self.reader
+            .value()?
+            .get("operations")?
+            .get(index)?
+            .as_object()
+    }
+
+    /// Starts previewing operation `index` once it is ready.
+    fn try_start(&mut self, index: usize, out: &mut Vec<Output>) -> Result<(), String> {
+        let p = &self.pending[index];
+        let (Some(verb), Some(path)) = (p.verb, p.path.clone()) else {
+            return Ok(());
+        };
+        if p.target.is_some() || p.out_of_scope {
+            return Ok(());
+        }
+        if verb != Verb::Test {
+            self.policy.check_write(&path).map_err(|e| e.to_string())?;
+        }
+        if let Verb::Text(text_verb) = verb
+            && !text::is_rich_text(&path)
+        {
+            return Err(text::TextError::NotRichText {
+                verb: text_verb.as_str(),
+                path,
+            }
+            .to_string());
+        }
+        if verb == Verb::Test || !self.scope.contains(&path) {
+            self.pending[index].out_of_scope = verb != Verb::Test;
+            return Ok(());
+        }
+        if !verb.previews_value() || !self.pending[index].value_started {
+            return Ok(());
+        }
+        // Ready: show the value as it stands, then its growth — at the item the model meant.
+        let path = match &self.model_view {
+            Some(seen) => crate::rebase::map_pointer(seen, &self.settled, &path, verb == Verb::Add)
+                .map_err(|e| e.to_string())?,
+            None => path,
+        };
+        let target = concrete(&self.shown, &path);
+        self.pending[index].target = Some(target.clone());
+        let partial = self
+            .operation_value(index)
+            .and_then(|op| op.get("value"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        self.show_value(index, verb, &target, partial, out);
+        Ok(())
+    }
+
+    /// Shows `partial`, the value of operation `index` so far, at `target`.
+    fn show_value(
+        &mut self,
+        index: usize,
+        verb: Verb,
+        target: &str,
+        partial: Value,
+        out: &mut Vec<Output>,
+    ) {
+        let desired = match (verb, &partial) {
+            (Verb::Text(text_verb), Value::String(addition)) => {
+                let current = self
+                    .settled
+                    .pointer(target)
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                Value::String(text::join(text_verb, current, addition))
+            }
+            (Verb::Text(_), _) => return,
+            _ => partial,
+        };
+        let exists = self.shown.pointer(target).is_some();
+        let replaces = exists && (verb != Verb::Add || !is_array_slot(&self.shown, target));
+        if replaces && self.shown.pointer(target) == Some(&desired) {
+            return;
+        }
+        let op = if replaces {
+            Operation::Replace {
+                path: target.to_owned(),
+                value: desired,
+            }
+        } else {
+            Operation::Add {
+                path: target.to_owned(),
+                value: desired,
+            }
+        };
+        let _ = index;
+        self.emit_preview(vec![op], out);
+    }
+
+    fn emit_preview(&mut self, ops: Vec<Operation>, out: &mut Vec<Output>) {
+        if crate::apply(&mut self.shown, &ops).is_ok() {
+            out.push(Output::Surface(self.surface.patch(
+                self.base_revision,
+                PatchState::Preview,
+                ops,
+            )));
+        }
+    }
+
+    /// Operation `index`'s object closed: settle its exact result.
+    fn complete_operation(&mut self, index: usize, out: &mut Vec<Output>) -> Result<(), String> {
+        let number = index + 1;
+        let raw = self.operation_value(index).cloned().unwrap_or_default();
+        let p = &mut self.pending[index];
+        if p.closed {
+            return Ok(());
+        }
+        p.closed = true;
+        let verb = p
+            .verb
+            .ok_or_else(|| format!("operation {number} has no \"op\""))?;
+        let path = p
+            .path
+            .clone()
+            .ok_or_else(|| format!("operation {number} has no \"path\""))?;
+        let needs_from = matches!(verb, Verb::Move | Verb::Copy);
+        let from = p.from.clone();
+        if needs_from && from.is_none() {
+            return Err(format!("operation {number} ({path}) has no \"from\""));
+        }
+        if verb.needs_value() && !raw.contains_key("value") {
+            return Err(format!("operation {number} ({path}) has no \"value\""));
+        }
+        let value = raw.get("value").cloned().unwrap_or(Value::Null);
+        let op = match verb {
+            Verb::Add => Operation::Add { path, value },
+            Verb::Remove => Operation::Remove { path },
+            Verb::Replace => Operation::Replace { path, value },
+            Verb::Move => Operation::Move {
+                from: from.unwrap_or_default(),
+                path,
+            },
+            Verb::Copy => Operation::Copy {
+                from: from.unwrap_or_default(),
+                path,
+            },
+            Verb::Test => Operation::Test { path, value },
+            Verb::Text(text_verb) => {
+                let addition = value.as_str().ok_or_else(|| {
+                    format!("operation {number} ({path}) needs text as its value")
+                })?;
+                text::expand(&self.settled, text_verb, &path, addition)
+                    .map_err(|e| e.to_string())?
+            }
+        };
+        if self.ops.contains(&op) && !matches!(op, Operation::Test { .. }) {
+            // Applied once: withdraw whatever of the repeat was previewed.
+            self.show_exactly_settled(out);
+            out.push(Output::Notice(Notice::Duplicate { operation: index }));
+            return Ok(());
+        }
+        match self
+            .policy
+            .check_operation(&op, &self.scope)
+            .map_err(|e| e.to_string())?
+        {
+            Admission::NeedsConfirmation { .. } => {
+                self.held.push(op.clone());
+                out.push(Output::Notice(Notice::Held {
+                    operation: index,
+                    op,
+                }));
+                return Ok(());
+            }
+            Admission::Allowed => {}
+        }
+        let op = match &mut self.model_view {
+            Some(seen) => {
+                let moved = crate::rebase(seen, &self.settled, std::slice::from_ref(&op))
+                    .map_err(|e| e.to_string())?;
+                crate::apply(seen, std::slice::from_ref(&op)).map_err(|e| e.to_string())?;
+                moved.into_iter().next().unwrap_or(op)
+            }
+            None => op,
+        };
+        crate::apply(&mut self.settled, std::slice::from_ref(&op)).map_err(|e| e.to_string())?;
+        self.ops.push(op.clone());
+        // The view must now show exactly `settled`: apply what was pending, correct what the preview got
+        // differently (a text operation's seam, a value shown before it was complete).
+        match &op {
+            Operation::Remove { .. } | Operation::Move { .. } | Operation::Copy { .. } => {
+                self.emit_preview(vec![op], out)
+            }
+            Operation::Test { .. } => {}
+            Operation::Add { .. } | Operation::Replace { .. } => {
+                match self.pending[index].target.clone() {
+                    // Previewed: finish the growth (and mend a text operation's seam).
+                    Some(target) => {
+                        if let Some(exact) = self.settled.pointer(&target).cloned() {
+                            self.grow_to(&target, &exact, out);
+                        }
+                    }
+                    // Not previewed (a scalar, or a value that was complete before its path closed).
+                    None => self.emit_preview(vec![op.clone()], out),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn complete_bundle(&mut self) -> Result<(), String> {
+        if let Some(open) = self.pending.iter().position(|p| !p.closed) {
+            return Err(format!("operation {} was never finished", open + 1));
+        }
+        self.policy
+            .check_bundle(&self.settled, &self.ops)
+            .map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        self.show_exactly_settled(&mut out);
+        debug_assert!(
+            out.is_empty(),
+            "the previews drifted from the settled document: {out:?}"
+        );
+        self.status = Status::Complete(Bundle {
+            ops: self.ops.clone(),
+            document: self.settled.clone(),
+            held: self.held.clone(),
+        });
+        Ok(())
+    }
+
+    /// Makes the view show exactly the settled document (a no-op when the previews were exact).
+    fn show_exactly_settled(&mut self, out: &mut Vec<Output>) {
+        if self.shown != self.settled {
+            let ops = operations(json_patch::diff(&self.shown, &self.settled), &self.settled);
+            self.emit_preview(ops, out);
+        }
+    }
+
+    /// Rolls every preview back and records why.
+    fn fail(&mut self, reason: String, out: &mut Vec<Output>) {
+        if self.shown != self.base {
+            let ops = operations(json_patch::diff(&self.shown, &self.base), &self.base);
+            out.push(Output::Surface(self.surface.patch(
+                self.base_revision,
+                PatchState::RolledBack,
+                ops,
+            )));
+            self.shown = self.base.clone();
+        }
+        self.settled = self.base.clone();
+        self.status = Status::Failed(reason);
+    }
+}
+
+/// A json-patch diff as our operations (or, should it not convert, one replace of the whole document).
+fn operations(diff: json_patch::Patch, target: &Value) -> Vec<Operation> {
+    serde_json::to_value(&diff)
+        .and_then(serde_json::from_value)
+        .unwrap_or_else(|_| {
+            vec![Operation::Replace {
+                path: String::new(),
+                value: target.clone(),
+            }]
+        })
+}
+
+/// Records an event inside `/operations` compactly (the callback cannot look at the reader's value).
+fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
+    let in_operations = matches!(path.first(), Some(Segment::Key(k)) if k == "operations");
+    if !in_operations {
+        return;
+    }
+    if path.len() == 1 {
+        if event == Event::EndArray {
+            seen.push(Seen {
+                index: 0,
+                field: Field::Other,
+                sub: String::new(),
+                kind: Kind::ArrayClosed,
+            });
+        }
+        return;
+    }
+    let Some(Segment::Index(index)) = path.get(1) else {
+        return;
+    };
+    let kind = match event {
+        Event::StartObject | Event::StartArray | Event::StringStart => Kind::Started,
+        Event::StringAppend(text) => Kind::Append(text.to_owned()),
+        Event::StringEnd => Kind::StringEnd,
+        Event::EndObject | Event::EndArray => Kind::Ended,
+        Event::Number(_) | Event::Bool(_) | Event::Null => Kind::Scalar,
+        Event::Key(_) => return,
+    };
+    if path.len() == 2 {
+        if matches!(kind, Kind::Ended) {
+            seen.push(Seen {
+                index: *index,
+                field: Field::Whole,
+                sub: String::new(),
+                kind,
+            });
+        }
+        return;
+    }
+    let field = match &path[2] {
+        Segment::Key(k) if k == "op" => Field::Op,
+        Segment::Key(k) if k == "path" => Field::Path,
+        Segment::Key(k) if k == "from" => Field::From,
+        Segment::Key(k) if k == "value" => Field::Value,
+        _ => Field::Other,
+    };
+    if field == Field::Other {
+        return;
+    }
+    let sub = redline_stream::Path::new(&path[3..]).to_pointer();
+    seen.push(Seen {
+        index: *index,
+        field,
+        sub,
+        kind,
+    });
+}
+
+/// The messages that turn `shown` into `desired` at `path`, growing where possible.
+fn grow(
+    shown: &Value,
+    desired: &Value,
+    path: &str,
+    texts: &mut Vec<(String, String)>,
+    ops: &mut Vec<Operation>,
+) {
+    match (shown, desired) {
+        (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => {
+            if b.len() > a.len() {
+                texts.push((path.to_owned(), b[a.len()..].to_owned()));
+            }
+        }
+        (Value::Object(a), Value::Object(b)) if a.keys().all(|k| b.contains_key(k)) => {
+            for (key, value) in b {
+                let child = format!("{path}/{}", key.replace('~', "~0").replace('/', "~1"));
+                match a.get(key) {
+                    Some(old) => grow(old, value, &child, texts, ops),
+                    None => ops.push(Operation::Add {
+                        path: child,
+                        value: value.clone(),
+                    }),
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() <= b.len() => {
+            for (i, value) in b.iter().enumerate() {
+                let child = format!("{path}/{i}");
+                match a.get(i) {
+                    Some(old) => grow(old, value, &child, texts, ops),
+                    None => ops.push(Operation::Add {
+                        path: child,
+                        value: value.clone(),
+                    }),
+                }
+            }
+        }
+        (a, b) if a == b => {}
+        _ => ops.push(Operation::Replace {
+            path: path.to_owned(),
+            value: desired.clone(),
+        }),
+    }
+}
+
+/// `path` with a final `-` replaced by the index it stands for in `doc`.
+fn concrete(doc: &Value, path: &str) -> String {
+    match path.strip_suffix("/-") {
+        Some(parent) => match doc.pointer(parent) {
+            Some(Value::Array(items)) => format!("{parent}/{}", items.len()),
+            _ => path.to_owned(),
+        },
+        None => path.to_owned(),
+    }
+}
+
+/// True when `path` names an array position (where `add` inserts rather than replaces).
+fn is_array_slot(doc: &Value, path: &str) -> bool {
+    let parent = &path[..path.rfind('/').unwrap_or(0)];
+    matches!(doc.pointer(parent), Some(Value::Array(_)))
+}
+
+fn append_at(doc: &mut Value, path: &str, text: &str) {
+    if let Some(Value::String(s)) = doc.pointer_mut(path) {
+        s.push_str(text);
+    }
+}
