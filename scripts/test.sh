@@ -45,8 +45,8 @@ fi
 if [ "$(uname -s)" = Linux ]; then
   # WebKitWebDriver exists for WebKitGTK only: macOS's WKWebView has no WebDriver.
   step "App: end to end in a real window (Xvfb, tauri-driver, WebKitWebDriver)"
-  REDLINE_E2E_APP="$ROOT/target/debug/redline-app" xvfb-run -a --server-args="-screen 0 1400x900x24" \
-    logged cargo nextest run --test e2e "${FEATURES[@]}" --run-ignored only
+  logged env REDLINE_E2E_APP="$ROOT/target/debug/redline-app" xvfb-run -a --server-args="-screen 0 1400x900x24" \
+    cargo nextest run --test e2e "${FEATURES[@]}" --run-ignored only
 
   step "Package: the .deb installs and removes cleanly"
   deb=$(ls -t target/debug/bundle/deb/*.deb | head -n 1)

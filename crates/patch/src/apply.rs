@@ -51,12 +51,41 @@ pub fn applied(doc: &Value, ops: &[Operation]) -> Result<Value, ApplyError> {
     Ok(copy)
 }
 
+/// The json-patch crate's form of `op`, built directly (no serde round trip: this runs on every preview).
 fn to_json_patch(op: &Operation) -> Result<json_patch::PatchOperation, String> {
-    for pointer in [Some(op.path()), op.from()].into_iter().flatten() {
-        crate::pointer::check(pointer)?;
-    }
-    let wire = serde_json::to_value(op).map_err(|e| e.to_string())?;
-    serde_json::from_value(wire).map_err(|e| e.to_string())
+    use json_patch::{
+        AddOperation, CopyOperation, MoveOperation, PatchOperation, RemoveOperation,
+        ReplaceOperation, TestOperation,
+    };
+    let pointer = |p: &str| {
+        crate::pointer::check(p)?;
+        jsonptr::PointerBuf::parse(p).map_err(|e| format!("\"{p}\" is not a JSON Pointer: {e}"))
+    };
+    Ok(match op {
+        Operation::Add { path, value } => PatchOperation::Add(AddOperation {
+            path: pointer(path)?,
+            value: value.clone(),
+        }),
+        Operation::Remove { path } => PatchOperation::Remove(RemoveOperation {
+            path: pointer(path)?,
+        }),
+        Operation::Replace { path, value } => PatchOperation::Replace(ReplaceOperation {
+            path: pointer(path)?,
+            value: value.clone(),
+        }),
+        Operation::Move { from, path } => PatchOperation::Move(MoveOperation {
+            from: pointer(from)?,
+            path: pointer(path)?,
+        }),
+        Operation::Copy { from, path } => PatchOperation::Copy(CopyOperation {
+            from: pointer(from)?,
+            path: pointer(path)?,
+        }),
+        Operation::Test { path, value } => PatchOperation::Test(TestOperation {
+            path: pointer(path)?,
+            value: value.clone(),
+        }),
+    })
 }
 
 fn from_of(op: &Operation) -> &str {

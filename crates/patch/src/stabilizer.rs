@@ -138,8 +138,8 @@ struct Pending {
 struct Seen {
     index: usize,
     field: Field,
-    /// The pointer below `/operations/i/value` (empty for the value itself).
-    sub: String,
+    /// True for an event of the value itself (not of something inside it).
+    top: bool,
     kind: Kind,
 }
 
@@ -157,7 +157,7 @@ enum Field {
 #[derive(Debug, PartialEq)]
 enum Kind {
     Started,
-    Append(String),
+    Append,
     StringEnd,
     Ended,
     Scalar,
@@ -181,6 +181,8 @@ pub struct Stabilizer {
     scope: Scope,
     surface: Surface,
     pending: Vec<Pending>,
+    /// The operation being previewed, if any.
+    active: Option<usize>,
     ops: Vec<Operation>,
     held: Vec<Operation>,
     status: Status,
@@ -211,6 +213,7 @@ impl Stabilizer {
             scope,
             surface,
             pending: Vec::new(),
+            active: None,
             ops: Vec::new(),
             held: Vec::new(),
             status: Status::Streaming,
@@ -286,53 +289,78 @@ impl Stabilizer {
 
     /// Grows the view toward what the reader holds of the operation being previewed. Events are handled
     /// after the whole feed, so the view follows the reader's value, not the events: nothing is shown twice.
+    ///
+    /// Hot path (once per feed): the partial value is compared in place, never copied.
     fn sync_previews(&mut self, out: &mut Vec<Output>) {
-        let Some(index) = self
-            .pending
-            .iter()
-            .rposition(|p| p.target.is_some() && !p.closed)
+        let Some(index) = self.active else {
+            return;
+        };
+        let (Some(verb), Some(target)) = (
+            self.pending[index].verb,
+            self.pending[index].target.as_deref(),
+        ) else {
+            return;
+        };
+        let Some(partial) = self
+            .reader
+            .value()
+            .and_then(|v| v.get("operations"))
+            .and_then(|ops| ops.get(index))
+            .and_then(|op| op.get("value"))
         else {
             return;
         };
-        let (Some(verb), Some(target)) =
-            (self.pending[index].verb, self.pending[index].target.clone())
-        else {
-            return;
-        };
-        if let Some(desired) = self.desired(index, verb, &target) {
-            self.grow_to(&target, &desired, out);
-        }
-    }
-
-    /// What operation `index` should show at `target`, given its value so far.
-    fn desired(&self, index: usize, verb: Verb, target: &str) -> Option<Value> {
-        let partial = self.operation_value(index)?.get("value")?;
-        match (verb, partial) {
+        let joined;
+        let desired = match (verb, partial) {
             (Verb::Text(text_verb), Value::String(addition)) => {
-                let current = self
-                    .settled
-                    .pointer(target)
+                let current = pointer::get(&self.settled, target)
                     .and_then(Value::as_str)
                     .unwrap_or("");
-                Some(Value::String(text::join(text_verb, current, addition)))
+                joined = Value::String(text::join(text_verb, current, addition));
+                &joined
             }
-            (Verb::Text(_), _) => None,
-            _ => Some(partial.clone()),
+            (Verb::Text(_), _) => return,
+            _ => partial,
+        };
+        // The common case, a string growing at its end: one lookup, appended in place.
+        if let (Value::String(want), Some(Value::String(have))) =
+            (desired, pointer::get_mut(&mut self.shown, target))
+            && want.starts_with(have.as_str())
+        {
+            if want.len() > have.len() {
+                let grown = want[have.len()..].to_owned();
+                have.push_str(&grown);
+                out.push(Output::Surface(self.surface.text(target.to_owned(), grown)));
+            }
+            return;
         }
+        let (mut texts, mut ops) = (Vec::new(), Vec::new());
+        match pointer::get(&self.shown, target) {
+            Some(shown) => grow(shown, desired, target, &mut texts, &mut ops),
+            None => ops.push(Operation::Add {
+                path: target.to_owned(),
+                value: desired.clone(),
+            }),
+        }
+        self.show(texts, ops, out);
     }
 
-    /// Makes the view show `desired` at `path` (which exists in the view) with the smallest messages: text
-    /// appends where a string grew, `add` for new members and items, `replace` where nothing else fits.
+    /// Makes the view show `desired` at `path` with the smallest messages: text appends where a string
+    /// grew, `add` for new members and items, `replace` where nothing else fits.
     fn grow_to(&mut self, path: &str, desired: &Value, out: &mut Vec<Output>) {
-        let mut texts = Vec::new();
-        let mut ops = Vec::new();
-        match self.shown.pointer(path) {
+        let (mut texts, mut ops) = (Vec::new(), Vec::new());
+        match pointer::get(&self.shown, path) {
             Some(shown) => grow(shown, desired, path, &mut texts, &mut ops),
             None => ops.push(Operation::Add {
                 path: path.to_owned(),
                 value: desired.clone(),
             }),
         }
+        self.show(texts, ops, out);
+    }
+
+    /// Sends text appends and preview operations, keeping `shown` in step.
+    fn show(&mut self, texts: Vec<(String, String)>, ops: Vec<Operation>, out: &mut Vec<Output>) {
         for (at, text) in texts {
             append_at(&mut self.shown, &at, &text);
             out.push(Output::Surface(self.surface.text(at, text)));
@@ -422,7 +450,7 @@ impl Stabilizer {
                 self.pending[index].from = Some(from);
                 self.try_start(index, out)?;
             }
-            (Field::Value, _) if seen.sub.is_empty() && !self.pending[index].value_started => {
+            (Field::Value, _) if seen.top && !self.pending[index].value_started => {
                 self.pending[index].value_started = true;
                 self.try_start(index, out)?;
             }
@@ -484,6 +512,7 @@ impl Stabilizer {
         };
         let target = concrete(&self.shown, &path);
         self.pending[index].target = Some(target.clone());
+        self.active = Some(index);
         let partial = self
             .operation_value(index)
             .and_then(|op| op.get("value"))
@@ -504,9 +533,7 @@ impl Stabilizer {
     ) {
         let desired = match (verb, &partial) {
             (Verb::Text(text_verb), Value::String(addition)) => {
-                let current = self
-                    .settled
-                    .pointer(target)
+                let current = pointer::get(&self.settled, target)
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 Value::String(text::join(text_verb, current, addition))
@@ -514,9 +541,9 @@ impl Stabilizer {
             (Verb::Text(_), _) => return,
             _ => partial,
         };
-        let exists = self.shown.pointer(target).is_some();
+        let exists = pointer::get(&self.shown, target).is_some();
         let replaces = exists && (verb != Verb::Add || !is_array_slot(&self.shown, target));
-        if replaces && self.shown.pointer(target) == Some(&desired) {
+        if replaces && pointer::get(&self.shown, target) == Some(&desired) {
             return;
         }
         let op = if replaces {
@@ -547,12 +574,19 @@ impl Stabilizer {
     /// Operation `index`'s object closed: settle its exact result.
     fn complete_operation(&mut self, index: usize, out: &mut Vec<Output>) -> Result<(), String> {
         let number = index + 1;
-        let raw = self.operation_value(index).cloned().unwrap_or_default();
+        // Only the value is copied out of the reader, once.
+        let value = self
+            .operation_value(index)
+            .and_then(|op| op.get("value"))
+            .cloned();
         let p = &mut self.pending[index];
         if p.closed {
             return Ok(());
         }
         p.closed = true;
+        if self.active == Some(index) {
+            self.active = None;
+        }
         let verb = p
             .verb
             .ok_or_else(|| format!("operation {number} has no \"op\""))?;
@@ -565,10 +599,10 @@ impl Stabilizer {
         if needs_from && from.is_none() {
             return Err(format!("operation {number} ({path}) has no \"from\""));
         }
-        if verb.needs_value() && !raw.contains_key("value") {
+        if verb.needs_value() && value.is_none() {
             return Err(format!("operation {number} ({path}) has no \"value\""));
         }
-        let value = raw.get("value").cloned().unwrap_or(Value::Null);
+        let value = value.unwrap_or(Value::Null);
         let op = match verb {
             Verb::Add => Operation::Add { path, value },
             Verb::Remove => Operation::Remove { path },
@@ -633,7 +667,7 @@ impl Stabilizer {
                 match self.pending[index].target.clone() {
                     // Previewed: finish the growth (and mend a text operation's seam).
                     Some(target) => {
-                        if let Some(exact) = self.settled.pointer(&target).cloned() {
+                        if let Some(exact) = pointer::get(&self.settled, &target).cloned() {
                             self.grow_to(&target, &exact, out);
                         }
                     }
@@ -713,7 +747,7 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
             seen.push(Seen {
                 index: 0,
                 field: Field::Other,
-                sub: String::new(),
+                top: true,
                 kind: Kind::ArrayClosed,
             });
         }
@@ -724,7 +758,7 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
     };
     let kind = match event {
         Event::StartObject | Event::StartArray | Event::StringStart => Kind::Started,
-        Event::StringAppend(text) => Kind::Append(text.to_owned()),
+        Event::StringAppend(_) => Kind::Append,
         Event::StringEnd => Kind::StringEnd,
         Event::EndObject | Event::EndArray => Kind::Ended,
         Event::Number(_) | Event::Bool(_) | Event::Null => Kind::Scalar,
@@ -735,7 +769,7 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
             seen.push(Seen {
                 index: *index,
                 field: Field::Whole,
-                sub: String::new(),
+                top: true,
                 kind,
             });
         }
@@ -751,11 +785,10 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
     if field == Field::Other {
         return;
     }
-    let sub = redline_stream::Path::new(&path[3..]).to_pointer();
     seen.push(Seen {
         index: *index,
         field,
-        sub,
+        top: path.len() == 3,
         kind,
     });
 }
@@ -809,7 +842,7 @@ fn grow(
 /// `path` with a final `-` replaced by the index it stands for in `doc`.
 fn concrete(doc: &Value, path: &str) -> String {
     match path.strip_suffix("/-") {
-        Some(parent) => match doc.pointer(parent) {
+        Some(parent) => match pointer::get(doc, parent) {
             Some(Value::Array(items)) => format!("{parent}/{}", items.len()),
             _ => path.to_owned(),
         },
@@ -820,11 +853,11 @@ fn concrete(doc: &Value, path: &str) -> String {
 /// True when `path` names an array position (where `add` inserts rather than replaces).
 fn is_array_slot(doc: &Value, path: &str) -> bool {
     let parent = &path[..path.rfind('/').unwrap_or(0)];
-    matches!(doc.pointer(parent), Some(Value::Array(_)))
+    matches!(pointer::get(doc, parent), Some(Value::Array(_)))
 }
 
 fn append_at(doc: &mut Value, path: &str, text: &str) {
-    if let Some(Value::String(s)) = doc.pointer_mut(path) {
+    if let Some(Value::String(s)) = pointer::get_mut(doc, path) {
         s.push_str(text);
     }
 }

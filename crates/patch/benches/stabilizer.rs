@@ -1,0 +1,153 @@
+//! Reader + stabilizer + preview application for a ~12 KB patch stream (`benches/data/patch-stream.json`:
+//! rewrites of the sample resume's text fields, a new highlight, a new skill object, a text operation, a
+//! removal and a test) in 5-byte chunks against the sample resume, and against a resume ten times larger.
+//!
+//! Printed first, from one measured pass each: the bytes of surface messages sent, beside what a naive
+//! design sends (the whole current document after every chunk), and the CPU time per chunk (p50, p99).
+//! Then criterion times the whole stream, with the reader alone as the baseline in the same run.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use redline_patch::{Output, Policy, Scope, Stabilizer, Status, Surface};
+use redline_stream::Reader;
+use serde_json::Value;
+
+const STREAM: &[u8] = include_bytes!("data/patch-stream.json");
+const CHUNK: usize = 5;
+
+fn sample() -> Value {
+    redline_resume::sample()
+}
+
+/// The sample with every section's items repeated ten times and the summary ten times as long.
+fn ten_times_larger() -> Value {
+    let mut doc = sample();
+    for section in redline_resume::sections() {
+        if let Some(items) = doc.get_mut(*section).and_then(Value::as_array_mut) {
+            let copy = items.clone();
+            for _ in 1..10 {
+                items.extend(copy.iter().cloned());
+            }
+        }
+    }
+    let summary = doc["basics"]["summary"].as_str().unwrap().repeat(10);
+    doc["basics"]["summary"] = Value::String(summary);
+    doc
+}
+
+fn stabilize(doc: &Value) -> Stabilizer {
+    let now = Instant::now();
+    let mut stabilizer = Stabilizer::new(
+        doc.clone(),
+        1,
+        Policy::default(),
+        Scope::Anywhere,
+        Surface::new("main"),
+        now,
+    );
+    for chunk in STREAM.chunks(CHUNK) {
+        black_box(stabilizer.feed(chunk, now));
+    }
+    assert!(
+        matches!(stabilizer.status(), Status::Complete(_)),
+        "{:?}",
+        stabilizer.status()
+    );
+    stabilizer
+}
+
+struct Pass {
+    sent: usize,
+    naive: usize,
+    p50_ns: u64,
+    p99_ns: u64,
+    max_ns: u64,
+}
+
+/// One measured pass: bytes sent, bytes a naive design sends, time per chunk.
+fn measure(doc: &Value) -> Pass {
+    let now = Instant::now();
+    let mut stabilizer = Stabilizer::new(
+        doc.clone(),
+        1,
+        Policy::default(),
+        Scope::Anywhere,
+        Surface::new("main"),
+        now,
+    );
+    let (mut sent, mut naive) = (0, 0);
+    let mut times = Vec::new();
+    let count = |outputs: Vec<Output>, sent: &mut usize| {
+        for output in outputs {
+            if let Output::Surface(message) = output {
+                *sent += serde_json::to_string(&message).unwrap().len();
+            }
+        }
+    };
+    for chunk in STREAM.chunks(CHUNK) {
+        let start = Instant::now();
+        let outputs = stabilizer.feed(chunk, now);
+        times.push(start.elapsed().as_nanos() as u64);
+        count(outputs, &mut sent);
+        naive += serde_json::to_string(stabilizer.shown()).unwrap().len();
+    }
+    count(stabilizer.commit(2), &mut sent);
+    times.sort_unstable();
+    let at = |p: f64| times[((p / 100.0) * (times.len() - 1) as f64).round() as usize];
+    Pass {
+        sent,
+        naive,
+        p50_ns: at(50.0),
+        p99_ns: at(99.0),
+        max_ns: *times.last().unwrap(),
+    }
+}
+
+fn report() {
+    for (name, doc) in [("sample", sample()), ("sample x10", ten_times_larger())] {
+        // Several passes, the median p99, so that one noisy pass does not decide.
+        let mut passes: Vec<Pass> = (0..15).map(|_| measure(&doc)).collect();
+        passes.sort_by_key(|p| p.p99_ns);
+        let pass = &passes[passes.len() / 2];
+        println!(
+            "{name}: document {} bytes; sent {} bytes of surface messages vs {} bytes for the whole document after every chunk = {:.3}%; per chunk p50 {} ns, p99 {} ns, max {} ns",
+            serde_json::to_string(&doc).unwrap().len(),
+            pass.sent,
+            pass.naive,
+            100.0 * pass.sent as f64 / pass.naive as f64,
+            pass.p50_ns,
+            pass.p99_ns,
+            pass.max_ns,
+        );
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    if std::env::var_os("REDLINE_BENCH_NO_REPORT").is_none() {
+        report();
+    }
+    let mut group = c.benchmark_group("patch_stream_12k");
+    let doc = sample();
+    group.bench_function("reader_only", |b| {
+        b.iter(|| {
+            let mut reader = Reader::new();
+            for chunk in STREAM.chunks(CHUNK) {
+                reader.feed_quiet(chunk).unwrap();
+                black_box(reader.value());
+            }
+        })
+    });
+    group.bench_function("reader_stabilizer_previews", |b| {
+        b.iter(|| stabilize(black_box(&doc)))
+    });
+    let large = ten_times_larger();
+    group.bench_function("reader_stabilizer_previews_x10_doc", |b| {
+        b.iter(|| stabilize(black_box(&large)))
+    });
+    group.finish();
+}
+
+criterion_group!(all, benches);
+criterion_main!(all);
