@@ -26,48 +26,6 @@ fn stream(text: &[u8]) -> Reader {
     reader
 }
 
-/// The usual approach, independent of the reader: scan everything so far to close what is open.
-fn naive_complete(text: &[u8]) -> String {
-    let (mut stack, mut in_string, mut escaped) = (Vec::new(), false, false);
-    for &b in text {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_string = true,
-                b'{' | b'[' => stack.push(b),
-                b'}' | b']' => {
-                    stack.pop();
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = String::from_utf8_lossy(text).into_owned();
-    if in_string {
-        if escaped {
-            out.pop();
-        }
-        out.push('"');
-    }
-    let end = out.trim_end().len();
-    out.truncate(end);
-    if out.ends_with(',') {
-        out.pop();
-    } else if out.ends_with(':') {
-        out.push_str("null");
-    }
-    for open in stack.iter().rev() {
-        out.push(if *open == b'{' { '}' } else { ']' });
-    }
-    out
-}
-
 /// The workload's operations repeated until the text is at least `bytes` long.
 fn scaled(bytes: usize) -> Vec<u8> {
     let stream: Value = serde_json::from_slice(WORKLOAD).unwrap();
@@ -94,7 +52,12 @@ fn standard_workload(c: &mut Criterion) {
             let mut end = 0;
             for chunk in WORKLOAD.chunks(CHUNK) {
                 end += chunk.len();
-                black_box(serde_json::from_str::<Value>(&naive_complete(&WORKLOAD[..end])).ok());
+                black_box(
+                    serde_json::from_str::<Value>(&redline_stream::growth::complete_by_rescanning(
+                        &WORKLOAD[..end],
+                    ))
+                    .ok(),
+                );
             }
         })
     });

@@ -209,7 +209,7 @@ fn measure(input: &[u8], options: &Options, runs: usize) -> Result<(), String> {
                 let mut end = 0;
                 for chunk in input.chunks(options.chunk) {
                     end += chunk.len();
-                    let completed = naive_complete(&input[..end]);
+                    let completed = redline_stream::growth::complete_by_rescanning(&input[..end]);
                     black_box(serde_json::from_str::<Value>(&completed).ok());
                 }
             }
@@ -227,55 +227,4 @@ fn measure(input: &[u8], options: &Options, runs: usize) -> Result<(), String> {
     });
     println!("{line}");
     Ok(())
-}
-
-/// What partial-JSON libraries do on every chunk: scan the whole accumulated text to find what is open,
-/// then close it. Independent of the reader, so the baseline measures the usual approach.
-fn naive_complete(text: &[u8]) -> String {
-    let mut stack = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in text {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' => stack.push(b),
-            b'}' | b']' => {
-                stack.pop();
-            }
-            _ => {}
-        }
-    }
-    let mut out = String::from_utf8_lossy(text).into_owned();
-    if in_string {
-        if escaped {
-            out.pop();
-        }
-        out.push('"');
-    }
-    let trimmed = out.trim_end().len();
-    out.truncate(trimmed);
-    if out.ends_with(',') {
-        out.pop();
-    } else if out.ends_with(':') {
-        out.push_str("null");
-    } else if stack.last() == Some(&b'{') && (out.ends_with('"') && !out.ends_with(":\"")) {
-        // A key without its value.
-        let before_key = out[..out.len() - 1].rfind('"').unwrap_or(0);
-        if out[..before_key].trim_end().ends_with(['{', ',']) {
-            out.push_str(":null");
-        }
-    }
-    for open in stack.iter().rev() {
-        out.push(if *open == b'{' { '}' } else { ']' });
-    }
-    out
 }

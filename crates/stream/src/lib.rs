@@ -12,6 +12,8 @@
 //! - [`encoder`]: [`Encoder`], the reverse direction for tests and fixtures: a sequence of JSON snapshots of a
 //!   growing value becomes the chunks a model would have streamed.
 //! - [`error`]: [`Error`], with the byte offset and a plain message.
+//! - [`growth`]: [`is_growth`], the relation between successive partial values, and the rescanning
+//!   baseline the benchmarks compare against.
 //!
 //! # Example
 //! ```
@@ -36,10 +38,12 @@
 
 pub mod encoder;
 pub mod error;
+pub mod growth;
 pub mod path;
 pub mod reader;
 
 pub use encoder::{EncodeError, Encoder, encode};
 pub use error::{Error, ErrorKind};
+pub use growth::is_growth;
 pub use path::{Path, Segment};
 pub use reader::{Event, Limits, Reader};
