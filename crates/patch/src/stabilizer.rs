@@ -322,6 +322,13 @@ impl Stabilizer {
             (Verb::Text(_), _) => return,
             _ => partial,
         };
+        // The length limit holds while a string streams, not only once it is complete.
+        if let Value::String(text) = desired
+            && let Err(e) = self.policy.check_string(target, text)
+        {
+            self.fail(e.to_string(), out);
+            return;
+        }
         // The common case, a string growing at its end: one lookup, appended in place.
         if let (Value::String(want), Some(Value::String(have))) =
             (desired, pointer::get_mut(&mut self.shown, target))
@@ -518,6 +525,11 @@ impl Stabilizer {
             .and_then(|op| op.get("value"))
             .cloned()
             .unwrap_or(Value::Null);
+        if let Value::String(text) = &partial {
+            self.policy
+                .check_string(&target, text)
+                .map_err(|e| e.to_string())?;
+        }
         self.show_value(index, verb, &target, partial, out);
         Ok(())
     }

@@ -16,6 +16,9 @@ fn run(case: &Value) -> Value {
     for p in case["protect"].as_array().into_iter().flatten() {
         policy.protected.push(p.as_str().unwrap().to_owned());
     }
+    if let Some(limit) = case["maxStringChars"].as_u64() {
+        policy.max_string_chars = limit as usize;
+    }
     let scope = match case["targets"].as_array() {
         Some(targets) => Scope::Targets(
             targets
