@@ -200,6 +200,16 @@ impl Policy {
         Ok(())
     }
 
+    /// Checks a complete value against the schema's rules for the place it goes, before it is shown.
+    pub fn check_schema_at(&self, path: &str, value: &Value) -> Result<(), PolicyError> {
+        redline_resume::validate_at(path, value).map_err(PolicyError::Schema)
+    }
+
+    /// Checks a value that has just started (see `redline_resume::validate_start_at`), before its first preview.
+    pub fn check_schema_start(&self, path: &str, partial: &Value) -> Result<(), PolicyError> {
+        redline_resume::validate_start_at(path, partial).map_err(PolicyError::Schema)
+    }
+
     /// Checks a whole bundle at commit: its size, and that the result is a valid resume.
     pub fn check_bundle(&self, result: &Value, ops: &[Operation]) -> Result<(), PolicyError> {
         if ops.len() > self.max_operations {

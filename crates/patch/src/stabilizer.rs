@@ -530,6 +530,12 @@ impl Stabilizer {
                 .check_string(&target, text)
                 .map_err(|e| e.to_string())?;
         }
+        // A value that has only started is checked as far as it can be: a scalar fully, else its type.
+        if !matches!(verb, Verb::Text(_)) {
+            self.policy
+                .check_schema_start(&target, &partial)
+                .map_err(|e| e.to_string())?;
+        }
         self.show_value(index, verb, &target, partial, out);
         Ok(())
     }
@@ -641,6 +647,12 @@ impl Stabilizer {
             self.show_exactly_settled(out);
             out.push(Output::Notice(Notice::Duplicate { operation: index }));
             return Ok(());
+        }
+        // A complete value must fit the schema where it goes before the view shows it.
+        if let Operation::Add { path, value } | Operation::Replace { path, value } = &op {
+            self.policy
+                .check_schema_at(path, value)
+                .map_err(|e| e.to_string())?;
         }
         match self
             .policy

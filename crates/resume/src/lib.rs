@@ -12,7 +12,8 @@
 //!
 //! Rendering to HTML and PDF lands here too (see the export issue).
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
@@ -99,6 +100,116 @@ pub fn validate(document: &Value) -> Result<(), Vec<SchemaViolation>> {
     }
 }
 
+/// The bundled schema as a value, parsed once.
+fn schema_value() -> &'static Value {
+    static SCHEMA_VALUE: OnceLock<Value> = OnceLock::new();
+    SCHEMA_VALUE
+        .get_or_init(|| serde_json::from_str(SCHEMA).expect("the bundled schema is valid JSON"))
+}
+
+/// Checks one value against the part of the schema that governs `pointer` (where an edit puts it), so that
+/// a wrong value is refused before it is shown. The rules of the whole document (`validate`) still apply at
+/// commit. Violations are reported at their place in the document.
+///
+/// Runs on every operation the model completes: the validator for each part of the schema is compiled
+/// once and found by the part's address, and a valid value costs one `is_valid`.
+pub fn validate_at(pointer: &str, value: &Value) -> Result<(), Vec<SchemaViolation>> {
+    type Cache = Mutex<HashMap<usize, Option<Arc<jsonschema::Validator>>>>;
+    static VALIDATORS: OnceLock<Cache> = OnceLock::new();
+    let schema = schema_value();
+    let Some(sub) = sub_schema(schema, pointer) else {
+        return Ok(()); // a place the schema says nothing about (additional properties are allowed)
+    };
+    let validator = {
+        let mut cache = VALIDATORS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        cache
+            .entry(sub as *const Value as usize)
+            .or_insert_with(|| {
+                let mut standalone = sub.clone();
+                if let (Some(object), Some(definitions)) =
+                    (standalone.as_object_mut(), schema.get("definitions"))
+                {
+                    object.insert("definitions".into(), definitions.clone());
+                    object.insert("$schema".into(), schema["$schema"].clone());
+                }
+                jsonschema::validator_for(&standalone).ok().map(Arc::new)
+            })
+            .clone()
+    };
+    let Some(validator) = validator else {
+        return Ok(());
+    };
+    if validator.is_valid(value) {
+        return Ok(());
+    }
+    Err(validator
+        .iter_errors(value)
+        .map(|e| SchemaViolation {
+            pointer: format!("{pointer}{}", e.instance_path()),
+            rule: e.to_string(),
+        })
+        .collect())
+}
+
+/// What can be checked of a value that has only started (a string or container still growing, or a
+/// complete scalar): a scalar fully, anything else by its JSON type alone.
+pub fn validate_start_at(pointer: &str, partial: &Value) -> Result<(), Vec<SchemaViolation>> {
+    if !matches!(
+        partial,
+        Value::String(_) | Value::Array(_) | Value::Object(_)
+    ) {
+        return validate_at(pointer, partial);
+    }
+    let expected = sub_schema(schema_value(), pointer)
+        .and_then(|sub| sub.get("type"))
+        .and_then(Value::as_str);
+    let found = match partial {
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        _ => "object",
+    };
+    match expected {
+        Some(expected) if expected != found => Err(vec![SchemaViolation {
+            pointer: pointer.to_owned(),
+            rule: format!("{found} given where the schema wants {expected}"),
+        }]),
+        _ => Ok(()),
+    }
+}
+
+/// The part of the schema that governs a document pointer (`None` where the schema says nothing).
+fn sub_schema<'s>(schema: &'s Value, pointer: &str) -> Option<&'s Value> {
+    let mut node = schema;
+    for token in pointer.split('/').skip(1) {
+        node = resolve(schema, node);
+        let is_index =
+            token == "-" || (!token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()));
+        node = match node.get("items") {
+            Some(items) if is_index => items,
+            _ if token.contains('~') => node
+                .get("properties")?
+                .get(&token.replace("~1", "/").replace("~0", "~"))?,
+            _ => node.get("properties")?.get(token)?,
+        };
+    }
+    Some(resolve(schema, node))
+}
+
+/// Follows a local `$ref` (`#/definitions/…`).
+fn resolve<'s>(schema: &'s Value, node: &'s Value) -> &'s Value {
+    match node
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix('#'))
+    {
+        Some(path) => schema.pointer(path).unwrap_or(node),
+        None => node,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,6 +248,35 @@ mod tests {
                 "{section} is not in the JSON Resume schema"
             );
         }
+    }
+
+    #[test]
+    fn a_value_is_checked_against_the_rules_of_its_place() {
+        use serde_json::json;
+        assert_eq!(validate_at("/work/0/position", &json!("CTO")), Ok(()));
+        let err = validate_at("/work/0/position", &json!(7)).unwrap_err();
+        assert_eq!(err[0].pointer, "/work/0/position");
+        assert!(
+            validate_at("/work/-", &json!({"name": "Hooli", "highlights": "one"})).unwrap_err()[0]
+                .pointer
+                == "/work/-/highlights"
+        );
+        assert!(
+            validate_at("/work/0/startDate", &json!("2013-13-45")).is_err(),
+            "dates follow the schema's pattern"
+        );
+        assert!(validate_at("/work/0/startDate", &json!("2013-12")).is_ok());
+        assert_eq!(
+            validate_at("/custom/anything", &json!(1)),
+            Ok(()),
+            "additional properties are allowed"
+        );
+        assert!(
+            validate_start_at("/work/0/startDate", &json!("20")).is_ok(),
+            "a growing date is not judged yet"
+        );
+        assert!(validate_start_at("/work/0/highlights", &json!("x")).is_err());
+        assert!(validate_start_at("/work/0/position", &json!(7)).is_err());
     }
 
     #[test]
