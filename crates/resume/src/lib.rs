@@ -191,7 +191,7 @@ fn sub_schema<'s>(schema: &'s Value, pointer: &str) -> Option<&'s Value> {
             Some(items) if is_index => items,
             _ if token.contains('~') => node
                 .get("properties")?
-                .get(&token.replace("~1", "/").replace("~0", "~"))?,
+                .get(token.replace("~1", "/").replace("~0", "~").as_str())?,
             _ => node.get("properties")?.get(token)?,
         };
     }
