@@ -56,10 +56,7 @@ impl Engine {
 
 fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
     let mut store = Store::open(dir)?;
-    let current = store.current_or_import(|| {
-        let sample = redline_resume::sample();
-        (redline_resume::title_of(&sample), sample)
-    })?;
+    let current = store.current_or_import(redline_resume::first_resume)?;
     Ok(Open {
         store,
         document_id: current.id,

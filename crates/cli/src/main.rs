@@ -60,14 +60,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Show { doc, revision } => {
             let doc = match doc {
                 Some(id) => id,
-                None => {
-                    store
-                        .current_or_import(|| {
-                            let sample = redline_resume::sample();
-                            (redline_resume::title_of(&sample), sample)
-                        })?
-                        .id
-                }
+                None => store.current_or_import(redline_resume::first_resume)?.id,
             };
             let revision = match revision {
                 Some(n) => store.checkout(doc, n)?,

@@ -17,6 +17,7 @@
 //! An edit outside the planner's scope is held for the user's confirmation, never applied silently; an
 //! operation repeated in one bundle is applied once.
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use redline_stream::{Event, Reader, Segment};
@@ -310,20 +311,11 @@ impl Stabilizer {
         else {
             return;
         };
-        let joined;
-        let desired = match (verb, partial) {
-            (Verb::Text(text_verb), Value::String(addition)) => {
-                let current = pointer::get(&self.settled, target)
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                joined = Value::String(text::join(text_verb, current, addition));
-                &joined
-            }
-            (Verb::Text(_), _) => return,
-            _ => partial,
+        let Some(desired) = shown_form(verb, &self.settled, target, partial) else {
+            return;
         };
         // The length limit holds while a string streams, not only once it is complete.
-        if let Value::String(text) = desired
+        if let Value::String(text) = desired.as_ref()
             && let Err(e) = self.policy.check_string(target, text)
         {
             self.fail(e.to_string(), out);
@@ -331,7 +323,7 @@ impl Stabilizer {
         }
         // The common case, a string growing at its end: one lookup, appended in place.
         if let (Value::String(want), Some(Value::String(have))) =
-            (desired, pointer::get_mut(&mut self.shown, target))
+            (desired.as_ref(), pointer::get_mut(&mut self.shown, target))
             && want.starts_with(have.as_str())
         {
             if want.len() > have.len() {
@@ -341,28 +333,14 @@ impl Stabilizer {
             }
             return;
         }
-        let (mut texts, mut ops) = (Vec::new(), Vec::new());
-        match pointer::get(&self.shown, target) {
-            Some(shown) => grow(shown, desired, target, &mut texts, &mut ops),
-            None => ops.push(Operation::Add {
-                path: target.to_owned(),
-                value: desired.clone(),
-            }),
-        }
+        let (texts, ops) = plan(&self.shown, target, &desired);
         self.show(texts, ops, out);
     }
 
     /// Makes the view show `desired` at `path` with the smallest messages: text appends where a string
     /// grew, `add` for new members and items, `replace` where nothing else fits.
     fn grow_to(&mut self, path: &str, desired: &Value, out: &mut Vec<Output>) {
-        let (mut texts, mut ops) = (Vec::new(), Vec::new());
-        match pointer::get(&self.shown, path) {
-            Some(shown) => grow(shown, desired, path, &mut texts, &mut ops),
-            None => ops.push(Operation::Add {
-                path: path.to_owned(),
-                value: desired.clone(),
-            }),
-        }
+        let (texts, ops) = plan(&self.shown, path, desired);
         self.show(texts, ops, out);
     }
 
@@ -536,28 +514,15 @@ impl Stabilizer {
                 .check_schema_start(&target, &partial)
                 .map_err(|e| e.to_string())?;
         }
-        self.show_value(index, verb, &target, partial, out);
+        self.show_value(verb, &target, partial, out);
         Ok(())
     }
 
-    /// Shows `partial`, the value of operation `index` so far, at `target`.
-    fn show_value(
-        &mut self,
-        index: usize,
-        verb: Verb,
-        target: &str,
-        partial: Value,
-        out: &mut Vec<Output>,
-    ) {
-        let desired = match (verb, &partial) {
-            (Verb::Text(text_verb), Value::String(addition)) => {
-                let current = pointer::get(&self.settled, target)
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                Value::String(text::join(text_verb, current, addition))
-            }
-            (Verb::Text(_), _) => return,
-            _ => partial,
+    /// Shows `partial`, an operation's value so far, at `target`.
+    fn show_value(&mut self, verb: Verb, target: &str, partial: Value, out: &mut Vec<Output>) {
+        let Some(desired) = shown_form(verb, &self.settled, target, &partial).map(Cow::into_owned)
+        else {
+            return;
         };
         let exists = pointer::get(&self.shown, target).is_some();
         let replaces = exists && (verb != Verb::Add || !is_array_slot(&self.shown, target));
@@ -575,7 +540,6 @@ impl Stabilizer {
                 value: desired,
             }
         };
-        let _ = index;
         self.emit_preview(vec![op], out);
     }
 
@@ -815,6 +779,41 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
         top: path.len() == 3,
         kind,
     });
+}
+
+/// What an operation shows at `target` for its value so far: the value itself, or for a text operation
+/// the field's settled text joined with the growing addition (`None` if the addition is not text).
+fn shown_form<'v>(
+    verb: Verb,
+    settled: &Value,
+    target: &str,
+    partial: &'v Value,
+) -> Option<Cow<'v, Value>> {
+    match (verb, partial) {
+        (Verb::Text(text_verb), Value::String(addition)) => {
+            let current = pointer::get(settled, target)
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            Some(Cow::Owned(Value::String(text::join(
+                text_verb, current, addition,
+            ))))
+        }
+        (Verb::Text(_), _) => None,
+        _ => Some(Cow::Borrowed(partial)),
+    }
+}
+
+/// The text appends and operations that make `shown` read `desired` at `path` (added if it is not there).
+fn plan(shown: &Value, path: &str, desired: &Value) -> (Vec<(String, String)>, Vec<Operation>) {
+    let (mut texts, mut ops) = (Vec::new(), Vec::new());
+    match pointer::get(shown, path) {
+        Some(current) => grow(current, desired, path, &mut texts, &mut ops),
+        None => ops.push(Operation::Add {
+            path: path.to_owned(),
+            value: desired.clone(),
+        }),
+    }
+    (texts, ops)
 }
 
 /// The messages that turn `shown` into `desired` at `path`, growing where possible.

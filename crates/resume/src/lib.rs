@@ -28,6 +28,12 @@ pub fn sample() -> Value {
     serde_json::from_str(SAMPLE).expect("the bundled sample resume is valid JSON")
 }
 
+/// The resume a new installation starts from, with the title it is listed under.
+pub fn first_resume() -> (String, Value) {
+    let sample = sample();
+    (title_of(&sample), sample)
+}
+
 /// The title a resume is listed under: the person's name and label, or a neutral fallback.
 pub fn title_of(resume: &Value) -> String {
     let basics = &resume["basics"];
@@ -83,8 +89,7 @@ impl std::fmt::Display for SchemaViolation {
 pub fn validate(document: &Value) -> Result<(), Vec<SchemaViolation>> {
     static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
     let validator = VALIDATOR.get_or_init(|| {
-        let schema: Value = serde_json::from_str(SCHEMA).expect("the bundled schema is valid JSON");
-        jsonschema::validator_for(&schema).expect("the bundled schema compiles")
+        jsonschema::validator_for(schema_value()).expect("the bundled schema compiles")
     });
     let violations: Vec<_> = validator
         .iter_errors(document)

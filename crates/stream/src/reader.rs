@@ -266,7 +266,7 @@ impl Reader {
         self.state == State::Done
     }
 
-    /// The path of the container being read (empty at the root).
+    /// The path of the value being read: the innermost container's current member (empty at the root).
     pub fn path(&self) -> &Path {
         Path::new(&self.path[..self.frames.len()])
     }
@@ -579,7 +579,7 @@ impl Reader {
                             Lit::False => (Value::Bool(false), Event::Bool(false)),
                             Lit::Null => (Value::Null, Event::Null),
                         };
-                        sink(self.value_path(), event);
+                        sink(self.path(), event);
                         self.insert(value, at)?;
                         self.value_done(at + 1);
                     }
@@ -659,11 +659,6 @@ impl Reader {
         Ok(())
     }
 
-    /// The path of the value being read (inside the innermost container).
-    fn value_path(&self) -> &Path {
-        Path::new(&self.path[..self.frames.len()])
-    }
-
     fn begin_value<F>(&mut self, byte: u8, at: usize, sink: &mut F) -> Result<(), Error>
     where
         F: FnMut(&Path, Event<'_>),
@@ -673,7 +668,7 @@ impl Reader {
             b'[' => self.open(Kind::Array, at, sink),
             b'"' => {
                 self.insert(Value::String(String::new()), at)?;
-                sink(self.value_path(), Event::StringStart);
+                sink(self.path(), Event::StringStart);
                 self.in_key = false;
                 self.state = State::Str;
                 Ok(())
@@ -720,7 +715,7 @@ impl Reader {
             Kind::Array => (Value::Array(Vec::new()), Event::StartArray),
         };
         self.insert(value, at)?;
-        sink(self.value_path(), event);
+        sink(self.path(), event);
         self.frames.push(Frame {
             kind,
             complete_end: at + 1,
@@ -752,7 +747,7 @@ impl Reader {
             Kind::Object => Event::EndObject,
             Kind::Array => Event::EndArray,
         };
-        sink(self.value_path(), event);
+        sink(self.path(), event);
         self.value_done(at + 1);
     }
 
@@ -780,7 +775,7 @@ impl Reader {
             self.state = State::Colon;
         } else {
             self.flush_text(sink);
-            sink(self.value_path(), Event::StringEnd);
+            sink(self.path(), Event::StringEnd);
             self.value_done(at + 1);
         }
     }
@@ -793,7 +788,7 @@ impl Reader {
             let message = format!("the number {} is out of range", self.num);
             return Err(self.invalid(self.num_start, message));
         };
-        sink(self.value_path(), Event::Number(&number));
+        sink(self.path(), Event::Number(&number));
         self.insert(Value::Number(number), at)?;
         self.value_done(at);
         Ok(())
