@@ -72,15 +72,33 @@ pub fn get_mut<'v>(doc: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {
     Some(node)
 }
 
-fn raw_tokens(pointer: &str) -> Option<std::iter::Skip<std::str::Split<'_, char>>> {
+fn raw_tokens(pointer: &str) -> Option<RawTokens<'_>> {
     if !pointer.is_empty() && !pointer.starts_with('/') {
         return None;
     }
-    Some(pointer.split('/').skip(1))
+    Some(RawTokens { rest: pointer })
 }
 
-fn unescape(token: &str) -> Cow<'_, str> {
-    if token.contains('~') {
+/// The still-escaped tokens of a pointer that is empty or starts with `/`: a plain byte scan, cheaper than
+/// `str::split` on the paths of a resume (a few short tokens).
+struct RawTokens<'p> {
+    rest: &'p str,
+}
+
+impl<'p> Iterator for RawTokens<'p> {
+    type Item = &'p str;
+
+    fn next(&mut self) -> Option<&'p str> {
+        let after = self.rest.strip_prefix('/')?;
+        let end = after.bytes().position(|b| b == b'/').unwrap_or(after.len());
+        let (token, rest) = after.split_at(end);
+        self.rest = rest;
+        Some(token)
+    }
+}
+
+pub(crate) fn unescape(token: &str) -> Cow<'_, str> {
+    if token.bytes().any(|b| b == b'~') {
         Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
     } else {
         Cow::Borrowed(token)
@@ -88,8 +106,11 @@ fn unescape(token: &str) -> Cow<'_, str> {
 }
 
 /// An array index token: digits, no leading zero.
-fn index(token: &str) -> Option<usize> {
-    if token.len() > 1 && token.starts_with('0') {
+pub(crate) fn index(token: &str) -> Option<usize> {
+    if token.is_empty()
+        || (token.len() > 1 && token.starts_with('0'))
+        || !token.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     token.parse().ok()
@@ -123,6 +144,7 @@ mod tests {
         assert_eq!(get(&doc, "/"), Some(&serde_json::json!(1)));
         assert_eq!(get(&doc, ""), Some(&doc));
         assert_eq!(get(&doc, "/a~1b/m~0n/01"), None);
+        assert_eq!(get(&doc, "/a~1b/m~0n/+1"), None);
         assert_eq!(get(&doc, "a"), None);
         *get_mut(&mut doc.clone(), "/a~1b/m~0n/0").unwrap() = serde_json::json!(0);
     }

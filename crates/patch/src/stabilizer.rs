@@ -337,13 +337,6 @@ impl Stabilizer {
         self.show(texts, ops, out);
     }
 
-    /// Makes the view show `desired` at `path` with the smallest messages: text appends where a string
-    /// grew, `add` for new members and items, `replace` where nothing else fits.
-    fn grow_to(&mut self, path: &str, desired: &Value, out: &mut Vec<Output>) {
-        let (texts, ops) = plan(&self.shown, path, desired);
-        self.show(texts, ops, out);
-    }
-
     /// Sends text appends and preview operations, keeping `shown` in step.
     fn show(&mut self, texts: Vec<(String, String)>, ops: Vec<Operation>, out: &mut Vec<Output>) {
         for (at, text) in texts {
@@ -520,13 +513,15 @@ impl Stabilizer {
 
     /// Shows `partial`, an operation's value so far, at `target`.
     fn show_value(&mut self, verb: Verb, target: &str, partial: Value, out: &mut Vec<Output>) {
-        let Some(desired) = shown_form(verb, &self.settled, target, &partial).map(Cow::into_owned)
-        else {
-            return;
+        let desired = match shown_form(verb, &self.settled, target, &partial) {
+            Some(Cow::Owned(joined)) => joined,
+            Some(Cow::Borrowed(_)) => partial,
+            None => return,
         };
-        let exists = pointer::get(&self.shown, target).is_some();
-        let replaces = exists && (verb != Verb::Add || !is_array_slot(&self.shown, target));
-        if replaces && pointer::get(&self.shown, target) == Some(&desired) {
+        let current = pointer::get(&self.shown, target);
+        let replaces =
+            current.is_some() && (verb != Verb::Add || !is_array_slot(&self.shown, target));
+        if replaces && current == Some(&desired) {
             return;
         }
         let op = if replaces {
@@ -643,27 +638,21 @@ impl Stabilizer {
             None => op,
         };
         crate::apply(&mut self.settled, std::slice::from_ref(&op)).map_err(|e| e.to_string())?;
-        self.ops.push(op.clone());
         // The view must now show exactly `settled`: apply what was pending, correct what the preview got
         // differently (a text operation's seam, a value shown before it was complete).
-        match &op {
-            Operation::Remove { .. } | Operation::Move { .. } | Operation::Copy { .. } => {
-                self.emit_preview(vec![op], out)
-            }
-            Operation::Test { .. } => {}
-            Operation::Add { .. } | Operation::Replace { .. } => {
-                match self.pending[index].target.clone() {
-                    // Previewed: finish the growth (and mend a text operation's seam).
-                    Some(target) => {
-                        if let Some(exact) = pointer::get(&self.settled, &target).cloned() {
-                            self.grow_to(&target, &exact, out);
-                        }
-                    }
-                    // Not previewed (a scalar, or a value that was complete before its path closed).
-                    None => self.emit_preview(vec![op.clone()], out),
+        match (&op, self.pending[index].target.as_deref()) {
+            (Operation::Test { .. }, _) => {}
+            // Previewed: finish the growth (and mend a text operation's seam).
+            (Operation::Add { .. } | Operation::Replace { .. }, Some(target)) => {
+                if let Some(exact) = pointer::get(&self.settled, target) {
+                    let (texts, ops) = plan(&self.shown, target, exact);
+                    self.show(texts, ops, out);
                 }
             }
+            // Not previewed: a removal, move or copy, a scalar, or a value complete before its path closed.
+            _ => self.emit_preview(vec![op.clone()], out),
         }
+        self.ops.push(op);
         Ok(())
     }
 

@@ -12,7 +12,6 @@
 //!
 //! Rendering to HTML and PDF lands here too (see the export issue).
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
@@ -116,36 +115,12 @@ fn schema_value() -> &'static Value {
 /// a wrong value is refused before it is shown. The rules of the whole document (`validate`) still apply at
 /// commit. Violations are reported at their place in the document.
 ///
-/// Runs on every operation the model completes: the validator for each part of the schema is compiled
-/// once and found by the part's address, and a valid value costs one `is_valid`.
+/// Runs on every operation the model completes: each part of the schema is found and its validator
+/// compiled once, and a valid value costs one hash lookup and one `is_valid`.
 pub fn validate_at(pointer: &str, value: &Value) -> Result<(), Vec<SchemaViolation>> {
-    type Cache = Mutex<HashMap<usize, Option<Arc<jsonschema::Validator>>>>;
-    static VALIDATORS: OnceLock<Cache> = OnceLock::new();
-    let schema = schema_value();
-    let Some(sub) = sub_schema(schema, pointer) else {
+    let part = governing_part(pointer);
+    let Some(validator) = part.validator() else {
         return Ok(()); // a place the schema says nothing about (additional properties are allowed)
-    };
-    let validator = {
-        let mut cache = VALIDATORS
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        cache
-            .entry(sub as *const Value as usize)
-            .or_insert_with(|| {
-                let mut standalone = sub.clone();
-                if let (Some(object), Some(definitions)) =
-                    (standalone.as_object_mut(), schema.get("definitions"))
-                {
-                    object.insert("definitions".into(), definitions.clone());
-                    object.insert("$schema".into(), schema["$schema"].clone());
-                }
-                jsonschema::validator_for(&standalone).ok().map(Arc::new)
-            })
-            .clone()
-    };
-    let Some(validator) = validator else {
-        return Ok(());
     };
     if validator.is_valid(value) {
         return Ok(());
@@ -168,7 +143,8 @@ pub fn validate_start_at(pointer: &str, partial: &Value) -> Result<(), Vec<Schem
     ) {
         return validate_at(pointer, partial);
     }
-    let expected = sub_schema(schema_value(), pointer)
+    let expected = governing_part(pointer)
+        .schema
         .and_then(|sub| sub.get("type"))
         .and_then(Value::as_str);
     let found = match partial {
@@ -183,6 +159,64 @@ pub fn validate_start_at(pointer: &str, partial: &Value) -> Result<(), Vec<Schem
         }]),
         _ => Ok(()),
     }
+}
+
+/// The part of the bundled schema that governs one shape of pointer (every array index alike), with its
+/// validator, compiled when first needed.
+struct Part {
+    schema: Option<&'static Value>,
+    validator: OnceLock<Option<jsonschema::Validator>>,
+}
+
+impl Part {
+    fn validator(&self) -> Option<&jsonschema::Validator> {
+        let sub = self.schema?;
+        self.validator
+            .get_or_init(|| {
+                // The part on its own, with the definitions its references point into.
+                let schema = schema_value();
+                let mut standalone = sub.clone();
+                if let (Some(object), Some(definitions)) =
+                    (standalone.as_object_mut(), schema.get("definitions"))
+                {
+                    object.insert("definitions".into(), definitions.clone());
+                    object.insert("$schema".into(), schema["$schema"].clone());
+                }
+                jsonschema::validator_for(&standalone).ok()
+            })
+            .as_ref()
+    }
+}
+
+/// [`sub_schema`] of the bundled schema, remembered by the pointer's shape: one hash lookup per value the
+/// model streams instead of a walk of four lookups per token.
+fn governing_part(pointer: &str) -> Arc<Part> {
+    type Cache = Mutex<rustc_hash::FxHashMap<String, Arc<Part>>>;
+    /// Shapes come from the model's output, so the cache is bounded; past it, the walk is done each time.
+    const MOST: usize = 4096;
+    static SHAPES: OnceLock<Cache> = OnceLock::new();
+    let mut shape = String::with_capacity(pointer.len());
+    for token in pointer.split('/').skip(1) {
+        shape.push('/');
+        let is_index =
+            token == "-" || (!token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()));
+        shape.push_str(if is_index { "-" } else { token });
+    }
+    let mut cache = SHAPES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(part) = cache.get(&shape) {
+        return part.clone();
+    }
+    let part = Arc::new(Part {
+        schema: sub_schema(schema_value(), &shape),
+        validator: OnceLock::new(),
+    });
+    if cache.len() < MOST {
+        cache.insert(shape, part.clone());
+    }
+    part
 }
 
 /// The part of the schema that governs a document pointer (`None` where the schema says nothing).
@@ -210,7 +244,13 @@ fn resolve<'s>(schema: &'s Value, node: &'s Value) -> &'s Value {
         .and_then(Value::as_str)
         .and_then(|r| r.strip_prefix('#'))
     {
-        Some(path) => schema.pointer(path).unwrap_or(node),
+        // The schema's own references have no escapes: a plain walk, without serde_json's two
+        // allocations per token (this runs for every value the model streams).
+        Some(path) => path
+            .split('/')
+            .skip(1)
+            .try_fold(schema, |node, key| node.get(key))
+            .unwrap_or(node),
         None => node,
     }
 }
