@@ -57,6 +57,10 @@ impl Engine {
 fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
     let mut store = Store::open(dir)?;
     let current = store.current_or_import(redline_resume::first_resume)?;
+    // A backup a day (by default), made on start; failing to make one must not keep the app from opening.
+    if let Err(e) = store.backup_if_due() {
+        eprintln!("redline: no backup was made: {e}");
+    }
     Ok(Open {
         store,
         document_id: current.id,
@@ -78,6 +82,10 @@ mod tests {
         };
         assert_eq!(create.document, redline_resume::sample());
         assert_eq!(create.revision, 1);
+        assert!(
+            redline_store::backup::latest(&dir.path().join(redline_store::DATABASE_FILE)).is_some(),
+            "the first start makes the first backup"
+        );
     }
 
     #[test]

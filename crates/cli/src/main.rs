@@ -6,14 +6,16 @@
 //!
 //! # Layout
 //! - [`Cli`] and [`Command`]: the arguments, parsed by clap.
-//! - [`run`]: opens the store and carries out one command.
+//! - [`run`]: opens the store and carries out one command; each command prints a plain result on stdout
+//!   (JSON where asked for) and any failure as one plain sentence on stderr, with a non-zero exit.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
-use redline_store::{DATA_DIR_ENV, Store};
+use redline_store::{Committed, DATA_DIR_ENV, Store, Utc};
+use serde_json::{Value, json};
 
 /// Redline: edit JSON Resume documents with AI, locally.
 #[derive(Debug, Parser)]
@@ -29,6 +31,24 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// List the resumes (the current one is marked with *).
+    List {
+        /// Print a JSON array of documents (id, title, name, …).
+        #[arg(long)]
+        json: bool,
+        /// List the deleted ones instead (they can be brought back with `undelete`).
+        #[arg(long)]
+        deleted: bool,
+    },
+    /// Import a JSON Resume file as a new document. An invalid file is refused with each problem named by
+    /// JSON Pointer, and nothing changes.
+    Import {
+        /// The JSON Resume file.
+        file: PathBuf,
+        /// The title (default: the name and label in the resume).
+        #[arg(long)]
+        title: Option<String>,
+    },
     /// Print a resume as JSON (by default the current one, at its head revision).
     Show {
         /// The document's id (see `redline list`); default: the one changed last.
@@ -38,6 +58,60 @@ enum Command {
         #[arg(long, value_name = "N")]
         revision: Option<u64>,
     },
+    /// The revisions of a resume, oldest first.
+    History {
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// Print a JSON array of revisions.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take back the latest change (as a new revision: nothing is lost).
+    Undo {
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+    },
+    /// Apply again the change undone last.
+    Redo {
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+    },
+    /// The RFC 6902 patch that turns revision A into revision B.
+    Diff {
+        a: u64,
+        b: u64,
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+    },
+    /// Make the resume read as it did at revision N (as a new revision).
+    Restore {
+        revision: u64,
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+    },
+    /// Give a resume a new title.
+    Rename {
+        title: String,
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+    },
+    /// Delete a resume (it can be brought back with `undelete`).
+    Delete { id: i64 },
+    /// Bring a deleted resume back.
+    Undelete { id: i64 },
+    /// A new resume made from another at one of its revisions, with its own history.
+    Variant {
+        title: String,
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// Default: the head.
+        #[arg(long, value_name = "N")]
+        revision: Option<u64>,
+    },
+    /// Write a backup of the database now (into `backups/` in the data folder).
+    Backup,
+    /// Set a damaged database aside and open its latest backup instead.
+    Recover,
 }
 
 fn main() -> std::process::ExitCode {
@@ -55,21 +129,193 @@ fn run(cli: Cli) -> Result<()> {
     let data_dir = redline_store::resolve_data_dir(cli.data_dir).context(
         "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
     )?;
+    if let Command::Recover = cli.command {
+        return recover(&data_dir);
+    }
     let mut store = Store::open(&data_dir)?;
+    let mut out = std::io::stdout().lock();
     match cli.command {
-        Command::Show { doc, revision } => {
-            let doc = match doc {
-                Some(id) => id,
-                None => store.current_or_import(redline_resume::first_resume)?.id,
+        Command::List { json, deleted } => {
+            let documents = if deleted {
+                store.list_deleted()?
+            } else {
+                store.current_or_import(redline_resume::first_resume)?;
+                store.list()?
             };
+            let mut rows = Vec::new();
+            for d in &documents {
+                let name = match d.deleted_at {
+                    None => store.head(d.id)?.document["basics"]["name"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_owned(),
+                    Some(_) => String::new(),
+                };
+                rows.push((d, name));
+            }
+            if json {
+                let array: Vec<Value> = rows
+                    .iter()
+                    .map(|(d, name)| {
+                        let mut v = serde_json::to_value(d).unwrap_or_default();
+                        v["name"] = json!(name);
+                        v
+                    })
+                    .collect();
+                serde_json::to_writer_pretty(&mut out, &array)?;
+                writeln!(out)?;
+            } else {
+                for (i, (d, name)) in rows.iter().enumerate() {
+                    let mark = if i == 0 && !deleted { "*" } else { " " };
+                    writeln!(
+                        out,
+                        "{mark} {:>4}  {}  —  {}  (revision {}, {})",
+                        d.id,
+                        d.title,
+                        if name.is_empty() { "no name" } else { name },
+                        d.head_revision,
+                        Utc::from_ms(d.deleted_at.unwrap_or(d.updated_at))
+                    )?;
+                }
+            }
+        }
+        Command::Import { file, title } => {
+            let document = read_resume(&file)?;
+            let title = title.unwrap_or_else(|| redline_resume::title_of(&document));
+            let id = store.import(&title, &document)?;
+            writeln!(out, "Imported “{title}” as document {id}.")?;
+        }
+        Command::Show { doc, revision } => {
+            let doc = document(&mut store, doc)?;
             let revision = match revision {
                 Some(n) => store.checkout(doc, n)?,
                 None => store.head(doc)?,
             };
-            let mut out = std::io::stdout().lock();
             serde_json::to_writer_pretty(&mut out, &revision.document)?;
             writeln!(out)?;
         }
+        Command::History { doc, json } => {
+            let doc = document(&mut store, doc)?;
+            let history = store.history(doc)?;
+            if json {
+                serde_json::to_writer_pretty(&mut out, &history)?;
+                writeln!(out)?;
+            } else {
+                let head = store.document(doc)?.head_revision;
+                for r in &history {
+                    writeln!(
+                        out,
+                        "{} {:>5}  {}  {:<7}  {}",
+                        if r.number == head { "*" } else { " " },
+                        r.number,
+                        Utc::from_ms(r.created_at),
+                        r.source.as_str(),
+                        r.summary
+                    )?;
+                }
+            }
+        }
+        Command::Undo { doc } => {
+            let doc = document(&mut store, doc)?;
+            let done = store.undo(doc)?;
+            report(&mut out, &done)?;
+        }
+        Command::Redo { doc } => {
+            let doc = document(&mut store, doc)?;
+            let done = store.redo(doc)?;
+            report(&mut out, &done)?;
+        }
+        Command::Diff { a, b, doc } => {
+            let doc = document(&mut store, doc)?;
+            serde_json::to_writer_pretty(&mut out, &store.diff(doc, a, b)?)?;
+            writeln!(out)?;
+        }
+        Command::Restore { revision, doc } => {
+            let doc = document(&mut store, doc)?;
+            let done = store.restore(doc, revision)?;
+            report(&mut out, &done)?;
+        }
+        Command::Rename { title, doc } => {
+            let doc = document(&mut store, doc)?;
+            store.rename(doc, &title)?;
+            writeln!(out, "Document {doc} is now “{title}”.")?;
+        }
+        Command::Delete { id } => {
+            store.delete(id)?;
+            writeln!(
+                out,
+                "Deleted document {id}; `redline undelete {id}` brings it back."
+            )?;
+        }
+        Command::Undelete { id } => {
+            store.undelete(id)?;
+            writeln!(out, "Document {id} is back.")?;
+        }
+        Command::Variant {
+            title,
+            doc,
+            revision,
+        } => {
+            let doc = document(&mut store, doc)?;
+            let revision = match revision {
+                Some(n) => n,
+                None => store.document(doc)?.head_revision,
+            };
+            let id = store.create_variant(doc, revision, &title)?;
+            writeln!(
+                out,
+                "Created “{title}” (document {id}) from document {doc} at revision {revision}."
+            )?;
+        }
+        Command::Backup => {
+            let path = store.backup_now()?;
+            writeln!(out, "Backed up to {}", path.display())?;
+        }
+        Command::Recover => unreachable!("handled before the store is opened"),
+    }
+    Ok(())
+}
+
+/// The document a command acts on: the one named, or the one changed last.
+fn document(store: &mut Store, doc: Option<i64>) -> Result<i64> {
+    Ok(match doc {
+        Some(id) => store.document(id)?.id,
+        None => store.current_or_import(redline_resume::first_resume)?.id,
+    })
+}
+
+fn report(out: &mut impl Write, done: &Committed) -> Result<()> {
+    writeln!(
+        out,
+        "{} — now at revision {}.",
+        done.info.summary, done.info.number
+    )?;
+    Ok(())
+}
+
+/// Reads and checks a JSON Resume file; every problem is named by its JSON Pointer.
+fn read_resume(file: &Path) -> Result<Value> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let document: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not valid JSON", file.display()))?;
+    if let Err(problems) = redline_resume::validate(&document) {
+        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+        bail!(
+            "{} is not a valid JSON Resume; nothing was imported:\n{}",
+            file.display(),
+            list.join("\n")
+        );
+    }
+    Ok(document)
+}
+
+fn recover(data_dir: &Path) -> Result<()> {
+    let recovery = redline_store::backup::recover(data_dir)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "Opened the backup {}.", recovery.backup.display())?;
+    for aside in &recovery.set_aside {
+        writeln!(out, "The damaged file is kept as {}.", aside.display())?;
     }
     Ok(())
 }

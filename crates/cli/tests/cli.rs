@@ -82,3 +82,165 @@ fn help_lists_the_commands() {
         "{help}"
     );
 }
+
+fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(out: Output) -> serde_json::Value {
+    serde_json::from_str(&ok(out)).unwrap()
+}
+
+#[test]
+fn import_list_history_undo_redo_diff_and_restore() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("grace.json");
+    let grace = serde_json::json!({"basics": {"name": "Grace Hopper", "label": "Rear Admiral"}});
+    std::fs::write(&file, grace.to_string()).unwrap();
+    let said = ok(redline(dir.path(), &["import", file.to_str().unwrap()]));
+    assert!(said.contains("as document 1"), "{said}");
+
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["id"], 1);
+    assert_eq!(list[0]["name"], "Grace Hopper");
+    assert!(list[0]["title"].as_str().unwrap().contains("Grace Hopper"));
+
+    // Two revisions by way of a variant's history: restore makes one from an older revision.
+    ok(redline(dir.path(), &["rename", "--doc", "1", "Grace"]));
+    let restored = redline(dir.path(), &["restore", "1", "--doc", "1"]);
+    assert!(
+        !restored.status.success(),
+        "restoring the head changes nothing"
+    );
+    assert!(String::from_utf8_lossy(&restored.stderr).contains("nothing was saved"));
+
+    let undo = redline(dir.path(), &["undo", "--doc", "1"]);
+    assert!(!undo.status.success());
+    assert!(String::from_utf8_lossy(&undo.stderr).contains("nothing to undo"));
+
+    // A change made through the store (as the app does), then undone and redone from the CLI.
+    {
+        let mut store = redline_store::Store::open(dir.path()).unwrap();
+        let ops = serde_json::from_value(serde_json::json!([
+            {"op": "replace", "path": "/basics/label", "value": "Computer scientist"}
+        ]))
+        .unwrap();
+        store
+            .commit(
+                1,
+                redline_store::Change::new(1, redline_store::Source::User, ops),
+            )
+            .unwrap();
+    }
+    let said = ok(redline(dir.path(), &["undo"]));
+    assert!(
+        said.contains("Undid revision 2 — now at revision 3"),
+        "{said}"
+    );
+    assert_eq!(
+        json(redline(dir.path(), &["show"]))["basics"]["label"],
+        "Rear Admiral"
+    );
+    ok(redline(dir.path(), &["redo", "--doc", "1"]));
+    assert_eq!(
+        json(redline(dir.path(), &["show"]))["basics"]["label"],
+        "Computer scientist"
+    );
+
+    let history = json(redline(dir.path(), &["history", "--json"]));
+    let sources: Vec<_> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["source"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(sources, ["import", "user", "undo", "redo"]);
+    let readable = ok(redline(dir.path(), &["history"]));
+    assert!(
+        readable.contains("Changed /basics/label") && readable.contains("Redid revision 2"),
+        "{readable}"
+    );
+
+    let diff = json(redline(dir.path(), &["diff", "1", "4"]));
+    assert_eq!(
+        diff,
+        serde_json::json!([{"op": "replace", "path": "/basics/label", "value": "Computer scientist"}])
+    );
+    ok(redline(dir.path(), &["restore", "1"]));
+    assert_eq!(json(redline(dir.path(), &["show"])), grace);
+    assert_eq!(
+        json(redline(dir.path(), &["show", "--revision", "4"]))["basics"]["label"],
+        "Computer scientist"
+    );
+}
+
+#[test]
+fn an_invalid_resume_is_refused_with_each_problem_and_nothing_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.json");
+    std::fs::write(
+        &file,
+        r#"{"basics": {"name": 7, "email": ["x"]}, "work": "none"}"#,
+    )
+    .unwrap();
+    let out = redline(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nothing was imported"), "{err}");
+    for pointer in ["/basics/name", "/basics/email", "/work"] {
+        assert!(err.contains(pointer), "{pointer} missing from: {err}");
+    }
+    std::fs::write(&file, "{\"basics\": ").unwrap();
+    let out = redline(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not valid JSON"));
+    // Only the first-start sample is there.
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    assert_eq!(list.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn delete_undelete_variant_backup_and_recover() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    let id = list[0]["id"].as_i64().unwrap().to_string();
+    let said = ok(redline(dir.path(), &["variant", "Frontend", "--doc", &id]));
+    assert!(said.contains("Created “Frontend” (document 2)"), "{said}");
+    ok(redline(dir.path(), &["delete", "2"]));
+    assert_eq!(
+        json(redline(dir.path(), &["list", "--json"]))
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let deleted = json(redline(dir.path(), &["list", "--json", "--deleted"]));
+    assert_eq!(deleted[0]["id"], 2);
+    assert!(deleted[0]["deletedAt"].is_i64());
+    ok(redline(dir.path(), &["undelete", "2"]));
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    assert_eq!(list[0]["parentDocument"], 1);
+
+    let said = ok(redline(dir.path(), &["backup"]));
+    assert!(said.contains("Backed up to"), "{said}");
+    std::fs::write(dir.path().join("redline.db"), b"damaged".repeat(300)).unwrap();
+    let _ = std::fs::remove_file(dir.path().join("redline.db-wal"));
+    let err = redline(dir.path(), &["show"]);
+    assert!(String::from_utf8_lossy(&err.stderr).contains("redline recover"));
+    let said = ok(redline(dir.path(), &["recover"]));
+    assert!(said.contains("The damaged file is kept as"), "{said}");
+    assert_eq!(
+        json(redline(dir.path(), &["list", "--json"]))
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}

@@ -1,34 +1,46 @@
 //! Redline's local store: every resume and every change to it, in one SQLite file.
 //!
-//! Nothing the user or the model does may be lost. Each accepted change is a [`Revision`] of a document,
-//! written atomically with `synchronous=FULL` in WAL mode, so an acknowledged revision survives even an OS
-//! crash. History is append-only.
+//! Nothing the user or the model does may be lost, and every change can be undone. Each accepted change is
+//! a revision of a document, written atomically (with the audit of the model call that produced it) with
+//! `synchronous=FULL` in WAL mode, so an acknowledged revision survives even an OS crash. History is
+//! append-only: undo, redo and restore are new revisions.
 //!
 //! # Layout
-//! - [`Store`]: opens (or creates) the database in a data folder, checks its integrity, migrates it, and
-//!   answers for documents and their revisions.
+//! - [`Store`]: opens (or creates) the database in a data folder, checks its integrity, migrates it.
+//! - `documents`: create, import, list, rename, soft-delete and restore documents; variants; export.
+//! - `revisions`: commit a change, head, checkout, history, diff, undo, redo, restore.
+//! - `conversation`: chat messages, the audit log of model calls (with retention), settings.
+//! - [`backup`]: automatic backups with SQLite's backup API, and recovery from the latest one.
 //! - [`schema`]: the versioned migrations, applied in order on `PRAGMA user_version`.
 //! - [`data_dir`]: where the desktop app and the CLI keep their data, and how a test picks another folder.
 //! - [`StoreError`]: what can go wrong, in words a user can act on.
 
+pub mod backup;
+mod conversation;
 pub mod data_dir;
+mod documents;
+mod revisions;
 mod schema;
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
+pub use conversation::{
+    AUDIT_RETENTION_DAYS, ChatMessage, ModelCall, ModelCallRecord, Outcome, Role,
+};
 pub use data_dir::{DATA_DIR_ENV, default_data_dir, resolve_data_dir};
+pub use revisions::{Change, Committed, RevisionInfo};
 
 /// The database file's name inside the data folder.
 pub const DATABASE_FILE: &str = "redline.db";
 
 /// A full copy of the document is kept every this many revisions, so rebuilding any revision replays at
-/// most this many patches.
-pub const SNAPSHOT_EVERY: u64 = 64;
+/// most this many patches (see the store's benchmark for the trade between bytes on disk and checkout).
+pub const SNAPSHOT_EVERY: u64 = 512;
 
 /// What can go wrong with the store.
 #[derive(Debug, thiserror::Error)]
@@ -42,9 +54,17 @@ pub enum StoreError {
     },
     /// The database failed its integrity check; it is left exactly as found.
     #[error(
-        "the database {path} is damaged ({detail}); it was left untouched so that nothing more is lost"
+        "the database {path} is damaged ({detail}); it was left untouched so that nothing more is lost{}",
+        match backup {
+            Some(b) => format!(". The latest backup is {}: `redline recover` sets the damaged file aside and opens the backup", b.display()),
+            None => ". There is no backup to open".to_owned(),
+        }
     )]
-    Corrupt { path: PathBuf, detail: String },
+    Corrupt {
+        path: PathBuf,
+        detail: String,
+        backup: Option<PathBuf>,
+    },
     /// The database was written by a newer Redline.
     #[error(
         "the database {path} was written by a newer version of Redline (schema {found}, this version knows up to {known}); please update Redline"
@@ -63,6 +83,23 @@ pub enum StoreError {
     /// The document has no such revision.
     #[error("document {document} has no revision {revision}")]
     NoRevision { document: i64, revision: u64 },
+    /// A change was made against a revision that is no longer the head.
+    #[error(
+        "the change was made against revision {base} of document {document}, but it is now at revision {head}; nothing was saved"
+    )]
+    Stale { document: i64, base: u64, head: u64 },
+    /// A change's operations do not apply to the document.
+    #[error("the change does not apply to document {document}: {detail}; nothing was saved")]
+    DoesNotApply { document: i64, detail: String },
+    /// A change that changes nothing.
+    #[error("the change leaves document {0} as it is; nothing was saved")]
+    NoChange(i64),
+    /// Nothing left to undo.
+    #[error("there is nothing to undo in document {0}")]
+    NothingToUndo(i64),
+    /// Nothing undone to redo (or a new change came after the undo).
+    #[error("there is nothing to redo in document {0}")]
+    NothingToRedo(i64),
     /// A stored patch no longer applies: the history is inconsistent.
     #[error("revision {revision} of document {document} cannot be replayed: {detail}")]
     Replay {
@@ -70,6 +107,9 @@ pub enum StoreError {
         revision: u64,
         detail: String,
     },
+    /// A backup could not be made or opened.
+    #[error("backup: {0}")]
+    Backup(String),
     /// SQLite reported an error.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -89,28 +129,44 @@ pub enum Source {
     Ai,
     /// Made by hand in the resume view.
     User,
-    /// A document brought in from a file (or the bundled sample).
+    /// A document brought in from a file (or the bundled sample), or a variant's first revision.
     Import,
     /// The inverse of an earlier revision.
     Undo,
+    /// An undone revision applied again.
+    Redo,
     /// An old revision brought back.
     Restore,
 }
 
 impl Source {
-    fn as_str(self) -> &'static str {
+    /// The name stored in the database and shown in history.
+    pub fn as_str(self) -> &'static str {
         match self {
             Source::Ai => "ai",
             Source::User => "user",
             Source::Import => "import",
             Source::Undo => "undo",
+            Source::Redo => "redo",
             Source::Restore => "restore",
+        }
+    }
+
+    fn parse(name: &str) -> Source {
+        match name {
+            "ai" => Source::Ai,
+            "user" => Source::User,
+            "undo" => Source::Undo,
+            "redo" => Source::Redo,
+            "restore" => Source::Restore,
+            _ => Source::Import,
         }
     }
 }
 
 /// A document as listed: without its content.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DocumentSummary {
     /// The document's id.
     pub id: i64,
@@ -122,6 +178,12 @@ pub struct DocumentSummary {
     pub updated_at: i64,
     /// The number of the head revision.
     pub head_revision: u64,
+    /// For a variant: the document it was made from, and at which revision.
+    pub parent_document: Option<i64>,
+    /// See `parent_document`.
+    pub parent_revision: Option<u64>,
+    /// When it was deleted (it can be restored), milliseconds since the Unix epoch.
+    pub deleted_at: Option<i64>,
 }
 
 /// A document's content at one revision.
@@ -139,6 +201,9 @@ pub struct Revision {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// The head document last committed through this connection, so that a commit does not rebuild it.
+    /// Trusted only while the database's head revision still matches (another process may commit).
+    head_cache: Option<(i64, u64, Value)>,
 }
 
 impl Store {
@@ -154,11 +219,12 @@ impl Store {
 
     /// Opens (or creates) the database file at `path`.
     pub fn open_file(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)?;
         let corrupt = |detail: String| StoreError::Corrupt {
             path: path.to_owned(),
             detail,
+            backup: backup::latest(path),
         };
+        let conn = Connection::open(path).map_err(|e| corrupt(e.to_string()))?;
         // A file that is not a database fails on its first read: report it as damage, never overwrite it.
         let verdict: String = conn
             .query_row("PRAGMA integrity_check", [], |row| row.get(0))
@@ -173,8 +239,10 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_owned(),
+            head_cache: None,
         };
         schema::migrate(&mut store.conn, path)?;
+        store.prune_audit(now_ms())?;
         Ok(store)
     }
 
@@ -183,134 +251,64 @@ impl Store {
         &self.path
     }
 
-    /// Creates a document whose first revision is `document`, and returns its id.
-    pub fn import(&mut self, title: &str, document: &Value) -> Result<i64> {
-        let now = now_ms();
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO documents (title, created_at, updated_at, head_revision) VALUES (?1, ?2, ?2, 1)",
-            params![title, now],
-        )?;
-        let id = tx.last_insert_rowid();
-        let forward = json!([{"op": "add", "path": "", "value": document}]);
-        let inverse = json!([{"op": "replace", "path": "", "value": {}}]);
-        tx.execute(
-            "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward, inverse, snapshot)
-             VALUES (?1, 1, ?2, NULL, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                id,
-                now,
-                Source::Import.as_str(),
-                format!("Imported “{title}”"),
-                forward.to_string(),
-                inverse.to_string(),
-                document.to_string()
-            ],
-        )?;
-        tx.commit()?;
-        Ok(id)
-    }
-
-    /// The documents that are not deleted, most recently changed first.
-    pub fn list(&self) -> Result<Vec<DocumentSummary>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, title, created_at, updated_at, head_revision FROM documents
-             WHERE deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
-        )?;
-        let rows = stmt.query_map([], |row| {
-            Ok(DocumentSummary {
-                id: row.get(0)?,
-                title: row.get(1)?,
-                created_at: row.get(2)?,
-                updated_at: row.get(3)?,
-                head_revision: row.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// The document the user worked on last.
-    pub fn current(&self) -> Result<DocumentSummary> {
-        self.list()?.into_iter().next().ok_or(StoreError::Empty)
-    }
-
-    /// The current document, after creating one from `first` if the store is empty. This is how a new
-    /// installation starts with something to show.
-    pub fn current_or_import(
-        &mut self,
-        first: impl FnOnce() -> (String, Value),
-    ) -> Result<DocumentSummary> {
-        match self.current() {
-            Err(StoreError::Empty) => {
-                let (title, document) = first();
-                self.import(&title, &document)?;
-                self.current()
-            }
-            other => other,
-        }
-    }
-
-    /// The head revision of `document_id`.
-    pub fn head(&self, document_id: i64) -> Result<Revision> {
-        let head: Option<u64> = self
-            .conn
-            .query_row(
-                "SELECT head_revision FROM documents WHERE id = ?1 AND deleted_at IS NULL",
-                [document_id],
-                |row| row.get(0),
-            )
-            .optional()?;
-        let head = head.ok_or(StoreError::NoDocument(document_id))?;
-        self.checkout(document_id, head)
-    }
-
-    /// The document as it was at `revision`: the nearest snapshot at or before it, with the forward patches
-    /// after that snapshot replayed.
-    pub fn checkout(&self, document_id: i64, revision: u64) -> Result<Revision> {
-        let missing = || StoreError::NoRevision {
-            document: document_id,
-            revision,
-        };
-        let (from, snapshot): (u64, String) = self
-            .conn
-            .query_row(
-                "SELECT number, snapshot FROM revisions
-                 WHERE document_id = ?1 AND number <= ?2 AND snapshot IS NOT NULL
-                 ORDER BY number DESC LIMIT 1",
-                params![document_id, revision],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .optional()?
-            .ok_or_else(missing)?;
-        let mut document: Value = serde_json::from_str(&snapshot)?;
-        let mut stmt = self.conn.prepare(
-            "SELECT number, forward FROM revisions WHERE document_id = ?1 AND number > ?2 AND number <= ?3
-             ORDER BY number",
-        )?;
-        let mut rows = stmt.query(params![document_id, from, revision])?;
-        let mut last = from;
-        while let Some(row) = rows.next()? {
-            let number: u64 = row.get(0)?;
-            let forward: json_patch::Patch = serde_json::from_str(&row.get::<_, String>(1)?)?;
-            json_patch::patch(&mut document, &forward).map_err(|e| StoreError::Replay {
-                document: document_id,
-                revision: number,
-                detail: e.to_string(),
-            })?;
-            last = number;
-        }
-        if last != revision {
-            return Err(missing());
-        }
-        Ok(Revision {
-            document_id,
-            number: revision,
-            document,
-        })
+    /// Moves everything in the write-ahead log into the database file and empties the log (SQLite also
+    /// does this by itself as the log grows; this is for a backup or a measurement of the file).
+    pub fn checkpoint(&self) -> Result<()> {
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
     }
 }
 
-fn now_ms() -> i64 {
+/// A moment as a UTC calendar date and time (for file names and history; no time-zone database needed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Utc {
+    pub year: i64,
+    pub month: i64,
+    pub day: i64,
+    pub hour: i64,
+    pub minute: i64,
+    pub second: i64,
+    pub milli: i64,
+}
+
+impl Utc {
+    /// The moment `ms` milliseconds after the Unix epoch.
+    pub fn from_ms(ms: i64) -> Utc {
+        let (days, rest) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+        // Howard Hinnant's civil-from-days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        Utc {
+            year: yoe + era * 400 + i64::from(month <= 2),
+            month,
+            day,
+            hour: rest / 3_600_000,
+            minute: rest / 60_000 % 60,
+            second: rest / 1000 % 60,
+            milli: rest % 1000,
+        }
+    }
+}
+
+impl std::fmt::Display for Utc {
+    /// `2026-11-22 05:15 UTC`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+            self.year, self.month, self.day, self.hour, self.minute
+        )
+    }
+}
+
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
@@ -320,50 +318,7 @@ fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn resume(name: &str) -> Value {
-        json!({"basics": {"name": name}, "work": [{"name": "Acme"}]})
-    }
-
-    #[test]
-    fn a_new_store_starts_with_the_first_document_and_keeps_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let first = store
-            .current_or_import(|| ("Ada".into(), resume("Ada")))
-            .unwrap();
-        assert_eq!(first.head_revision, 1);
-        assert_eq!(store.head(first.id).unwrap().document, resume("Ada"));
-        drop(store);
-
-        let mut reopened = Store::open(dir.path()).unwrap();
-        let again = reopened
-            .current_or_import(|| panic!("the store is not empty"))
-            .unwrap();
-        assert_eq!(again, first);
-    }
-
-    #[test]
-    fn the_most_recent_document_is_current() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        store.import("Ada", &resume("Ada")).unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(3));
-        let grace = store.import("Grace", &resume("Grace")).unwrap();
-        assert_eq!(store.current().unwrap().id, grace);
-        assert_eq!(store.list().unwrap().len(), 2);
-    }
-
-    #[test]
-    fn unknown_documents_and_revisions_are_reported() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        assert!(matches!(store.current(), Err(StoreError::Empty)));
-        let id = store.import("Ada", &resume("Ada")).unwrap();
-        assert!(matches!(store.head(id + 1), Err(StoreError::NoDocument(_))));
-        let err = store.checkout(id, 7).unwrap_err();
-        assert_eq!(err.to_string(), format!("document {id} has no revision 7"));
-    }
+    use serde_json::json;
 
     #[test]
     fn a_file_that_is_not_a_database_is_reported_and_left_untouched() {
@@ -376,6 +331,7 @@ mod tests {
             .expect("a damaged file must not open");
         assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
         assert!(err.to_string().contains("left untouched"));
+        assert!(err.to_string().contains("There is no backup"), "{err}");
         assert_eq!(std::fs::read(&path).unwrap(), garbage);
     }
 
@@ -396,5 +352,14 @@ mod tests {
             .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
             .unwrap();
         assert_eq!((mode.as_str(), sync, fk), ("wal", 2, 1));
+        let err = store
+            .conn
+            .execute(
+                "INSERT INTO chat_messages (document_id, created_at, role, content) VALUES (99, 0, 'user', 'x')",
+                [],
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("FOREIGN KEY"), "{err}");
+        let _ = json!(null);
     }
 }

@@ -35,6 +35,57 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         chat_message_id INTEGER,
         PRIMARY KEY (document_id, number)
     ) WITHOUT ROWID;",
+    // 2: chat messages, the audit of model calls, settings; revisions learn `redo` and which revision an
+    // undo or redo reverses (SQLite cannot change a CHECK in place: the table is rebuilt).
+    "CREATE TABLE chat_messages (
+        id          INTEGER PRIMARY KEY,
+        document_id INTEGER NOT NULL REFERENCES documents(id),
+        created_at  INTEGER NOT NULL,
+        role        TEXT    NOT NULL CHECK (role IN ('user', 'assistant', 'tool', 'system')),
+        content     TEXT    NOT NULL
+    );
+    CREATE INDEX chat_messages_by_document ON chat_messages (document_id, id);
+    CREATE TABLE revisions_v2 (
+        document_id     INTEGER NOT NULL REFERENCES documents(id),
+        number          INTEGER NOT NULL CHECK (number >= 1),
+        created_at      INTEGER NOT NULL,
+        base_revision   INTEGER,
+        source          TEXT    NOT NULL
+                        CHECK (source IN ('ai', 'user', 'import', 'undo', 'redo', 'restore')),
+        summary         TEXT    NOT NULL,
+        forward         TEXT    NOT NULL,
+        inverse         TEXT    NOT NULL,
+        snapshot        TEXT,
+        chat_message_id INTEGER REFERENCES chat_messages(id),
+        reverts         INTEGER,
+        PRIMARY KEY (document_id, number)
+    ) WITHOUT ROWID;
+    INSERT INTO revisions_v2 (document_id, number, created_at, base_revision, source, summary, forward,
+                              inverse, snapshot, chat_message_id)
+        SELECT document_id, number, created_at, base_revision, source, summary, forward, inverse, snapshot,
+               NULL
+        FROM revisions;
+    DROP TABLE revisions;
+    ALTER TABLE revisions_v2 RENAME TO revisions;
+    CREATE TABLE model_calls (
+        id          INTEGER PRIMARY KEY,
+        document_id INTEGER NOT NULL REFERENCES documents(id),
+        revision    INTEGER,
+        created_at  INTEGER NOT NULL,
+        model       TEXT    NOT NULL,
+        request     TEXT    NOT NULL,
+        raw_output  TEXT    NOT NULL,
+        outcome     TEXT    NOT NULL CHECK (outcome IN ('committed', 'refused', 'failed', 'cancelled')),
+        applied     TEXT    NOT NULL,
+        refused     TEXT    NOT NULL,
+        error       TEXT
+    );
+    CREATE INDEX model_calls_by_time ON model_calls (created_at);
+    CREATE INDEX model_calls_by_document ON model_calls (document_id, id);
+    CREATE TABLE settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID;",
 ];
 
 /// Brings the database up to the newest schema, one migration per transaction.
@@ -75,13 +126,53 @@ mod tests {
                 }
                 conn.pragma_update(None, "user_version", version as i64)
                     .unwrap();
+                if version >= 1 {
+                    // What a version-1 Redline wrote on first start: one imported document.
+                    conn.execute_batch(
+                        r#"INSERT INTO documents (id, title, created_at, updated_at, head_revision)
+                               VALUES (1, 'Ada', 5, 5, 1);
+                           INSERT INTO revisions (document_id, number, created_at, source, summary, forward,
+                                                  inverse, snapshot)
+                               VALUES (1, 1, 5, 'import', 'Imported', '[{"op":"add","path":"","value":{"basics":{"name":"Ada"}}}]',
+                                       '[{"op":"replace","path":"","value":{}}]', '{"basics":{"name":"Ada"}}');"#,
+                    )
+                    .unwrap();
+                }
             }
-            let store = Store::open_file(&path).unwrap();
+            let mut store = Store::open_file(&path).unwrap();
             let now: i64 = store
                 .conn
                 .query_row("PRAGMA user_version", [], |r| r.get(0))
                 .unwrap();
             assert_eq!(now, MIGRATIONS.len() as i64, "from version {version}");
+            if version >= 1 {
+                let head = store.head(1).unwrap();
+                assert_eq!(
+                    head.document,
+                    serde_json::json!({"basics": {"name": "Ada"}})
+                );
+                // The migrated document takes new revisions, undo and chat messages.
+                let rev = store
+                    .commit(
+                        1,
+                        crate::Change::new(
+                            1,
+                            crate::Source::User,
+                            serde_json::from_value(serde_json::json!([
+                                {"op": "replace", "path": "/basics/name", "value": "Ada L."}
+                            ]))
+                            .unwrap(),
+                        ),
+                    )
+                    .unwrap();
+                assert_eq!(rev.info.number, 2);
+                store.undo(1).unwrap();
+                assert_eq!(
+                    store.head(1).unwrap().document,
+                    serde_json::json!({"basics": {"name": "Ada"}})
+                );
+                store.add_message(1, crate::Role::User, "hello").unwrap();
+            }
         }
     }
 

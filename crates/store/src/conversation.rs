@@ -1,0 +1,380 @@
+//! What was said and what the model did: chat messages per document, the audit log of model calls (kept
+//! for a configurable number of days), and settings.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Result, Store, now_ms};
+
+/// The setting that says how many days model calls are kept in the audit log (0: forever).
+pub const AUDIT_RETENTION_DAYS: &str = "audit_retention_days";
+const DEFAULT_AUDIT_RETENTION_DAYS: i64 = 90;
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Who said a chat message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The person.
+    User,
+    /// The model's reply.
+    Assistant,
+    /// A tool's result.
+    Tool,
+    /// Instructions.
+    System,
+}
+
+impl Role {
+    fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+            Role::System => "system",
+        }
+    }
+
+    fn parse(name: &str) -> Role {
+        match name {
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            "system" => Role::System,
+            _ => Role::User,
+        }
+    }
+}
+
+/// One chat message of a document's conversation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatMessage {
+    /// The message's id.
+    pub id: i64,
+    /// The document it is about.
+    pub document_id: i64,
+    /// When, milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// Who said it.
+    pub role: Role,
+    /// What was said.
+    pub content: String,
+}
+
+/// How a model call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Its operations were committed.
+    Committed,
+    /// Its operations were refused (policy, schema, conflict).
+    Refused,
+    /// The call failed (network, server, malformed output).
+    Failed,
+    /// The user stopped it.
+    Cancelled,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Committed => "committed",
+            Outcome::Refused => "refused",
+            Outcome::Failed => "failed",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+
+    fn parse(name: &str) -> Outcome {
+        match name {
+            "committed" => Outcome::Committed,
+            "refused" => Outcome::Refused,
+            "cancelled" => Outcome::Cancelled,
+            _ => Outcome::Failed,
+        }
+    }
+}
+
+/// One call to a model, as the audit log keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelCall {
+    /// The model's name.
+    pub model: String,
+    /// What was sent (the request body).
+    pub request: String,
+    /// What came back, as the model wrote it.
+    pub raw_output: String,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// The operations applied (a JSON array).
+    pub applied: Value,
+    /// The operations refused, each with why (a JSON array).
+    pub refused: Value,
+    /// The error, if it failed.
+    pub error: Option<String>,
+}
+
+/// A model call as recorded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelCallRecord {
+    /// The record's id.
+    pub id: i64,
+    /// The document.
+    pub document_id: i64,
+    /// The revision it produced, if it was committed.
+    pub revision: Option<u64>,
+    /// When, milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// The call.
+    #[serde(flatten)]
+    pub call: ModelCall,
+}
+
+pub(crate) fn insert_model_call(
+    conn: &Connection,
+    document_id: i64,
+    revision: Option<u64>,
+    now: i64,
+    call: &ModelCall,
+) -> Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO model_calls (document_id, revision, created_at, model, request, raw_output, outcome,
+                                  applied, refused, error)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        document_id,
+        revision,
+        now,
+        call.model,
+        call.request,
+        call.raw_output,
+        call.outcome.as_str(),
+        call.applied.to_string(),
+        call.refused.to_string(),
+        call.error
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+impl Store {
+    /// Adds a message to a document's conversation and returns its id.
+    pub fn add_message(&mut self, document_id: i64, role: Role, content: &str) -> Result<i64> {
+        self.document(document_id)?;
+        self.conn.execute(
+            "INSERT INTO chat_messages (document_id, created_at, role, content) VALUES (?1, ?2, ?3, ?4)",
+            params![document_id, now_ms(), role.as_str(), content],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// A document's conversation, oldest first.
+    pub fn messages(&self, document_id: i64) -> Result<Vec<ChatMessage>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, document_id, created_at, role, content FROM chat_messages
+             WHERE document_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([document_id], |row| {
+            let role: String = row.get(3)?;
+            Ok(ChatMessage {
+                id: row.get(0)?,
+                document_id: row.get(1)?,
+                created_at: row.get(2)?,
+                role: Role::parse(&role),
+                content: row.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records a model call that produced no revision (refused, failed, cancelled). A call whose
+    /// operations were committed is recorded with its revision, by [`Store::commit`].
+    pub fn record_model_call(&mut self, document_id: i64, call: &ModelCall) -> Result<i64> {
+        self.document(document_id)?;
+        insert_model_call(&self.conn, document_id, None, now_ms(), call)
+    }
+
+    /// The audit log of a document's model calls, oldest first.
+    pub fn model_calls(&self, document_id: i64) -> Result<Vec<ModelCallRecord>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, document_id, revision, created_at, model, request, raw_output, outcome, applied,
+                    refused, error
+             FROM model_calls WHERE document_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([document_id], |row| {
+            let outcome: String = row.get(7)?;
+            let applied: String = row.get(8)?;
+            let refused: String = row.get(9)?;
+            Ok(ModelCallRecord {
+                id: row.get(0)?,
+                document_id: row.get(1)?,
+                revision: row.get(2)?,
+                created_at: row.get(3)?,
+                call: ModelCall {
+                    model: row.get(4)?,
+                    request: row.get(5)?,
+                    raw_output: row.get(6)?,
+                    outcome: Outcome::parse(&outcome),
+                    applied: serde_json::from_str(&applied).unwrap_or(Value::Null),
+                    refused: serde_json::from_str(&refused).unwrap_or(Value::Null),
+                    error: row.get(10)?,
+                },
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Deletes model calls older than the retention setting allows; returns how many.
+    pub fn prune_audit(&mut self, now: i64) -> Result<usize> {
+        let days = self
+            .setting(AUDIT_RETENTION_DAYS)?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(DEFAULT_AUDIT_RETENTION_DAYS);
+        if days <= 0 {
+            return Ok(0);
+        }
+        Ok(self.conn.execute(
+            "DELETE FROM model_calls WHERE created_at < ?1",
+            [now - days * DAY_MS],
+        )?)
+    }
+
+    /// A setting's value, if it was ever set.
+    pub fn setting(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT value FROM settings WHERE key = ?1")?
+            .query_row([key], |row| row.get(0))
+            .optional()?)
+    }
+
+    /// Sets a setting.
+    pub fn set_setting(&mut self, key: &str, value: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Change, Source, StoreError};
+    use serde_json::json;
+
+    fn call(outcome: Outcome) -> ModelCall {
+        ModelCall {
+            model: "gpt-test".into(),
+            request: r#"{"messages":[]}"#.into(),
+            raw_output: r#"{"operations":[]}"#.into(),
+            outcome,
+            applied: json!([]),
+            refused: json!([{"op": {"op": "remove", "path": "/meta"}, "reason": "protected"}]),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn messages_and_model_calls_are_kept_per_document() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        let other = store.import("Grace", &json!({})).unwrap();
+        let asked = store.add_message(id, Role::User, "rename me").unwrap();
+        store.add_message(id, Role::Assistant, "Done.").unwrap();
+        store.add_message(other, Role::User, "hi").unwrap();
+        let said: Vec<_> = store
+            .messages(id)
+            .unwrap()
+            .into_iter()
+            .map(|m| (m.role, m.content))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (Role::User, "rename me".into()),
+                (Role::Assistant, "Done.".into())
+            ]
+        );
+        assert!(matches!(
+            store.add_message(99, Role::User, "x"),
+            Err(StoreError::NoDocument(99))
+        ));
+
+        store
+            .record_model_call(id, &call(Outcome::Refused))
+            .unwrap();
+        let ops = serde_json::from_value(
+            json!([{"op": "replace", "path": "/basics/name", "value": "B"}]),
+        )
+        .unwrap();
+        store
+            .commit(
+                id,
+                Change::new(1, Source::Ai, ops)
+                    .chat_message(asked)
+                    .model_call(call(Outcome::Committed)),
+            )
+            .unwrap();
+        let calls = store.model_calls(id).unwrap();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(
+            (calls[0].revision, calls[0].call.outcome),
+            (None, Outcome::Refused)
+        );
+        assert_eq!(
+            (calls[1].revision, calls[1].call.outcome),
+            (Some(2), Outcome::Committed)
+        );
+        assert_eq!(calls[0].call, call(Outcome::Refused));
+        assert!(store.model_calls(other).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_failed_commit_records_no_model_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store.import("Ada", &json!({})).unwrap();
+        let ops = serde_json::from_value(json!([{"op": "remove", "path": "/nothing"}])).unwrap();
+        assert!(
+            store
+                .commit(
+                    id,
+                    Change::new(1, Source::Ai, ops).model_call(call(Outcome::Committed))
+                )
+                .is_err()
+        );
+        assert!(store.model_calls(id).unwrap().is_empty());
+    }
+
+    #[test]
+    fn old_model_calls_go_after_the_retention_period() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store.import("Ada", &json!({})).unwrap();
+        store.record_model_call(id, &call(Outcome::Failed)).unwrap();
+        let now = now_ms();
+        assert_eq!(store.prune_audit(now + 89 * DAY_MS).unwrap(), 0);
+        store.set_setting(AUDIT_RETENTION_DAYS, "0").unwrap();
+        assert_eq!(
+            store.prune_audit(now + 400 * DAY_MS).unwrap(),
+            0,
+            "0 keeps forever"
+        );
+        store.set_setting(AUDIT_RETENTION_DAYS, "30").unwrap();
+        assert_eq!(
+            store.setting(AUDIT_RETENTION_DAYS).unwrap().as_deref(),
+            Some("30")
+        );
+        assert_eq!(store.prune_audit(now + 31 * DAY_MS).unwrap(), 1);
+        assert!(store.model_calls(id).unwrap().is_empty());
+    }
+}

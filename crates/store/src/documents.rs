@@ -1,0 +1,290 @@
+//! Documents: create, import, list, rename, delete (soft) and restore; variants; export of everything.
+
+use rusqlite::{OptionalExtension, Row, params};
+use serde_json::{Value, json};
+
+use crate::{DocumentSummary, Result, Source, Store, StoreError, now_ms};
+
+const COLUMNS: &str = "id, title, created_at, updated_at, head_revision, parent_document, parent_revision, deleted_at";
+
+fn summary(row: &Row<'_>) -> rusqlite::Result<DocumentSummary> {
+    Ok(DocumentSummary {
+        id: row.get(0)?,
+        title: row.get(1)?,
+        created_at: row.get(2)?,
+        updated_at: row.get(3)?,
+        head_revision: row.get(4)?,
+        parent_document: row.get(5)?,
+        parent_revision: row.get(6)?,
+        deleted_at: row.get(7)?,
+    })
+}
+
+impl Store {
+    /// Creates a document whose first revision is `document`, and returns its id.
+    pub fn import(&mut self, title: &str, document: &Value) -> Result<i64> {
+        self.create(title, document, None, format!("Imported “{title}”"))
+    }
+
+    fn create(
+        &mut self,
+        title: &str,
+        document: &Value,
+        parent: Option<(i64, u64)>,
+        summary: String,
+    ) -> Result<i64> {
+        let now = now_ms();
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO documents (title, created_at, updated_at, head_revision, parent_document, parent_revision)
+             VALUES (?1, ?2, ?2, 1, ?3, ?4)",
+            params![title, now, parent.map(|p| p.0), parent.map(|p| p.1)],
+        )?;
+        let id = tx.last_insert_rowid();
+        let forward = json!([{"op": "add", "path": "", "value": document}]);
+        let inverse = json!([{"op": "replace", "path": "", "value": {}}]);
+        tx.execute(
+            "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward, inverse, snapshot)
+             VALUES (?1, 1, ?2, NULL, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                id,
+                now,
+                Source::Import.as_str(),
+                summary,
+                forward.to_string(),
+                inverse.to_string(),
+                document.to_string()
+            ],
+        )?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// A new document made from `document_id` as it was at `revision`, with its own history from there
+    /// on; it remembers where it came from.
+    pub fn create_variant(&mut self, document_id: i64, revision: u64, title: &str) -> Result<i64> {
+        let from = self.document(document_id)?;
+        let content = self.checkout(document_id, revision)?.document;
+        self.create(
+            title,
+            &content,
+            Some((document_id, revision)),
+            format!("Variant of “{}” at revision {revision}", from.title),
+        )
+    }
+
+    /// The documents that are not deleted, most recently changed first.
+    pub fn list(&self) -> Result<Vec<DocumentSummary>> {
+        self.select("WHERE deleted_at IS NULL ORDER BY updated_at DESC, id DESC")
+    }
+
+    /// The deleted documents (they can be restored), most recently deleted first.
+    pub fn list_deleted(&self) -> Result<Vec<DocumentSummary>> {
+        self.select("WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, id DESC")
+    }
+
+    fn select(&self, filter: &str) -> Result<Vec<DocumentSummary>> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("SELECT {COLUMNS} FROM documents {filter}"))?;
+        let rows = stmt.query_map([], summary)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// One document that is not deleted.
+    pub fn document(&self, document_id: i64) -> Result<DocumentSummary> {
+        self.conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM documents WHERE id = ?1 AND deleted_at IS NULL"),
+                [document_id],
+                summary,
+            )
+            .optional()?
+            .ok_or(StoreError::NoDocument(document_id))
+    }
+
+    /// The document the user worked on last.
+    pub fn current(&self) -> Result<DocumentSummary> {
+        self.list()?.into_iter().next().ok_or(StoreError::Empty)
+    }
+
+    /// The current document, after creating one from `first` if the store is empty. This is how a new
+    /// installation starts with something to show.
+    pub fn current_or_import(
+        &mut self,
+        first: impl FnOnce() -> (String, Value),
+    ) -> Result<DocumentSummary> {
+        match self.current() {
+            Err(StoreError::Empty) => {
+                let (title, document) = first();
+                self.import(&title, &document)?;
+                self.current()
+            }
+            other => other,
+        }
+    }
+
+    /// Gives a document a new title.
+    pub fn rename(&mut self, document_id: i64, title: &str) -> Result<()> {
+        self.change_document(
+            document_id,
+            "UPDATE documents SET title = ?2, updated_at = ?3 WHERE id = ?1 AND deleted_at IS NULL",
+            params![document_id, title, now_ms()],
+        )
+    }
+
+    /// Deletes a document softly: it leaves the list, keeps everything, and can be restored.
+    pub fn delete(&mut self, document_id: i64) -> Result<()> {
+        self.change_document(
+            document_id,
+            "UPDATE documents SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
+            params![document_id, now_ms()],
+        )
+    }
+
+    /// Brings a deleted document back.
+    pub fn undelete(&mut self, document_id: i64) -> Result<()> {
+        self.change_document(
+            document_id,
+            "UPDATE documents SET deleted_at = NULL, updated_at = ?2 WHERE id = ?1 AND deleted_at IS NOT NULL",
+            params![document_id, now_ms()],
+        )
+    }
+
+    fn change_document(
+        &mut self,
+        document_id: i64,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<()> {
+        match self.conn.execute(sql, params)? {
+            0 => Err(StoreError::NoDocument(document_id)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Everything the store holds about one document, as one JSON value: the document's record, its
+    /// content at the head, every revision with its patches, its chat and the audit of its model calls.
+    pub fn export_document(&self, document_id: i64) -> Result<Value> {
+        let record = self.document(document_id)?;
+        let head = self.checkout(document_id, record.head_revision)?.document;
+        let revisions = self.revisions_with_patches(document_id)?;
+        Ok(json!({
+            "format": "redline-document-export",
+            "version": 1,
+            "document": record,
+            "head": head,
+            "revisions": revisions,
+            "chat": self.messages(document_id)?,
+            "modelCalls": self.model_calls(document_id)?,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resume(name: &str) -> Value {
+        json!({"basics": {"name": name}, "work": [{"name": "Acme"}]})
+    }
+
+    #[test]
+    fn a_new_store_starts_with_the_first_document_and_keeps_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let first = store
+            .current_or_import(|| ("Ada".into(), resume("Ada")))
+            .unwrap();
+        assert_eq!(first.head_revision, 1);
+        assert_eq!(store.head(first.id).unwrap().document, resume("Ada"));
+        drop(store);
+
+        let mut reopened = Store::open(dir.path()).unwrap();
+        let again = reopened
+            .current_or_import(|| panic!("the store is not empty"))
+            .unwrap();
+        assert_eq!(again, first);
+    }
+
+    #[test]
+    fn the_most_recent_document_is_current() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        store.import("Ada", &resume("Ada")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        let grace = store.import("Grace", &resume("Grace")).unwrap();
+        assert_eq!(store.current().unwrap().id, grace);
+        assert_eq!(store.list().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn unknown_documents_and_revisions_are_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        assert!(matches!(store.current(), Err(StoreError::Empty)));
+        let id = store.import("Ada", &resume("Ada")).unwrap();
+        assert!(matches!(store.head(id + 1), Err(StoreError::NoDocument(_))));
+        let err = store.checkout(id, 7).unwrap_err();
+        assert_eq!(err.to_string(), format!("document {id} has no revision 7"));
+    }
+
+    #[test]
+    fn documents_are_renamed_deleted_softly_and_restored() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store.import("Ada", &resume("Ada")).unwrap();
+        store.rename(id, "Ada — backend").unwrap();
+        assert_eq!(store.document(id).unwrap().title, "Ada — backend");
+
+        store.delete(id).unwrap();
+        assert!(store.list().unwrap().is_empty());
+        assert!(matches!(store.head(id), Err(StoreError::NoDocument(_))));
+        assert!(matches!(store.delete(id), Err(StoreError::NoDocument(_))));
+        let deleted = store.list_deleted().unwrap();
+        assert_eq!(deleted.len(), 1);
+        assert!(deleted[0].deleted_at.is_some());
+
+        store.undelete(id).unwrap();
+        assert_eq!(store.head(id).unwrap().document, resume("Ada"));
+        assert!(store.list_deleted().unwrap().is_empty());
+        assert!(matches!(store.undelete(id), Err(StoreError::NoDocument(_))));
+        assert!(matches!(
+            store.rename(42, "x"),
+            Err(StoreError::NoDocument(42))
+        ));
+    }
+
+    #[test]
+    fn an_export_holds_everything_of_the_document() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store.import("Ada", &resume("Ada")).unwrap();
+        let said = store
+            .add_message(id, crate::Role::User, "rename me")
+            .unwrap();
+        store
+            .commit(
+                id,
+                crate::Change::new(
+                    1,
+                    Source::Ai,
+                    serde_json::from_value(json!([
+                        {"op": "replace", "path": "/basics/name", "value": "Ada L."}
+                    ]))
+                    .unwrap(),
+                )
+                .summary("Renamed")
+                .chat_message(said),
+            )
+            .unwrap();
+        let export = store.export_document(id).unwrap();
+        assert_eq!(export["head"]["basics"]["name"], "Ada L.");
+        assert_eq!(export["document"]["title"], "Ada");
+        assert_eq!(export["revisions"].as_array().unwrap().len(), 2);
+        assert_eq!(export["revisions"][1]["summary"], "Renamed");
+        assert_eq!(export["revisions"][1]["chatMessageId"], said);
+        assert_eq!(export["revisions"][1]["forward"][0]["path"], "/basics/name");
+        assert_eq!(export["chat"][0]["content"], "rename me");
+    }
+}
