@@ -1,8 +1,22 @@
-//! The AI turn: from a chat message to streamed, committed edits.
+//! The AI turn: from a chat message to streamed, committed edits — headless, so that the CLI and the app
+//! share it.
 //!
-//! This crate will hold the model providers (any OpenAI-compatible endpoint through async-openai), the
-//! conversation agent and its tools (`create_resume`, `patch_resume`), the patch tool that streams
-//! operations through `redline-stream` and `redline-patch` into `redline-store`, and the replay server that
-//! tests and the demo use in place of a model.
-//!
-//! It is empty for now: the AI turn is its own issue, built on the reader, the stabilizer and the store.
+//! # Layout
+//! - [`provider`]: any OpenAI-compatible endpoint through async-openai, read leniently, errors in the
+//!   user's words.
+//! - [`turn`]: the conversation agent and its tools; `patch_resume` streams the patch model's operations
+//!   through `redline-stream` and `redline-patch` into `redline-store`.
+//! - [`facts`]: the guard that flags numbers, names and dates the model brought in from nowhere.
+//! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
+//!   and the demo.
+//! - [`fixtures`]: scripted sessions (`fixtures/*.json`), including the demo.
+
+pub mod facts;
+pub mod fixtures;
+pub mod provider;
+pub mod replay;
+pub mod turn;
+
+pub use provider::{Provider, ProviderConfig, ProviderError};
+pub use replay::{Pace, ReplayServer, Reply};
+pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

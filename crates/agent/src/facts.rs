@@ -1,0 +1,129 @@
+//! A guard against invented facts: after a bundle, the numbers, percentages, dates and names that appear in
+//! the new text but nowhere in the document before it or in what the user said are flagged, so the user can
+//! check them. It flags; it does not refuse (a person may well have told the model a number in an earlier
+//! chat, or want the model's wording).
+
+use serde_json::Value;
+
+/// The facts in `after`'s new or changed text that neither `before` nor `said` contains.
+pub fn invented(before: &Value, after: &Value, said: &str) -> Vec<String> {
+    let mut known = before.to_string().to_lowercase();
+    known.push('\n');
+    known.push_str(&said.to_lowercase());
+    let mut new_text = Vec::new();
+    changed_strings(before, after, &mut new_text);
+    let mut flagged = Vec::new();
+    for text in new_text {
+        for fact in facts(text) {
+            if !known.contains(&fact.to_lowercase()) && !flagged.contains(&fact) {
+                flagged.push(fact);
+            }
+        }
+    }
+    flagged
+}
+
+/// Strings of `after` that are new or different from what `before` held at the same place.
+fn changed_strings<'a>(before: &Value, after: &'a Value, out: &mut Vec<&'a str>) {
+    match after {
+        Value::String(a) if before.as_str() != Some(a.as_str()) => out.push(a),
+        Value::Object(a) => {
+            for (key, value) in a {
+                changed_strings(before.get(key).unwrap_or(&Value::Null), value, out);
+            }
+        }
+        Value::Array(a) => {
+            let b = before.as_array().map(Vec::as_slice).unwrap_or_default();
+            for value in a {
+                // Items move: an item found anywhere before is not new.
+                if !b.contains(value) {
+                    let like = b
+                        .iter()
+                        .find(|item| same_kind(item, value))
+                        .unwrap_or(&Value::Null);
+                    changed_strings(like, value, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn same_kind(a: &Value, b: &Value) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b) && !a.is_object()
+}
+
+/// The checkable facts in a text: a short value as a whole (a title, an employer, a date); in sentences,
+/// every token with a digit (numbers, percentages, years, dates) and names written as two or more
+/// capitalised words in a row.
+fn facts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // A short value that is not a sentence (a title, an employer, a date) is one fact.
+    let phrase = words.len() <= 6 && !text.contains(['.', '!', '?']);
+    if phrase && text.chars().any(|c| c.is_uppercase() || c.is_ascii_digit()) {
+        out.push(text.trim().to_owned());
+    }
+    for word in &words {
+        let trimmed = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '%' && c != '$');
+        if trimmed.chars().any(|c| c.is_ascii_digit()) {
+            out.push(trimmed.to_owned());
+        }
+    }
+    let mut run: Vec<&str> = Vec::new();
+    let flush = |run: &mut Vec<&str>, out: &mut Vec<String>| {
+        if run.len() >= 2 {
+            out.push(run.join(" "));
+        }
+        run.clear();
+    };
+    for (i, word) in words.iter().enumerate() {
+        let clean = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let sentence_start = i == 0 || words[i - 1].ends_with(['.', '!', '?', ':']);
+        let capital = clean.chars().next().is_some_and(char::is_uppercase);
+        if capital && !(sentence_start && run.is_empty()) {
+            run.push(clean);
+        } else {
+            flush(&mut run, &mut out);
+        }
+        if word.ends_with([',', '.', ';', ':', '!', '?']) {
+            flush(&mut run, &mut out);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn new_numbers_and_names_are_flagged_known_ones_are_not() {
+        let before = json!({"work": [{"name": "Pied Piper", "summary": "Built compression."}]});
+        let after = json!({"work": [{"name": "Pied Piper", "summary":
+            "Built compression at Pied Piper, cutting storage 40% for 2,000 customers with Hooli Cloud."}]});
+        let flagged = invented(
+            &before,
+            &after,
+            "tighten my Pied Piper summary; we had 2,000 customers",
+        );
+        assert_eq!(flagged, ["40%", "Hooli Cloud"]);
+    }
+
+    #[test]
+    fn a_rewording_without_new_facts_flags_nothing() {
+        let before = json!({"basics": {"summary": "Engineer since 2015 at Initech."}});
+        let after = json!({"basics": {"summary": "Since 2015, an engineer at Initech."}});
+        assert!(invented(&before, &after, "").is_empty());
+    }
+
+    #[test]
+    fn a_new_item_is_checked_whole() {
+        let before = json!({"work": []});
+        let after = json!({"work": [{"name": "Globex", "position": "Chief Scientist", "startDate": "2019-04"}]});
+        let flagged = invented(&before, &after, "add my job at Globex");
+        assert_eq!(flagged, ["Chief Scientist", "2019-04"]);
+    }
+}

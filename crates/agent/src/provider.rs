@@ -1,0 +1,347 @@
+//! Model providers: any OpenAI-compatible endpoint through the async-openai client.
+//!
+//! Requests and chunks are our own JSON (async-openai's "bring your own types"), so that what real servers
+//! send is read leniently: a tool-call delta without `index`, `finish_reason: ""`, `"stop"` where
+//! `"tool_calls"` was meant, unknown fields. The client retries 429 and 5xx with backoff (honouring
+//! `retry-after`) before the stream starts; once tokens flow nothing is retried. Errors are put in the
+//! user's words.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Duration;
+
+use async_openai::Client;
+use async_openai::config::OpenAIConfig;
+use async_openai::error::OpenAIError;
+use futures::StreamExt;
+use serde_json::Value;
+
+/// Where the models are and which to use.
+#[derive(Debug, Clone)]
+pub struct ProviderConfig {
+    /// The OpenAI-compatible base URL (`https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`, …).
+    pub base_url: String,
+    /// The API key; local servers need none.
+    pub api_key: Option<String>,
+    /// The chat model, the user's choice.
+    pub chat_model: String,
+    /// The patch model, which writes the operations (asked at a low temperature).
+    pub patch_model: String,
+    /// How long to wait for the first token (retries included).
+    pub first_token_timeout: Duration,
+    /// How long a started stream may go quiet before it counts as lost.
+    pub idle_timeout: Duration,
+}
+
+/// OpenAI's API, where no other base URL is given.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
+impl ProviderConfig {
+    /// OpenAI with its usual models.
+    pub fn new(base_url: Option<String>, api_key: Option<String>) -> ProviderConfig {
+        ProviderConfig {
+            base_url: base_url.unwrap_or_else(|| OPENAI_BASE_URL.to_owned()),
+            api_key,
+            chat_model: "gpt-4.1-mini".to_owned(),
+            patch_model: "gpt-4.1-mini".to_owned(),
+            first_token_timeout: Duration::from_secs(60),
+            idle_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What went wrong with a model call, in words a user can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderError {
+    #[error("the API key was refused by {0} (401); check the key and try again")]
+    Unauthorized(String),
+    #[error("{0} is limiting requests right now (429){hint}; wait a moment and try again", hint = retry_hint(*.1))]
+    RateLimited(String, Option<u64>),
+    #[error("the account at {0} has no quota left; check its plan and billing")]
+    Quota(String),
+    #[error("the model “{0}” was not found at {1}; check the model name in the settings")]
+    ModelNotFound(String, String),
+    #[error(
+        "the conversation is too long for the model's context; start a new chat or shorten the resume"
+    )]
+    ContextTooLong,
+    #[error("cannot reach {0}: is the server running, and is the address right?")]
+    Unreachable(String),
+    #[error("the model did not answer within {0} seconds")]
+    Timeout(u64),
+    #[error("{0} had a server error ({1}); try again in a moment")]
+    Server(String, u16),
+    #[error("the connection to the model was lost in the middle of its answer")]
+    Lost,
+    #[error("the server's answer could not be read: {0}")]
+    BadResponse(String),
+    #[error("{0}")]
+    Refused(String),
+    #[error("stopped")]
+    Cancelled,
+}
+
+fn retry_hint(seconds: Option<u64>) -> String {
+    seconds
+        .map(|s| format!(", it asks to wait {s} s"))
+        .unwrap_or_default()
+}
+
+/// One piece of a streamed answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta {
+    /// Text (the chat reply, or the patch model's output).
+    Text(String),
+    /// Part of a tool call: its arguments arrive in pieces.
+    ToolCall {
+        index: usize,
+        id: Option<String>,
+        name: Option<String>,
+        arguments: String,
+    },
+    /// Why the answer ended (`stop`, `tool_calls`, `length`, …).
+    Finish(String),
+}
+
+/// How the patch model is asked for JSON: by schema, by JSON mode, or by instructions alone. Servers that
+/// refuse one are asked the next way, and the provider remembers.
+const FORMAT_SCHEMA: u8 = 0;
+const FORMAT_JSON_MODE: u8 = 1;
+const FORMAT_NONE: u8 = 2;
+
+/// A configured provider.
+pub struct Provider {
+    client: Client<OpenAIConfig>,
+    config: ProviderConfig,
+    patch_format: AtomicU8,
+}
+
+impl Provider {
+    /// A provider for `config`.
+    pub fn new(config: ProviderConfig) -> Provider {
+        let mut openai = OpenAIConfig::new().with_api_base(config.base_url.trim_end_matches('/'));
+        if let Some(key) = &config.api_key {
+            openai = openai.with_api_key(key);
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .unwrap_or_default();
+        Provider {
+            client: Client::build(http, openai),
+            config,
+            patch_format: AtomicU8::new(FORMAT_SCHEMA),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ProviderConfig {
+        &self.config
+    }
+
+    /// Opens a streamed chat completion for `body` (`stream: true` is set here).
+    pub async fn stream(&self, mut body: Value) -> Result<DeltaStream, ProviderError> {
+        body["stream"] = Value::Bool(true);
+        let model = body["model"].as_str().unwrap_or_default().to_owned();
+        let opened = tokio::time::timeout(
+            self.config.first_token_timeout,
+            self.client.chat().create_stream_byot::<Value, Value>(body),
+        )
+        .await
+        .map_err(|_| ProviderError::Timeout(self.config.first_token_timeout.as_secs()))?;
+        let inner = opened.map_err(|e| self.words(e, &model))?;
+        Ok(DeltaStream {
+            inner,
+            idle: self.config.idle_timeout,
+            first: self.config.first_token_timeout,
+            started: false,
+            ids: HashMap::new(),
+            last_index: 0,
+        })
+    }
+
+    /// Opens the patch model's stream, asking for JSON the way the server accepts.
+    pub async fn stream_patch(
+        &self,
+        mut body: Value,
+        schema: &Value,
+    ) -> Result<DeltaStream, ProviderError> {
+        loop {
+            let format = self.patch_format.load(Ordering::Relaxed);
+            match format {
+                FORMAT_SCHEMA => {
+                    body["response_format"] = serde_json::json!({
+                        "type": "json_schema",
+                        "json_schema": {"name": "resume_operations", "schema": schema, "strict": false}
+                    })
+                }
+                FORMAT_JSON_MODE => {
+                    body["response_format"] = serde_json::json!({"type": "json_object"})
+                }
+                _ => {
+                    if let Some(o) = body.as_object_mut() {
+                        o.remove("response_format");
+                    }
+                }
+            }
+            match self.stream(body.clone()).await {
+                Err(ProviderError::BadResponse(detail) | ProviderError::Refused(detail))
+                    if format < FORMAT_NONE && detail.contains("response_format") =>
+                {
+                    self.patch_format.store(format + 1, Ordering::Relaxed);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// An async-openai error in the user's words.
+    fn words(&self, error: OpenAIError, model: &str) -> ProviderError {
+        let at = host(&self.config.base_url);
+        match error {
+            OpenAIError::ApiError(api) => {
+                let status = api.status_code.as_u16();
+                let code = api
+                    .api_error
+                    .code
+                    .clone()
+                    .or(api.api_error.r#type.clone())
+                    .unwrap_or_default();
+                let message = api.api_error.message.to_lowercase();
+                match status {
+                    401 | 403 => ProviderError::Unauthorized(at),
+                    429 if code == "insufficient_quota" => ProviderError::Quota(at),
+                    429 => ProviderError::RateLimited(at, None),
+                    404 => ProviderError::ModelNotFound(model.to_owned(), at),
+                    _ if code == "model_not_found" => {
+                        ProviderError::ModelNotFound(model.to_owned(), at)
+                    }
+                    _ if code == "context_length_exceeded"
+                        || message.contains("context length") =>
+                    {
+                        ProviderError::ContextTooLong
+                    }
+                    500..=599 => ProviderError::Server(at, status),
+                    _ => ProviderError::Refused(format!(
+                        "{at} refused the request ({status}): {}",
+                        api.api_error.message
+                    )),
+                }
+            }
+            OpenAIError::Reqwest(e) if e.is_connect() => ProviderError::Unreachable(at),
+            OpenAIError::Reqwest(e) if e.is_timeout() => {
+                ProviderError::Timeout(self.config.first_token_timeout.as_secs())
+            }
+            OpenAIError::Reqwest(e) => match e.status() {
+                Some(s) if s.as_u16() == 429 => ProviderError::RateLimited(at, None),
+                Some(s) if s.is_server_error() => ProviderError::Server(at, s.as_u16()),
+                _ => ProviderError::Unreachable(at),
+            },
+            OpenAIError::StreamError(_) => ProviderError::Lost,
+            other => ProviderError::BadResponse(other.to_string()),
+        }
+    }
+}
+
+/// The host part of a base URL, for messages.
+fn host(base_url: &str) -> String {
+    let rest = base_url.split("://").nth(1).unwrap_or(base_url);
+    rest.split('/').next().unwrap_or(rest).to_owned()
+}
+
+/// A streamed answer, read leniently.
+pub struct DeltaStream {
+    inner: async_openai::types::stream::StreamResponse<Value>,
+    idle: Duration,
+    first: Duration,
+    started: bool,
+    ids: HashMap<String, usize>,
+    last_index: usize,
+}
+
+impl DeltaStream {
+    /// The next deltas; `None` at the end of the answer (`[DONE]`, or the server closing the stream
+    /// cleanly: whether the content is complete is for the reader of the content to judge). A connection
+    /// that breaks, or a stream that goes quiet for longer than the idle timeout, is [`ProviderError::Lost`].
+    pub async fn next(&mut self) -> Option<Result<Vec<Delta>, ProviderError>> {
+        let wait = if self.started { self.idle } else { self.first };
+        let item = match tokio::time::timeout(wait, self.inner.next()).await {
+            Err(_) if self.started => return Some(Err(ProviderError::Lost)),
+            Err(_) => return Some(Err(ProviderError::Timeout(wait.as_secs()))),
+            Ok(item) => item,
+        };
+        match item {
+            None => None,
+            Some(Err(OpenAIError::StreamError(_) | OpenAIError::Reqwest(_))) => {
+                Some(Err(ProviderError::Lost))
+            }
+            Some(Err(e)) => Some(Err(ProviderError::BadResponse(e.to_string()))),
+            Some(Ok(chunk)) => {
+                self.started = true;
+                Some(self.read(&chunk))
+            }
+        }
+    }
+
+    fn read(&mut self, chunk: &Value) -> Result<Vec<Delta>, ProviderError> {
+        if let Some(error) = chunk.get("error") {
+            return Err(ProviderError::Refused(format!(
+                "the model stopped with an error: {}",
+                error["message"].as_str().unwrap_or("unknown")
+            )));
+        }
+        let mut out = Vec::new();
+        for choice in chunk["choices"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            let delta = &choice["delta"];
+            if let Some(text) = delta["content"].as_str()
+                && !text.is_empty()
+            {
+                out.push(Delta::Text(text.to_owned()));
+            }
+            for call in delta["tool_calls"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
+                let id = call["id"]
+                    .as_str()
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned);
+                let index = match (call["index"].as_u64(), &id) {
+                    (Some(i), _) => i as usize,
+                    // No index (some servers): a new id is a new call, otherwise the call in progress.
+                    (None, Some(id)) => match self.ids.get(id) {
+                        Some(&i) => i,
+                        None => self.ids.len(),
+                    },
+                    (None, None) => self.last_index,
+                };
+                if let Some(id) = &id {
+                    self.ids.entry(id.clone()).or_insert(index);
+                }
+                self.last_index = index;
+                out.push(Delta::ToolCall {
+                    index,
+                    id,
+                    name: call["function"]["name"]
+                        .as_str()
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned),
+                    arguments: call["function"]["arguments"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                });
+            }
+            // `finish_reason: ""` (some servers) is no reason at all.
+            if let Some(reason) = choice["finish_reason"].as_str().filter(|r| !r.is_empty()) {
+                out.push(Delta::Finish(reason.to_owned()));
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,560 @@
+//! One AI turn: a chat message in, the reply streamed out, and the edits it asked for previewed live and
+//! committed as revisions.
+//!
+//! The chat model streams its reply and may call tools. `patch_resume` is the planner's hand-off: it names
+//! the intended changes (a description, target pointers where known); the patch model then gets the whole
+//! current document, the changes and the rules, and streams `{"operations": […]}`, which goes through the
+//! reader and stabilizer (previews) into the store (one revision per bundle). The conversation then gets the
+//! fresh document and a summary, or the reason for a refusal — and the patch model one more try.
+
+use std::time::{Duration, Instant};
+
+use redline_patch::stabilizer::Notice;
+use redline_patch::{Output, Policy, Scope, Stabilizer, Status, Surface, SurfaceUpdate};
+use redline_store::{Change, ModelCall, Outcome, Role, Source, Store, StoreError};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::provider::{Delta, Provider, ProviderError};
+
+/// Something the turn reports while it runs, in order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum TurnEvent {
+    /// More of the chat model's reply.
+    Chat { text: String },
+    /// The planner asked for changes.
+    Planning {
+        changes: String,
+        targets: Vec<String>,
+    },
+    /// A message for the resume view.
+    Surface { update: SurfaceUpdate },
+    /// A notice from the stabilizer (waiting, held for confirmation, duplicate).
+    Notice { notice: Notice },
+    /// A bundle was committed.
+    Committed { revision: u64, summary: String },
+    /// A bundle was refused (and rolled back); the patch model may get another try.
+    Refused { reason: String, retrying: bool },
+    /// Something the user should check (facts that appear nowhere else).
+    Warning { text: String },
+}
+
+/// What a finished turn did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnOutcome {
+    /// The chat model's whole reply.
+    pub reply: String,
+    /// The revisions committed, in order.
+    pub revisions: Vec<u64>,
+    /// Warnings shown to the user.
+    pub warnings: Vec<String>,
+}
+
+/// Why a turn failed; the document stays at its last committed revision.
+#[derive(Debug, thiserror::Error)]
+pub enum TurnError {
+    #[error("{0}")]
+    Provider(#[from] ProviderError),
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("stopped; every preview was rolled back")]
+    Cancelled,
+}
+
+/// The rules the patch model works by.
+const PATCH_RULES: &str = "You edit a resume in JSON Resume format by writing RFC 6902 JSON Patch operations. \
+Answer with one JSON object {\"operations\": [...]} and nothing else. Each operation has \"op\" (add, remove, \
+replace, move, copy, test, or the text operations appendSentence, prependSentence, appendParagraph, \
+prependParagraph, which only apply to summaries and descriptions), \"path\" (a JSON Pointer into the resume), \
+\"value\" where the operation needs one, and \"from\" for move and copy. Change only what the requested changes \
+ask for; keep every other field exactly as it is. Never touch /meta. Never invent numbers, employers, titles or \
+dates that the resume or the user did not give. Use \"-\" to append to a list.";
+
+const CHAT_RULES: &str = "You are Redline, a careful resume editor. The user's resume (JSON Resume) is below. \
+When the user asks for a change, call patch_resume with a precise description of the intended changes and the \
+JSON Pointers of the parts to change; do not write the changes yourself. Answer questions directly. Be brief. \
+Never invent facts.";
+
+/// The JSON schema of the patch model's answer.
+pub fn operations_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "operations": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "op": {"type": "string", "enum": ["add", "remove", "replace", "move", "copy", "test",
+                            "appendSentence", "prependSentence", "appendParagraph", "prependParagraph"]},
+                        "path": {"type": "string"},
+                        "from": {"type": "string"},
+                        "value": {}
+                    },
+                    "required": ["op", "path"]
+                }
+            }
+        },
+        "required": ["operations"]
+    })
+}
+
+fn tools(has_document: bool) -> Value {
+    let patch = json!({"type": "function", "function": {
+        "name": "patch_resume",
+        "description": "Change the user's resume. Describe the intended changes; name the JSON Pointers of the parts to change where you know them.",
+        "parameters": {"type": "object", "properties": {
+            "changes": {"type": "string", "description": "What to change, precisely, in words."},
+            "targets": {"type": "array", "items": {"type": "string"}, "description": "JSON Pointers of the parts to change, e.g. /skills/0/keywords or /work/1/summary."}
+        }, "required": ["changes"]}
+    }});
+    let create = json!({"type": "function", "function": {
+        "name": "create_resume",
+        "description": "Create the user's first resume from what they told you.",
+        "parameters": {"type": "object", "properties": {
+            "resume": {"type": "object", "description": "The resume in JSON Resume format."}
+        }, "required": ["resume"]}
+    }});
+    if has_document {
+        json!([patch])
+    } else {
+        json!([create])
+    }
+}
+
+/// One turn against one document.
+pub struct Turn<'a> {
+    /// The store the edits are committed to.
+    pub store: &'a mut Store,
+    /// The document being edited.
+    pub document_id: i64,
+    /// The models.
+    pub provider: &'a Provider,
+    /// The resume view the previews go to (its numbering continues across turns).
+    pub surface: &'a mut Surface,
+    /// What edits may do.
+    pub policy: Policy,
+    /// The pointer the user selected in the resume view, if any.
+    pub selected: Option<String>,
+    /// Stop: cancels the HTTP stream at once and rolls back every preview.
+    pub cancel: CancellationToken,
+    /// After how long without progress an operation is reported as waiting.
+    pub stall: Duration,
+}
+
+/// A tool call as it accumulates from deltas.
+#[derive(Debug, Default, Clone)]
+struct Call {
+    id: String,
+    name: String,
+    arguments: String,
+}
+
+impl Turn<'_> {
+    /// Runs the turn for `message`, reporting through `emit` as it goes.
+    pub async fn run(
+        mut self,
+        message: &str,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<TurnOutcome, TurnError> {
+        let asked = self
+            .store
+            .add_message(self.document_id, Role::User, message)?;
+        let mut messages = self.conversation()?;
+        let said: String = self
+            .store
+            .messages(self.document_id)?
+            .into_iter()
+            .filter(|m| m.role == Role::User)
+            .map(|m| m.content + "\n")
+            .collect();
+        let mut outcome = TurnOutcome {
+            reply: String::new(),
+            revisions: Vec::new(),
+            warnings: Vec::new(),
+        };
+        for _round in 0..3 {
+            let body = json!({
+                "model": self.provider.config().chat_model,
+                "messages": messages,
+                "tools": tools(true),
+                "tool_choice": "auto",
+                "stream_options": {"include_usage": true},
+            });
+            let (text, calls) = self.chat(body, emit).await?;
+            outcome.reply.push_str(&text);
+            if calls.is_empty() {
+                break;
+            }
+            let tool_calls: Vec<Value> = calls
+                .iter()
+                .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+                .collect();
+            messages.push(json!({"role": "assistant", "content": text, "tool_calls": tool_calls}));
+            for call in calls {
+                let result = match call.name.as_str() {
+                    "patch_resume" => {
+                        self.patch(&call.arguments, asked, &said, &mut outcome, emit)
+                            .await?
+                    }
+                    "create_resume" => {
+                        "Refused: a resume already exists; use patch_resume to change it."
+                            .to_owned()
+                    }
+                    other => format!("Refused: there is no tool named {other}."),
+                };
+                messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": result}));
+            }
+        }
+        if !outcome.reply.is_empty() {
+            self.store
+                .add_message(self.document_id, Role::Assistant, &outcome.reply)?;
+        }
+        Ok(outcome)
+    }
+
+    /// The messages the chat model sees: the rules with the current document, then the conversation.
+    fn conversation(&self) -> Result<Vec<Value>, TurnError> {
+        let head = self.store.head(self.document_id)?;
+        let mut messages = vec![
+            json!({"role": "system", "content": format!("{CHAT_RULES}\n\nResume (revision {}):\n{}", head.number, head.document)}),
+        ];
+        let history = self.store.messages(self.document_id)?;
+        let recent = history.len().saturating_sub(40);
+        for m in &history[recent..] {
+            let role = match m.role {
+                Role::User => "user",
+                Role::Assistant => "assistant",
+                _ => continue,
+            };
+            messages.push(json!({"role": role, "content": m.content}));
+        }
+        Ok(messages)
+    }
+
+    /// Streams one chat completion: text to `emit`, tool calls collected.
+    async fn chat(
+        &mut self,
+        body: Value,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<(String, Vec<Call>), TurnError> {
+        let mut stream = tokio::select! {
+            _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
+            opened = self.provider.stream(body) => opened?,
+        };
+        let (mut text, mut calls) = (String::new(), Vec::<Call>::new());
+        loop {
+            let next = tokio::select! {
+                _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
+                next = stream.next() => next,
+            };
+            let Some(deltas) = next else { break };
+            for delta in deltas? {
+                match delta {
+                    Delta::Text(t) => {
+                        text.push_str(&t);
+                        emit(TurnEvent::Chat { text: t });
+                    }
+                    Delta::ToolCall {
+                        index,
+                        id,
+                        name,
+                        arguments,
+                    } => {
+                        while calls.len() <= index {
+                            calls.push(Call::default());
+                        }
+                        let call = &mut calls[index];
+                        if let Some(id) = id {
+                            call.id = id;
+                        }
+                        if let Some(name) = name {
+                            call.name = name;
+                        }
+                        call.arguments.push_str(&arguments);
+                    }
+                    // "stop" where "tool_calls" was meant is read the same: the calls are what count.
+                    Delta::Finish(_) => {}
+                }
+            }
+        }
+        calls.retain(|c| !c.name.is_empty());
+        for (i, call) in calls.iter_mut().enumerate() {
+            if call.id.is_empty() {
+                call.id = format!("call_{i}");
+            }
+        }
+        Ok((text, calls))
+    }
+
+    /// Carries out `patch_resume`: the patch model's operations streamed through the stabilizer into the
+    /// store. Returns what the conversation is told.
+    async fn patch(
+        &mut self,
+        arguments: &str,
+        asked: i64,
+        said: &str,
+        outcome: &mut TurnOutcome,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<String, TurnError> {
+        let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
+        let Some(changes) = args["changes"].as_str().map(str::to_owned) else {
+            return Ok(
+                "Refused: patch_resume needs \"changes\", a description of what to change."
+                    .to_owned(),
+            );
+        };
+        let targets: Vec<String> = args["targets"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        emit(TurnEvent::Planning {
+            changes: changes.clone(),
+            targets: targets.clone(),
+        });
+        let scope = if targets.is_empty() {
+            Scope::Anywhere
+        } else {
+            Scope::Targets(targets.clone())
+        };
+        let mut refusal: Option<String> = None;
+        for attempt in 0..2 {
+            let head = self.store.head(self.document_id)?;
+            let mut request = format!(
+                "Resume (revision {}):\n{}\n\nRequested changes: {changes}\nTarget pointers: {}\n",
+                head.number,
+                head.document,
+                if targets.is_empty() {
+                    "(not given)".to_owned()
+                } else {
+                    targets.join(", ")
+                }
+            );
+            if let Some(selected) = &self.selected {
+                request.push_str(&format!("The user selected: {selected}\n"));
+            }
+            if let Some(reason) = &refusal {
+                request.push_str(&format!("Your previous operations were refused: {reason}. Write them again, correctly.\n"));
+            }
+            let body = json!({
+                "model": self.provider.config().patch_model,
+                "temperature": 0.1,
+                "messages": [
+                    {"role": "system", "content": PATCH_RULES},
+                    {"role": "user", "content": request},
+                ],
+            });
+            let (mut stabilizer, raw) = match self
+                .stream_operations(
+                    body.clone(),
+                    &head.document,
+                    head.number,
+                    scope.clone(),
+                    emit,
+                )
+                .await
+            {
+                Ok(done) => done,
+                Err((error, raw)) => {
+                    let outcome = match error {
+                        TurnError::Cancelled => Outcome::Cancelled,
+                        _ => Outcome::Failed,
+                    };
+                    let record = ModelCall {
+                        model: self.provider.config().patch_model.clone(),
+                        request: body.to_string(),
+                        raw_output: raw,
+                        outcome,
+                        applied: json!([]),
+                        refused: json!([]),
+                        error: Some(error.to_string()),
+                    };
+                    self.store.record_model_call(self.document_id, &record)?;
+                    return Err(error);
+                }
+            };
+            let status = stabilizer.status().clone();
+            let call = |outcome: Outcome, applied: Value, error: Option<String>| ModelCall {
+                model: self.provider.config().patch_model.clone(),
+                request: body.to_string(),
+                raw_output: raw.clone(),
+                outcome,
+                applied,
+                refused: json!([]),
+                error,
+            };
+            let reason = match status {
+                Status::Complete(bundle) => {
+                    let applied = serde_json::to_value(&bundle.ops).map_err(StoreError::from)?;
+                    let ops: json_patch::Patch =
+                        serde_json::from_value(applied.clone()).map_err(StoreError::from)?;
+                    let mut record = call(Outcome::Committed, applied, None);
+                    record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
+                    let change = Change::new(head.number, Source::Ai, ops)
+                        .summary(changes.clone())
+                        .chat_message(asked)
+                        .model_call(record);
+                    match self.store.commit(self.document_id, change) {
+                        Ok(committed) => {
+                            let n = committed.info.number;
+                            forward(stabilizer.commit(n), emit);
+                            *self.surface = stabilizer.into_surface();
+                            emit(TurnEvent::Committed {
+                                revision: n,
+                                summary: changes.clone(),
+                            });
+                            outcome.revisions.push(n);
+                            for fact in
+                                crate::facts::invented(&head.document, &committed.document, said)
+                            {
+                                let text = format!(
+                                    "“{fact}” appears nowhere in your resume or your messages: please check it."
+                                );
+                                emit(TurnEvent::Warning { text: text.clone() });
+                                outcome.warnings.push(text);
+                            }
+                            let held = if bundle.held.is_empty() {
+                                String::new()
+                            } else {
+                                format!(
+                                    " {} operation(s) outside the named targets wait for the user's confirmation.",
+                                    bundle.held.len()
+                                )
+                            };
+                            return Ok(format!(
+                                "Committed as revision {n}: {changes}.{held} The resume now reads:\n{}",
+                                committed.document
+                            ));
+                        }
+                        Err(StoreError::NoChange(_)) => {
+                            *self.surface = stabilizer.into_surface();
+                            self.store.record_model_call(
+                                self.document_id,
+                                &call(Outcome::Refused, json!([]), Some("nothing changed".into())),
+                            )?;
+                            return Ok(
+                                "Nothing changed: the operations left the resume as it was."
+                                    .to_owned(),
+                            );
+                        }
+                        Err(e) => {
+                            forward(stabilizer.abort(&e.to_string()), emit);
+                            *self.surface = stabilizer.into_surface();
+                            e.to_string()
+                        }
+                    }
+                }
+                Status::Failed(reason) => {
+                    *self.surface = stabilizer.into_surface();
+                    reason
+                }
+                Status::Streaming | Status::Committed(_) => {
+                    forward(stabilizer.abort("the model's answer ended early"), emit);
+                    *self.surface = stabilizer.into_surface();
+                    "the model's answer ended early".to_owned()
+                }
+            };
+            self.store.record_model_call(
+                self.document_id,
+                &call(Outcome::Refused, json!([]), Some(reason.clone())),
+            )?;
+            emit(TurnEvent::Refused {
+                reason: reason.clone(),
+                retrying: attempt == 0,
+            });
+            refusal = Some(reason);
+        }
+        Ok(format!(
+            "Refused: {}. The resume was not changed.",
+            refusal.unwrap_or_default()
+        ))
+    }
+
+    /// Streams the patch model's answer through a stabilizer against `base`. On success the stabilizer is
+    /// handed back (complete, or failed with its reason) with the raw output; on an error every preview is
+    /// rolled back and the view's numbering is kept.
+    async fn stream_operations(
+        &mut self,
+        body: Value,
+        base: &Value,
+        revision: u64,
+        scope: Scope,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<(Stabilizer, String), (TurnError, String)> {
+        let surface = std::mem::replace(self.surface, Surface::new(self.surface.id().to_owned()));
+        let mut stabilizer = Stabilizer::new(
+            base.clone(),
+            revision,
+            self.policy.clone(),
+            scope,
+            surface,
+            Instant::now(),
+        )
+        .with_stall_threshold(self.stall);
+        let mut raw = String::new();
+        match self.drive(&mut stabilizer, body, &mut raw, emit).await {
+            Ok(()) => Ok((stabilizer, raw)),
+            Err(error) => {
+                let reason = error.to_string();
+                forward(stabilizer.abort(&reason), emit);
+                *self.surface = stabilizer.into_surface();
+                Err((error, raw))
+            }
+        }
+    }
+
+    async fn drive(
+        &mut self,
+        stabilizer: &mut Stabilizer,
+        body: Value,
+        raw: &mut String,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<(), TurnError> {
+        let schema = operations_schema();
+        let mut stream = tokio::select! {
+            _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
+            opened = self.provider.stream_patch(body, &schema) => opened?,
+        };
+        let mut tick = tokio::time::interval(Duration::from_millis(100));
+        loop {
+            tokio::select! {
+                _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
+                _ = tick.tick() => forward(stabilizer.check_stall(Instant::now()), emit),
+                next = stream.next() => match next {
+                    None => {
+                        forward(stabilizer.finish(), emit);
+                        return Ok(());
+                    }
+                    Some(deltas) => {
+                        for delta in deltas? {
+                            if let Delta::Text(text) = delta {
+                                raw.push_str(&text);
+                                forward(stabilizer.feed(text.as_bytes(), Instant::now()), emit);
+                            }
+                        }
+                    }
+                },
+            }
+            if !matches!(stabilizer.status(), Status::Streaming) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn forward(outputs: Vec<Output>, emit: &mut (dyn FnMut(TurnEvent) + Send)) {
+    for output in outputs {
+        emit(match output {
+            Output::Surface(update) => TurnEvent::Surface { update },
+            Output::Notice(notice) => TurnEvent::Notice { notice },
+        });
+    }
+}

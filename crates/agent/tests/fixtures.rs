@@ -1,0 +1,283 @@
+//! Every fixture end to end: the replay server on 127.0.0.1, the real async-openai client, the reader,
+//! the stabilizer and a real store in a temporary folder. Each asserts the final document (byte for byte,
+//! so every untouched field is as it was), the revisions written, the refusals, warnings and notices, and
+//! that the surface messages sent, applied in order to the sample as the view applies them, land on the
+//! committed document.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use redline_agent::fixtures::{self, Fixture};
+use redline_agent::{Pace, Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
+use redline_patch::{Policy, Surface, SurfaceUpdate};
+use redline_store::Store;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+fn fixture_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Applies the surface messages to a document the way the resume view does.
+fn view(mut doc: Value, events: &[TurnEvent]) -> Value {
+    for event in events {
+        let TurnEvent::Surface { update } = event else {
+            continue;
+        };
+        match update {
+            SurfaceUpdate::Create(c) => doc = c.document.clone(),
+            SurfaceUpdate::Patch(p) => redline_patch::apply(&mut doc, &p.ops).unwrap(),
+            SurfaceUpdate::Text(t) => {
+                let slot = doc.pointer_mut(&t.path).unwrap();
+                let text = format!("{}{}", slot.as_str().unwrap(), t.append);
+                *slot = Value::String(text);
+            }
+        }
+    }
+    doc
+}
+
+async fn play(
+    fixture: &Fixture,
+) -> (
+    Result<redline_agent::TurnOutcome, String>,
+    Vec<TurnEvent>,
+    Store,
+    i64,
+    ReplayServer,
+) {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let mut store = Store::open(&dir).unwrap();
+    let id = store.import("Sample", &redline_resume::sample()).unwrap();
+    let pace = Pace {
+        chunk: fixture.chunk.unwrap_or(7),
+        delay: Duration::ZERO,
+    };
+    let server = ReplayServer::start(fixture.replies.clone(), pace)
+        .await
+        .unwrap();
+    let mut config = ProviderConfig::new(Some(server.base_url()), Some("sk-test".into()));
+    config.first_token_timeout = Duration::from_secs(20);
+    config.idle_timeout = Duration::from_secs(10);
+    let provider = Provider::new(config);
+    let mut surface = Surface::new("main");
+    let mut events = Vec::new();
+    let result = Turn {
+        store: &mut store,
+        document_id: id,
+        provider: &provider,
+        surface: &mut surface,
+        policy: Policy::default(),
+        selected: None,
+        cancel: CancellationToken::new(),
+        stall: Duration::from_millis(fixture.stall_ms.unwrap_or(2000)),
+    }
+    .run(&fixture.message, &mut |e| events.push(e))
+    .await
+    .map_err(|e| e.to_string());
+    (result, events, store, id, server)
+}
+
+#[tokio::test]
+async fn every_fixture_end_to_end() {
+    let files = fixture_files();
+    assert!(files.len() >= 14, "{files:?}");
+    for file in files {
+        let fixture = fixtures::load(&file).unwrap();
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let (result, events, store, id, server) = play(&fixture).await;
+        let expect = &fixture.expect;
+
+        match (&expect.error, &result) {
+            (Some(part), Err(e)) => assert!(
+                e.contains(part.as_str()),
+                "{name}: error {e:?} lacks {part:?}"
+            ),
+            (Some(part), Ok(_)) => panic!("{name}: expected an error with {part:?}"),
+            (None, Err(e)) => panic!("{name}: the turn failed: {e}"),
+            (None, Ok(_)) => {}
+        }
+        let mut expected = redline_resume::sample();
+        let changes: json_patch::Patch =
+            serde_json::from_value(Value::Array(expect.changes.clone())).unwrap();
+        json_patch::patch(&mut expected, &changes).unwrap();
+        let head = store.head(id).unwrap();
+        assert_eq!(
+            serde_json::to_string(&head.document).unwrap(),
+            serde_json::to_string(&expected).unwrap(),
+            "{name}: the final document"
+        );
+        assert_eq!(
+            store.history(id).unwrap().len(),
+            1 + expect.revisions,
+            "{name}: revisions"
+        );
+        assert_eq!(
+            view(redline_resume::sample(), &events),
+            head.document,
+            "{name}: what the view shows"
+        );
+
+        let refusals = events
+            .iter()
+            .filter(|e| matches!(e, TurnEvent::Refused { .. }))
+            .count();
+        assert_eq!(refusals, expect.refusals, "{name}: refusals {events:#?}");
+        let appends = events.iter().any(|e| {
+            matches!(
+                e,
+                TurnEvent::Surface {
+                    update: SurfaceUpdate::Text(_)
+                }
+            )
+        });
+        if expect.text_appends {
+            assert!(appends, "{name}: no text appends");
+        }
+        if let Some(part) = &expect.warning {
+            assert!(
+                events.iter().any(
+                    |e| matches!(e, TurnEvent::Warning { text } if text.contains(part.as_str()))
+                ),
+                "{name}: no warning about {part}"
+            );
+        }
+        for notice in &expect.notices {
+            assert!(
+                events
+                    .iter()
+                    .any(|e| matches!(e, TurnEvent::Notice { notice: n }
+                    if serde_json::to_value(n).unwrap()["notice"] == notice.as_str())),
+                "{name}: no {notice} notice"
+            );
+        }
+        // The surface numbering never skips: the view would ask for a fresh copy at a gap.
+        let seqs: Vec<u64> = events
+            .iter()
+            .filter_map(|e| match e {
+                TurnEvent::Surface { update } => Some(update.seq()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            seqs.windows(2).all(|w| w[1] == w[0] + 1),
+            "{name}: seq {seqs:?}"
+        );
+        // The audit log has every patch-model call.
+        let calls = store.model_calls(id).unwrap();
+        assert_eq!(
+            calls.len(),
+            expect.revisions
+                + expect.refusals
+                + usize::from(
+                    expect.error.is_some() && expect.revisions == 0 && name.contains("cut")
+                ),
+            "{name}: audit {calls:#?}"
+        );
+        if expect.error.is_none() {
+            assert_eq!(server.remaining(), 0, "{name}: replies left unused");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
+    let fixture = fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let (result, _, store, id, server) = play(&fixture).await;
+    assert!(result.is_ok());
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(requests[0]["tools"][0]["function"]["name"], "patch_resume");
+    assert_eq!(requests[1]["response_format"]["type"], "json_schema");
+    let patch_prompt = requests[1]["messages"][1]["content"].as_str().unwrap();
+    assert!(patch_prompt.contains("Richard Hendriks") && patch_prompt.contains("Add Python"));
+    let tool_result = requests[2]["messages"].as_array().unwrap().last().unwrap();
+    assert_eq!(tool_result["role"], "tool");
+    assert!(
+        tool_result["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Committed as revision 2")
+    );
+    let said: Vec<_> = store
+        .messages(id)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(
+        said,
+        ["Add Python to my web development skills.", "On it.Done."]
+    );
+}
+
+#[tokio::test]
+async fn stop_cancels_at_once_and_rolls_every_preview_back() {
+    let mut fixture = fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/02-rewrite-summary.json"),
+    )
+    .unwrap();
+    fixture.replies[1].stall_after = Some(20);
+    fixture.replies[1].stall_ms = Some(60_000);
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let id = store.import("Sample", &redline_resume::sample()).unwrap();
+    let server = ReplayServer::start(fixture.replies.clone(), Pace::default())
+        .await
+        .unwrap();
+    let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
+    let mut surface = Surface::new("main");
+    let cancel = CancellationToken::new();
+    let stopper = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        stopper.cancel();
+    });
+    let mut events = Vec::new();
+    let started = std::time::Instant::now();
+    let result = Turn {
+        store: &mut store,
+        document_id: id,
+        provider: &provider,
+        surface: &mut surface,
+        policy: Policy::default(),
+        selected: None,
+        cancel,
+        stall: Duration::from_secs(30),
+    }
+    .run(&fixture.message, &mut |e| events.push(e))
+    .await;
+    assert!(
+        matches!(result, Err(redline_agent::TurnError::Cancelled)),
+        "{result:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "Stop did not cut the stalled stream"
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        TurnEvent::Surface {
+            update: SurfaceUpdate::Text(_)
+        }
+    )));
+    assert_eq!(
+        view(redline_resume::sample(), &events),
+        redline_resume::sample()
+    );
+    assert_eq!(store.head(id).unwrap().number, 1);
+    assert_eq!(
+        store.model_calls(id).unwrap()[0].call.outcome,
+        redline_store::Outcome::Cancelled
+    );
+}
