@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use redline_store::{Committed, DATA_DIR_ENV, Store, Utc};
+
+mod chat;
 use serde_json::{Value, json};
 
 /// Redline: edit JSON Resume documents with AI, locally.
@@ -107,6 +109,33 @@ enum Command {
         /// Default: the head.
         #[arg(long, value_name = "N")]
         revision: Option<u64>,
+    },
+    /// Ask the model to change a resume: the reply and the edits stream as they come, and the edits are
+    /// committed as a revision. The key comes from OPENAI_API_KEY (local servers need none). Ctrl-C stops
+    /// and rolls back whatever was being previewed.
+    Chat {
+        /// What to ask.
+        message: String,
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// An OpenAI-compatible base URL (default: OpenAI; e.g. http://127.0.0.1:11434/v1 for Ollama).
+        #[arg(long, value_name = "URL", env = "REDLINE_BASE_URL")]
+        base_url: Option<String>,
+        /// The chat model.
+        #[arg(long, value_name = "M", env = "REDLINE_MODEL")]
+        model: Option<String>,
+        /// The patch model (asked at a low temperature).
+        #[arg(long, value_name = "M", env = "REDLINE_PATCH_MODEL")]
+        patch_model: Option<String>,
+        /// One JSON object per line (chat deltas, surface messages), ending with the committed revision.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a scripted editing session (no model, no key) on a fresh copy of the sample resume.
+    Demo {
+        /// One JSON object per line, as `chat --json`.
+        #[arg(long)]
+        json: bool,
     },
     /// Write a backup of the database now (into `backups/` in the data folder).
     Backup,
@@ -270,6 +299,37 @@ fn run(cli: Cli) -> Result<()> {
         Command::Backup => {
             let path = store.backup_now()?;
             writeln!(out, "Backed up to {}", path.display())?;
+        }
+        Command::Chat {
+            message,
+            doc,
+            base_url,
+            model,
+            patch_model,
+            json,
+        } => {
+            let doc = document(&mut store, doc)?;
+            let key = std::env::var("OPENAI_API_KEY")
+                .ok()
+                .filter(|k| !k.is_empty());
+            let mut config = redline_agent::ProviderConfig::new(base_url, key);
+            if config.api_key.is_none() && !chat::is_loopback(&config.base_url) {
+                bail!(
+                    "no API key: set OPENAI_API_KEY, or point --base-url at a local server (Ollama, llama.cpp, LM Studio)"
+                );
+            }
+            if let Some(m) = model {
+                config.chat_model = m;
+            }
+            if let Some(m) = patch_model {
+                config.patch_model = m;
+            }
+            drop(out);
+            chat::run(&mut store, doc, config, &message, json, None)?;
+        }
+        Command::Demo { json } => {
+            drop(out);
+            chat::demo(&mut store, json)?;
         }
         Command::Recover => unreachable!("handled before the store is opened"),
     }

@@ -244,3 +244,110 @@ fn delete_undelete_variant_backup_and_recover() {
         2
     );
 }
+
+fn lines(out: &str) -> Vec<serde_json::Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_demo_plays_live_edits_without_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_redline"))
+        .args(["--data-dir", dir.path().to_str().unwrap(), "demo", "--json"])
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .unwrap();
+    let events = lines(&ok(out));
+    let kinds: Vec<&str> = events.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert!(kinds.contains(&"chat") && kinds.contains(&"planning") && kinds.contains(&"committed"));
+    assert!(
+        events
+            .iter()
+            .any(|e| e["update"]["kind"] == "text" && e["update"]["path"] == "/basics/summary")
+    );
+    let done = events.last().unwrap();
+    assert_eq!(done["kind"], "done");
+    assert_eq!(done["revision"], 2);
+    let doc = done["document"].as_i64().unwrap().to_string();
+    let shown = json(redline(dir.path(), &["show", "--doc", &doc]));
+    assert_eq!(shown["skills"][0]["keywords"][3], "Rust");
+    // A second demo starts again from a fresh copy; the first is deleted (and can be brought back).
+    ok(redline(dir.path(), &["demo"]));
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    assert_eq!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["title"] == "Redline demo")
+            .count(),
+        1
+    );
+}
+
+/// `redline chat` against the replay server, as against any OpenAI-compatible server on this machine.
+#[test]
+fn chat_streams_the_turn_and_fails_in_plain_words() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let fixture = |name: &str| {
+        redline_agent::fixtures::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../agent/fixtures")
+                .join(name),
+        )
+        .unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let chat = |name: &str, json: bool| {
+        let f = fixture(name);
+        let server = runtime
+            .block_on(redline_agent::ReplayServer::start(
+                f.replies,
+                redline_agent::Pace::default(),
+            ))
+            .unwrap();
+        let url = server.base_url();
+        let mut args = vec!["chat", "--base-url", &url, "--model", "m", &f.message];
+        if json {
+            args.insert(1, "--json");
+        }
+        let out = runtime.block_on(async {
+            tokio::task::spawn_blocking({
+                let dir = dir.path().to_owned();
+                let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+                move || redline(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
+            })
+            .await
+            .unwrap()
+        });
+        drop(server);
+        out
+    };
+    let events = lines(&ok(chat("01-add-keyword.json", true)));
+    let done = events.last().unwrap();
+    assert_eq!(
+        (done["kind"].as_str(), done["revision"].as_i64()),
+        (Some("done"), Some(2))
+    );
+    assert!(events.iter().any(|e| e["kind"] == "surface"));
+
+    let readable = ok(chat("05-several-operations.json", false));
+    assert!(
+        readable.contains("✓ revision 3:")
+            && readable.contains("replace /basics/label = \"Founder\""),
+        "{readable}"
+    );
+
+    let failed = chat("14-wrong-key.json", false);
+    assert!(!failed.status.success());
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.contains("the API key was refused") && err.contains("stays at revision 3"),
+        "{err}"
+    );
+    assert_eq!(
+        json(redline(dir.path(), &["show"]))["basics"]["label"],
+        "Founder"
+    );
+}

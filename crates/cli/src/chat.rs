@@ -1,0 +1,190 @@
+//! `redline chat` and `redline demo`: one AI turn in the terminal, readable or as JSON lines.
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use redline_agent::fixtures::Fixture;
+use redline_agent::{Pace, Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
+use redline_patch::{Policy, Surface, SurfaceUpdate};
+use redline_store::Store;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+/// The title of the document `redline demo` plays on.
+pub const DEMO_TITLE: &str = "Redline demo";
+
+/// True for a base URL on this machine (no key needed).
+pub fn is_loopback(base_url: &str) -> bool {
+    let host = base_url.split("://").nth(1).unwrap_or(base_url);
+    ["127.0.0.1", "localhost", "[::1]"]
+        .iter()
+        .any(|h| host.starts_with(h))
+}
+
+/// Runs one turn for `message` on `doc` and prints it as it streams.
+pub fn run(
+    store: &mut Store,
+    doc: i64,
+    config: ProviderConfig,
+    message: &str,
+    json: bool,
+    server: Option<ReplayServer>,
+) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let _server = server;
+        let provider = Provider::new(config);
+        let cancel = CancellationToken::new();
+        let stop = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                stop.cancel();
+            }
+        });
+        let mut surface = Surface::new("cli");
+        let mut out = std::io::stdout();
+        let mut emit = |event: TurnEvent| {
+            let _ = print_event(&mut out, &event, json);
+        };
+        let result = Turn {
+            store: &mut *store,
+            document_id: doc,
+            provider: &provider,
+            surface: &mut surface,
+            policy: Policy::default(),
+            selected: None,
+            cancel,
+            stall: Duration::from_secs(3),
+        }
+        .run(message, &mut emit)
+        .await;
+        let mut out = std::io::stdout().lock();
+        let head = store.document(doc)?.head_revision;
+        match result {
+            Ok(outcome) => {
+                if json {
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"kind": "done", "document": doc, "revision": head, "committed": outcome.revisions, "warnings": outcome.warnings})
+                    )?;
+                } else {
+                    writeln!(out)?;
+                    for n in &outcome.revisions {
+                        writeln!(out, "✓ revision {n}:")?;
+                        let diff = serde_json::to_value(store.diff(doc, n - 1, *n)?)?;
+                        for op in diff.as_array().into_iter().flatten() {
+                            writeln!(out, "    {}", describe(op))?;
+                        }
+                    }
+                    if outcome.revisions.is_empty() {
+                        writeln!(out, "The resume was not changed (revision {head}).")?;
+                    }
+                }
+                Ok(())
+            }
+            Err(error) => {
+                if json {
+                    writeln!(out, "{}", json!({"kind": "failed", "document": doc, "revision": head, "error": error.to_string()}))?;
+                }
+                bail!("{error} (the resume stays at revision {head})")
+            }
+        }
+    })
+}
+
+/// Plays the scripted demo through a replay server on 127.0.0.1, on a fresh copy of the sample resume.
+pub fn demo(store: &mut Store, json: bool) -> Result<()> {
+    let fixture: Fixture = redline_agent::fixtures::demo();
+    for old in store.list()? {
+        if old.title == DEMO_TITLE {
+            store.delete(old.id)?;
+        }
+    }
+    let doc = store.import(DEMO_TITLE, &redline_resume::sample())?;
+    if !json {
+        println!(
+            "DEMO — scripted answers from a local replay server: no model, no key, nothing leaves this machine."
+        );
+        println!("It edits “{DEMO_TITLE}” (document {doc}), a fresh copy of the sample resume.\n");
+        println!("you: {}\n", fixture.message);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let server = runtime.block_on(ReplayServer::start(
+        fixture.replies.clone(),
+        Pace {
+            chunk: fixture.chunk.unwrap_or(4),
+            delay: Duration::from_millis(12),
+        },
+    ))?;
+    let mut config = ProviderConfig::new(Some(server.base_url()), None);
+    config.chat_model = "demo".into();
+    config.patch_model = "demo".into();
+    // The server runs on its own runtime thread while the turn runs on another.
+    std::thread::spawn(move || runtime.block_on(std::future::pending::<()>()));
+    run(store, doc, config, &fixture.message, json, Some(server))
+}
+
+fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(event).unwrap_or_default())?;
+        return out.flush();
+    }
+    match event {
+        TurnEvent::Chat { text } => write!(out, "{text}")?,
+        TurnEvent::Planning { changes, .. } => writeln!(out, "\n→ {changes}")?,
+        TurnEvent::Surface {
+            update: SurfaceUpdate::Patch(p),
+        } if !p.ops.is_empty() => {
+            for op in &p.ops {
+                let op = serde_json::to_value(op).unwrap_or_default();
+                writeln!(out, "  {:?} {}", p.state, describe(&op))?;
+            }
+        }
+        TurnEvent::Surface { .. } => {}
+        TurnEvent::Notice { notice } => writeln!(
+            out,
+            "  … {}",
+            serde_json::to_string(notice).unwrap_or_default()
+        )?,
+        TurnEvent::Committed { revision, summary } => {
+            writeln!(out, "  committed revision {revision}: {summary}")?
+        }
+        TurnEvent::Refused { reason, retrying } => writeln!(
+            out,
+            "  refused: {reason}{}",
+            if *retrying {
+                " — asking the model again"
+            } else {
+                ""
+            }
+        )?,
+        TurnEvent::Warning { text } => writeln!(out, "  ! {text}")?,
+    }
+    out.flush()
+}
+
+/// `replace /basics/label = "Founder"`
+fn describe(op: &serde_json::Value) -> String {
+    let mut text = format!(
+        "{} {}",
+        op["op"].as_str().unwrap_or("?"),
+        op["path"].as_str().unwrap_or("")
+    );
+    if let Some(from) = op["from"].as_str() {
+        text.push_str(&format!(" from {from}"));
+    }
+    if let Some(value) = op.get("value") {
+        let mut shown = value.to_string();
+        if shown.chars().count() > 80 {
+            shown = shown.chars().take(77).collect::<String>() + "…";
+        }
+        text.push_str(&format!(" = {shown}"));
+    }
+    text
+}
