@@ -1,17 +1,62 @@
 //! The commands the web UI calls.
 
-use tauri::State;
+use tauri::{AppHandle, Emitter, Runtime, State};
 
-use crate::engine::Engine;
-use crate::ipc::{AppInfo, IpcError, SurfaceUpdate};
+use crate::engine::{Emit, Engine};
+use crate::ipc::{AppInfo, CHAT_EVENT, IpcError, SURFACE_EVENT, SurfaceUpdate, TurnSummary};
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
 /// again whenever it sees a gap in `seq`.
 #[tauri::command]
-pub fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, IpcError> {
+pub async fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, IpcError> {
     engine
         .open_surface()
+        .await
         .map_err(|message| IpcError { message })
+}
+
+/// Sends surface messages and chat events to the window as a turn produces them.
+fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Emit) + Send {
+    move |emit| {
+        let _ = match emit {
+            Emit::Surface(update) => app.emit(SURFACE_EVENT, update),
+            Emit::Chat(event) => app.emit(CHAT_EVENT, event),
+        };
+    }
+}
+
+/// Runs an AI turn for the user's message; the reply and the edits stream as events.
+#[tauri::command]
+pub async fn send_message<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    text: String,
+    selected: Option<String>,
+) -> Result<TurnSummary, IpcError> {
+    let mut emit = emitter(app);
+    engine
+        .send(&text, selected, &mut emit)
+        .await
+        .map_err(|message| IpcError { message })
+}
+
+/// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume.
+#[tauri::command]
+pub async fn start_demo<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+) -> Result<TurnSummary, IpcError> {
+    let mut emit = emitter(app);
+    engine
+        .demo(&mut emit)
+        .await
+        .map_err(|message| IpcError { message })
+}
+
+/// Stops the turn in progress: the HTTP stream is cancelled and every preview rolled back.
+#[tauri::command]
+pub fn stop_turn(engine: State<'_, Engine>) -> bool {
+    engine.stop()
 }
 
 /// The app's version and data folder.

@@ -1,24 +1,42 @@
-//! What the app holds while it runs.
+//! What the app holds while it runs: the open store, the document on screen and its surface, and the AI
+//! turn in progress (so that Stop can cancel it).
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::time::Duration;
 
-use redline_patch::{Surface, SurfaceUpdate};
+use redline_agent::{Pace, Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
+use redline_patch::{Policy, Surface, SurfaceUpdate};
 use redline_store::{Store, StoreError};
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+use crate::ipc::{ChatEvent, TurnSummary};
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
 
-/// The engine as the app runs it: the open store and the resume view it feeds.
+/// The title of the document the demo plays on.
+pub const DEMO_TITLE: &str = "Redline demo";
+
+/// The engine as the app runs it.
 pub struct Engine {
     data_dir: Option<PathBuf>,
     state: Result<Mutex<Open>, String>,
+    running: std::sync::Mutex<Option<CancellationToken>>,
 }
 
 struct Open {
     store: Store,
     document_id: i64,
     surface: Surface,
+}
+
+/// What a turn sends to the window as it runs.
+pub enum Emit {
+    /// For the resume view.
+    Surface(SurfaceUpdate),
+    /// For the chat.
+    Chat(ChatEvent),
 }
 
 impl Engine {
@@ -29,7 +47,11 @@ impl Engine {
             None => Err("cannot tell where your data folder is: start Redline with --data-dir DIR or set REDLINE_DATA_DIR".to_owned()),
             Some(dir) => open(dir).map(Mutex::new).map_err(|e| e.to_string()),
         };
-        Engine { data_dir, state }
+        Engine {
+            data_dir,
+            state,
+            running: std::sync::Mutex::new(None),
+        }
     }
 
     /// Why the engine could not start, if it could not.
@@ -42,16 +64,148 @@ impl Engine {
         self.data_dir.as_ref()
     }
 
-    /// A `create` message with the current document at its head revision.
-    pub fn open_surface(&self) -> Result<SurfaceUpdate, String> {
-        let open = self.state.as_ref().map_err(Clone::clone)?;
-        let mut open = open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    fn open(&self) -> Result<&Mutex<Open>, String> {
+        self.state.as_ref().map_err(Clone::clone)
+    }
+
+    /// A `create` message with the current document at its head revision. (During a turn this waits
+    /// until the turn ends: the view then gets the committed document.)
+    pub async fn open_surface(&self) -> Result<SurfaceUpdate, String> {
+        let mut open = self.open()?.lock().await;
         let head = open
             .store
             .head(open.document_id)
             .map_err(|e| e.to_string())?;
         Ok(open.surface.create(head.number, head.document))
     }
+
+    /// Runs an AI turn for `message` against the provider configured in the environment.
+    pub async fn send(
+        &self,
+        message: &str,
+        selected: Option<String>,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<TurnSummary, String> {
+        let config = ProviderConfig::from_env().map_err(|e| {
+            format!("{e}. Or press “Try the demo” to see Redline edit without a model.")
+        })?;
+        self.turn(config, message, selected, emit).await
+    }
+
+    /// Plays the scripted demo on a fresh copy of the sample resume, through a replay server on
+    /// 127.0.0.1: no model, no key, nothing leaves the machine.
+    pub async fn demo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<TurnSummary, String> {
+        let fixture = redline_agent::fixtures::demo();
+        {
+            let mut open = self.open()?.lock().await;
+            let store = &mut open.store;
+            for old in store.list().map_err(|e| e.to_string())? {
+                if old.title == DEMO_TITLE {
+                    store.delete(old.id).map_err(|e| e.to_string())?;
+                }
+            }
+            let id = store
+                .import(DEMO_TITLE, &redline_resume::sample())
+                .map_err(|e| e.to_string())?;
+            open.document_id = id;
+            let head = open.store.head(id).map_err(|e| e.to_string())?;
+            emit(Emit::Surface(
+                open.surface.create(head.number, head.document),
+            ));
+        }
+        emit(Emit::Chat(ChatEvent::User {
+            text: fixture.message.clone(),
+        }));
+        let pace = Pace {
+            chunk: fixture.chunk.unwrap_or(4),
+            delay: Duration::from_millis(25),
+        };
+        let server = ReplayServer::start(fixture.replies.clone(), pace)
+            .await
+            .map_err(|e| format!("the demo could not start its local server: {e}"))?;
+        let mut config = ProviderConfig::new(Some(server.base_url()), None);
+        config.chat_model = "demo".into();
+        config.patch_model = "demo".into();
+        let summary = self.turn(config, &fixture.message, None, emit).await;
+        drop(server);
+        summary
+    }
+
+    async fn turn(
+        &self,
+        config: ProviderConfig,
+        message: &str,
+        selected: Option<String>,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<TurnSummary, String> {
+        let cancel = CancellationToken::new();
+        *self.running.lock().unwrap_or_else(|p| p.into_inner()) = Some(cancel.clone());
+        let provider = Provider::new(config);
+        let mut open = self.open()?.lock().await;
+        let Open {
+            store,
+            document_id,
+            surface,
+        } = &mut *open;
+        let result = Turn {
+            store,
+            document_id: *document_id,
+            provider: &provider,
+            surface,
+            policy: Policy::default(),
+            selected,
+            cancel,
+            stall: Duration::from_secs(3),
+        }
+        .run(message, &mut |event| {
+            emit(match event {
+                TurnEvent::Surface { update } => Emit::Surface(update),
+                other => Emit::Chat(ChatEvent::from(other)),
+            })
+        })
+        .await;
+        *self.running.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        let head = open
+            .store
+            .document(open.document_id)
+            .map(|d| d.head_revision)
+            .unwrap_or_default();
+        match result {
+            Ok(outcome) => Ok(TurnSummary {
+                reply: outcome.reply,
+                revisions: outcome.revisions,
+                warnings: outcome.warnings,
+            }),
+            Err(e) => Err(format!(
+                "{}. Your resume stays at revision {head}.",
+                capital(&e.to_string())
+            )),
+        }
+    }
+
+    /// Stops the turn in progress; true if there was one.
+    pub fn stop(&self) -> bool {
+        match self
+            .running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            Some(cancel) => {
+                cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
@@ -72,12 +226,12 @@ fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_first_start_shows_the_sample() {
+    #[tokio::test]
+    async fn a_first_start_shows_the_sample() {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::start(Some(dir.path().to_owned()));
         assert_eq!(engine.problem(), None);
-        let SurfaceUpdate::Create(create) = engine.open_surface().unwrap() else {
+        let SurfaceUpdate::Create(create) = engine.open_surface().await.unwrap() else {
             panic!("the first message is a create");
         };
         assert_eq!(create.document, redline_resume::sample());
@@ -88,12 +242,65 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_damaged_database_is_reported_to_the_window() {
+    #[tokio::test]
+    async fn a_damaged_database_is_reported_to_the_window() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("redline.db"), b"garbage ".repeat(1000)).unwrap();
         let engine = Engine::start(Some(dir.path().to_owned()));
         assert!(engine.problem().unwrap().contains("damaged"));
-        assert!(engine.open_surface().unwrap_err().contains("damaged"));
+        assert!(engine.open_surface().await.unwrap_err().contains("damaged"));
+    }
+
+    #[tokio::test]
+    async fn the_demo_edits_a_fresh_copy_live_and_commits_one_revision() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::start(Some(dir.path().to_owned()));
+        let first = engine.open_surface().await.unwrap();
+        let mut surfaces = vec![first];
+        let mut chat = Vec::new();
+        let summary = engine
+            .demo(&mut |e| match e {
+                Emit::Surface(u) => surfaces.push(u),
+                Emit::Chat(c) => chat.push(c),
+            })
+            .await
+            .unwrap();
+        assert_eq!(summary.revisions, [2]);
+        // The view is switched to the demo document, then edited in place; the numbering never skips.
+        let seqs: Vec<u64> = surfaces.iter().map(SurfaceUpdate::seq).collect();
+        assert_eq!(seqs, (0..seqs.len() as u64).collect::<Vec<_>>());
+        assert!(matches!(&surfaces[1], SurfaceUpdate::Create(c) if c.revision == 1));
+        assert!(
+            surfaces
+                .iter()
+                .any(|u| matches!(u, SurfaceUpdate::Text(t) if t.path == "/basics/summary"))
+        );
+        assert!(matches!(chat[0], ChatEvent::User { .. }));
+        assert!(
+            chat.iter()
+                .any(|c| matches!(c, ChatEvent::Committed { revision: 2, .. }))
+        );
+        let SurfaceUpdate::Create(now) = engine.open_surface().await.unwrap() else {
+            panic!()
+        };
+        assert_eq!(now.document["skills"][0]["keywords"][3], "Rust");
+        assert!(!engine.stop(), "nothing runs after the turn");
+    }
+
+    #[tokio::test]
+    async fn without_a_model_configured_send_says_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::start(Some(dir.path().to_owned()));
+        // SAFETY of the environment: this test only reads variables it removes, in its own process.
+        if std::env::var_os("OPENAI_API_KEY").is_some()
+            || std::env::var_os("REDLINE_BASE_URL").is_some()
+        {
+            return;
+        }
+        let err = engine.send("hi", None, &mut |_| {}).await.unwrap_err();
+        assert!(
+            err.contains("OPENAI_API_KEY") && err.contains("Try the demo"),
+            "{err}"
+        );
     }
 }

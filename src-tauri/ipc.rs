@@ -12,6 +12,78 @@ pub use redline_patch::SurfaceUpdate;
 /// The name of the Tauri event that carries [`SurfaceUpdate`]s after the first `create`.
 pub const SURFACE_EVENT: &str = "surface";
 
+/// The name of the Tauri event that carries [`ChatEvent`]s while a turn runs.
+pub const CHAT_EVENT: &str = "chat";
+
+/// What the chat shows while a turn runs.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ChatEvent {
+    /// The user's message (sent by the demo, which speaks for the user).
+    User { text: String },
+    /// More of the assistant's reply.
+    Delta { text: String },
+    /// The assistant is making changes.
+    Planning { changes: String },
+    /// A change was saved.
+    Committed {
+        #[ts(type = "number")]
+        revision: u64,
+        summary: String,
+    },
+    /// A change was refused and rolled back.
+    Refused { reason: String, retrying: bool },
+    /// Something to check.
+    Warning { text: String },
+    /// A status line (waiting for the model, an edit held for confirmation).
+    Status { text: String },
+}
+
+impl From<redline_agent::TurnEvent> for ChatEvent {
+    fn from(event: redline_agent::TurnEvent) -> ChatEvent {
+        use redline_agent::TurnEvent as E;
+        use redline_patch::Notice;
+        match event {
+            E::Chat { text } => ChatEvent::Delta { text },
+            E::Planning { changes, .. } => ChatEvent::Planning { changes },
+            E::Committed { revision, summary } => ChatEvent::Committed { revision, summary },
+            E::Refused { reason, retrying } => ChatEvent::Refused { reason, retrying },
+            E::Warning { text } => ChatEvent::Warning { text },
+            E::Notice { notice } => ChatEvent::Status {
+                text: match notice {
+                    Notice::Waiting { path, .. } => format!(
+                        "Waiting for the model{}…",
+                        path.map(|p| format!(" ({p})")).unwrap_or_default()
+                    ),
+                    Notice::Held { op, .. } => format!(
+                        "Held for your confirmation: {} {} (outside what was asked)",
+                        op.verb(),
+                        op.path()
+                    ),
+                    Notice::Duplicate { .. } => "A repeated edit was applied once.".to_owned(),
+                },
+            },
+            // Surface messages travel on their own event.
+            E::Surface { .. } => ChatEvent::Status {
+                text: String::new(),
+            },
+        }
+    }
+}
+
+/// What a finished turn did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnSummary {
+    /// The assistant's whole reply.
+    pub reply: String,
+    /// The revisions saved.
+    #[ts(type = "number[]")]
+    pub revisions: Vec<u64>,
+    /// Warnings shown.
+    pub warnings: Vec<String>,
+}
+
 /// Facts about the running app that the UI shows.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -44,6 +116,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     SurfaceUpdate::export_all(&cfg)?;
     AppInfo::export_all(&cfg)?;
     IpcError::export_all(&cfg)?;
+    ChatEvent::export_all(&cfg)?;
+    TurnSummary::export_all(&cfg)?;
     Ok(())
 }
 

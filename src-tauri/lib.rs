@@ -40,7 +40,10 @@ pub fn with_redline<R: tauri::Runtime>(
         .manage(engine)
         .invoke_handler(tauri::generate_handler![
             commands::open_surface,
-            commands::app_info
+            commands::app_info,
+            commands::send_message,
+            commands::start_demo,
+            commands::stop_turn
         ])
 }
 

@@ -132,3 +132,73 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
     // The app created its database in the data folder it was given, and nowhere else.
     assert!(data_dir.path().join("redline.db").exists());
 }
+
+/// Polls until the element with `testid` reads `want` (the view updates as events arrive).
+async fn wait_for_text(client: &Client, testid: &str, want: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let found = match client
+            .find(Locator::Css(&format!("[data-testid='{testid}']")))
+            .await
+        {
+            Ok(element) => element.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        if want(&found) {
+            return found;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{testid} never read as expected; last: {found:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn the_demo_edits_the_resume_live_in_the_window() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver();
+    let client = connect(&driver, data_dir.path()).await;
+    let before = text_of(&client, "basics-summary").await;
+    assert!(before.starts_with("Richard hails from Tulsa. He has earned degrees"));
+    client
+        .find(Locator::Css("[data-testid='chat-demo']"))
+        .await
+        .expect("the demo button is shown")
+        .click()
+        .await
+        .unwrap();
+    // The summary types itself: seen part-way, then whole.
+    let partial = wait_for_text(&client, "basics-summary", |t| {
+        t.starts_with("Richard hails from Tulsa and")
+            || t.starts_with("R") && t.len() < before.len() / 2
+    })
+    .await;
+    let whole = wait_for_text(&client, "basics-summary", |t| {
+        t.ends_with("building it into a company.")
+    })
+    .await;
+    assert!(partial.len() <= whole.len());
+    assert_eq!(text_of(&client, "skills-0-keyword-3").await, "Rust");
+    let saved = client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::XPath("//li[contains(., 'Saved as revision 2.')]"))
+        .await;
+    assert!(saved.is_ok(), "the chat says the change was saved");
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("demo.png"), png).unwrap();
+    client.close().await.ok();
+    drop(driver);
+
+    // What the window showed is what the store holds.
+    let store = redline_store::Store::open(data_dir.path()).unwrap();
+    let demo = store.current().unwrap();
+    assert_eq!(demo.title, "Redline demo");
+    assert_eq!(
+        store.head(demo.id).unwrap().document["skills"][0]["keywords"][3],
+        "Rust"
+    );
+}

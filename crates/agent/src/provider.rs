@@ -50,6 +50,40 @@ impl ProviderConfig {
     }
 }
 
+impl ProviderConfig {
+    /// The configuration from the environment: `REDLINE_BASE_URL` (default OpenAI), `OPENAI_API_KEY`,
+    /// `REDLINE_MODEL`, `REDLINE_PATCH_MODEL`. A server that is not on this machine needs a key.
+    pub fn from_env() -> Result<ProviderConfig, String> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let mut config = ProviderConfig::new(var("REDLINE_BASE_URL"), var("OPENAI_API_KEY"));
+        if let Some(model) = var("REDLINE_MODEL") {
+            config.chat_model = model;
+        }
+        if let Some(model) = var("REDLINE_PATCH_MODEL") {
+            config.patch_model = model;
+        }
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Refuses a remote server without a key, in plain words.
+    pub fn check(&self) -> Result<(), String> {
+        if self.api_key.is_none() && !is_loopback(&self.base_url) {
+            return Err(format!(
+                "no API key for {}: set OPENAI_API_KEY, or REDLINE_BASE_URL to a local server (Ollama, llama.cpp, LM Studio)",
+                host(&self.base_url)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// True for a base URL on this machine (a local server needs no key).
+pub fn is_loopback(base_url: &str) -> bool {
+    let host = host(base_url);
+    host.starts_with("127.") || host.starts_with("localhost") || host.starts_with("[::1]")
+}
+
 /// What went wrong with a model call, in words a user can act on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProviderError {

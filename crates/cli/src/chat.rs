@@ -14,14 +14,6 @@ use tokio_util::sync::CancellationToken;
 /// The title of the document `redline demo` plays on.
 pub const DEMO_TITLE: &str = "Redline demo";
 
-/// True for a base URL on this machine (no key needed).
-pub fn is_loopback(base_url: &str) -> bool {
-    let host = base_url.split("://").nth(1).unwrap_or(base_url);
-    ["127.0.0.1", "localhost", "[::1]"]
-        .iter()
-        .any(|h| host.starts_with(h))
-}
-
 /// Runs one turn for `message` on `doc` and prints it as it streams.
 pub fn run(
     store: &mut Store,

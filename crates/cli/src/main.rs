@@ -313,11 +313,7 @@ fn run(cli: Cli) -> Result<()> {
                 .ok()
                 .filter(|k| !k.is_empty());
             let mut config = redline_agent::ProviderConfig::new(base_url, key);
-            if config.api_key.is_none() && !chat::is_loopback(&config.base_url) {
-                bail!(
-                    "no API key: set OPENAI_API_KEY, or point --base-url at a local server (Ollama, llama.cpp, LM Studio)"
-                );
-            }
+            config.check().map_err(anyhow::Error::msg)?;
             if let Some(m) = model {
                 config.chat_model = m;
             }

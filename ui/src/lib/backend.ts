@@ -3,8 +3,10 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
+import type { ChatEvent } from "../bindings/ChatEvent";
 import type { IpcError } from "../bindings/IpcError";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
+import type { TurnSummary } from "../bindings/TurnSummary";
 
 /** The event name of surface messages after the first `create` (ipc.rs `SURFACE_EVENT`). */
 export const SURFACE_EVENT = "surface";
@@ -30,4 +32,27 @@ export function appInfo(): Promise<AppInfo> {
 /** Calls `handler` with every surface message the engine emits. */
 export function onSurface(handler: (update: SurfaceUpdate) => void): Promise<UnlistenFn> {
   return listen<SurfaceUpdate>(SURFACE_EVENT, (event) => handler(event.payload));
+}
+
+/** The event name of chat events while a turn runs (ipc.rs `CHAT_EVENT`). */
+export const CHAT_EVENT = "chat";
+
+/** Runs an AI turn for `text`; the reply and the edits arrive as events while it runs. */
+export function sendMessage(text: string, selected: string | null = null): Promise<TurnSummary> {
+  return invoke<TurnSummary>("send_message", { text, selected });
+}
+
+/** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume. */
+export function startDemo(): Promise<TurnSummary> {
+  return invoke<TurnSummary>("start_demo");
+}
+
+/** Stops the running turn; every preview is rolled back. */
+export function stopTurn(): Promise<boolean> {
+  return invoke<boolean>("stop_turn");
+}
+
+/** Calls `handler` with every chat event of a running turn. */
+export function onChat(handler: (event: ChatEvent) => void): Promise<UnlistenFn> {
+  return listen<ChatEvent>(CHAT_EVENT, (event) => handler(event.payload));
 }

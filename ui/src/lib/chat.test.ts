@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { applyChatEvent, type ChatMessage } from "./chat";
+
+describe("applyChatEvent", () => {
+  it("grows the assistant's reply in place and keeps other events as their own lines", () => {
+    const messages: ChatMessage[] = [];
+    applyChatEvent(messages, { kind: "user", text: "Add Rust" });
+    applyChatEvent(messages, { kind: "delta", text: "Sure" });
+    applyChatEvent(messages, { kind: "delta", text: " — adding it." });
+    applyChatEvent(messages, { kind: "planning", changes: "Add Rust to skills" });
+    applyChatEvent(messages, { kind: "refused", reason: "/meta is protected", retrying: true });
+    applyChatEvent(messages, { kind: "committed", revision: 2, summary: "Add Rust" });
+    applyChatEvent(messages, { kind: "status", text: "" });
+    applyChatEvent(messages, { kind: "delta", text: "Done." });
+    expect(messages).toEqual([
+      { role: "user", text: "Add Rust" },
+      { role: "assistant", text: "Sure — adding it." },
+      { role: "notice", text: "Editing: Add Rust to skills" },
+      { role: "warning", text: "Refused: /meta is protected — asking the model again." },
+      { role: "notice", text: "Saved as revision 2." },
+      { role: "assistant", text: "Done." },
+    ]);
+  });
+});

@@ -1,0 +1,41 @@
+// The chat's messages, and how each chat event of a running turn changes them.
+
+import type { ChatEvent } from "../bindings/ChatEvent";
+
+export interface ChatMessage {
+  role: "user" | "assistant" | "notice" | "warning" | "error";
+  text: string;
+}
+
+/** Applies one chat event: reply text grows the assistant's message in place; the rest are lines of their own. */
+export function applyChatEvent(messages: ChatMessage[], event: ChatEvent): void {
+  switch (event.kind) {
+    case "user":
+      messages.push({ role: "user", text: event.text });
+      break;
+    case "delta": {
+      const last = messages[messages.length - 1];
+      if (last?.role === "assistant") last.text += event.text;
+      else messages.push({ role: "assistant", text: event.text });
+      break;
+    }
+    case "planning":
+      messages.push({ role: "notice", text: `Editing: ${event.changes}` });
+      break;
+    case "committed":
+      messages.push({ role: "notice", text: `Saved as revision ${event.revision}.` });
+      break;
+    case "refused":
+      messages.push({
+        role: "warning",
+        text: `Refused: ${event.reason}${event.retrying ? " — asking the model again." : ""}`,
+      });
+      break;
+    case "warning":
+      messages.push({ role: "warning", text: event.text });
+      break;
+    case "status":
+      if (event.text !== "") messages.push({ role: "notice", text: event.text });
+      break;
+  }
+}
