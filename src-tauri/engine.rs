@@ -113,6 +113,11 @@ impl Engine {
                 open.surface.create(head.number, head.document),
             ));
         }
+        emit(Emit::Chat(ChatEvent::Status {
+            text: format!(
+                "Demo — scripted answers from a local replay server: no model, no key, nothing leaves this computer. It edits “{DEMO_TITLE}”, a fresh copy of the sample resume."
+            ),
+        }));
         emit(Emit::Chat(ChatEvent::User {
             text: fixture.message.clone(),
         }));
@@ -275,7 +280,10 @@ mod tests {
                 .iter()
                 .any(|u| matches!(u, SurfaceUpdate::Text(t) if t.path == "/basics/summary"))
         );
-        assert!(matches!(chat[0], ChatEvent::User { .. }));
+        assert!(
+            matches!(&chat[0], ChatEvent::Status { text } if text.starts_with("Demo — scripted"))
+        );
+        assert!(matches!(chat[1], ChatEvent::User { .. }));
         assert!(
             chat.iter()
                 .any(|c| matches!(c, ChatEvent::Committed { revision: 2, .. }))

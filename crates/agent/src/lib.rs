@@ -17,6 +17,6 @@ pub mod provider;
 pub mod replay;
 pub mod turn;
 
-pub use provider::{Provider, ProviderConfig, ProviderError};
+pub use provider::{ChunkReader, Delta, Provider, ProviderConfig, ProviderError};
 pub use replay::{Pace, ReplayServer, Reply};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

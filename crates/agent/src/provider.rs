@@ -189,8 +189,7 @@ impl Provider {
             idle: self.config.idle_timeout,
             first: self.config.first_token_timeout,
             started: false,
-            ids: HashMap::new(),
-            last_index: 0,
+            chunks: ChunkReader::default(),
         })
     }
 
@@ -289,8 +288,7 @@ pub struct DeltaStream {
     idle: Duration,
     first: Duration,
     started: bool,
-    ids: HashMap<String, usize>,
-    last_index: usize,
+    chunks: ChunkReader,
 }
 
 impl DeltaStream {
@@ -312,12 +310,22 @@ impl DeltaStream {
             Some(Err(e)) => Some(Err(ProviderError::BadResponse(e.to_string()))),
             Some(Ok(chunk)) => {
                 self.started = true;
-                Some(self.read(&chunk))
+                Some(self.chunks.read(&chunk))
             }
         }
     }
+}
 
-    fn read(&mut self, chunk: &Value) -> Result<Vec<Delta>, ProviderError> {
+/// Reads `chat.completion.chunk`s leniently, remembering which tool call an index-less delta belongs to.
+#[derive(Debug, Default)]
+pub struct ChunkReader {
+    ids: HashMap<String, usize>,
+    last_index: usize,
+}
+
+impl ChunkReader {
+    /// The deltas of one chunk.
+    pub fn read(&mut self, chunk: &Value) -> Result<Vec<Delta>, ProviderError> {
         if let Some(error) = chunk.get("error") {
             return Err(ProviderError::Refused(format!(
                 "the model stopped with an error: {}",

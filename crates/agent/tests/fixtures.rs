@@ -281,3 +281,47 @@ async fn stop_cancels_at_once_and_rolls_every_preview_back() {
         redline_store::Outcome::Cancelled
     );
 }
+
+/// A server that refuses `response_format: json_schema` is asked again in JSON mode, and the provider
+/// remembers; a server that offers neither gets the rules alone.
+#[tokio::test]
+async fn structured_output_falls_back_to_json_mode_then_to_instructions() {
+    let mut fixture = fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let refuse = |what: &str| redline_agent::Reply {
+        fail: Some(redline_agent::replay::Failure {
+            status: 400,
+            message: format!(
+                "Invalid parameter: response_format of type '{what}' is not supported with this model."
+            ),
+            code: Some("invalid_request_error".into()),
+            retry_after: None,
+        }),
+        ..Default::default()
+    };
+    fixture.replies.insert(1, refuse("json_schema"));
+    fixture.replies.insert(2, refuse("json_object"));
+    let (result, _, store, id, server) = play(&fixture).await;
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(
+        store.head(id).unwrap().document["skills"][0]["keywords"][3],
+        "Python"
+    );
+    let formats: Vec<Value> = server
+        .requests()
+        .iter()
+        .map(|r| r["response_format"]["type"].clone())
+        .collect();
+    assert_eq!(
+        formats,
+        [
+            Value::Null,
+            "json_schema".into(),
+            "json_object".into(),
+            Value::Null,
+            Value::Null
+        ]
+    );
+}
