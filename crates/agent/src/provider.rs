@@ -137,11 +137,17 @@ pub enum Delta {
     Finish(String),
 }
 
-/// How the patch model is asked for JSON: by schema, by JSON mode, or by instructions alone. Servers that
-/// refuse one are asked the next way, and the provider remembers.
+/// How the patch model is asked for JSON: by schema, by JSON mode, by a forced tool call (servers that only
+/// do tools), or by instructions alone. A server that refuses one is asked the next way, and the provider
+/// remembers.
 const FORMAT_SCHEMA: u8 = 0;
 const FORMAT_JSON_MODE: u8 = 1;
-const FORMAT_NONE: u8 = 2;
+const FORMAT_TOOL: u8 = 2;
+const FORMAT_NONE: u8 = 3;
+
+/// The tool the patch model writes its operations through when the server does tools but no JSON
+/// output; its arguments are the same `{"operations": […]}` object.
+pub const OPERATIONS_TOOL: &str = "write_operations";
 
 /// A configured provider.
 pub struct Provider {
@@ -201,6 +207,11 @@ impl Provider {
     ) -> Result<DeltaStream, ProviderError> {
         loop {
             let format = self.patch_format.load(Ordering::Relaxed);
+            if let Some(o) = body.as_object_mut() {
+                o.remove("response_format");
+                o.remove("tools");
+                o.remove("tool_choice");
+            }
             match format {
                 FORMAT_SCHEMA => {
                     body["response_format"] = serde_json::json!({
@@ -211,15 +222,21 @@ impl Provider {
                 FORMAT_JSON_MODE => {
                     body["response_format"] = serde_json::json!({"type": "json_object"})
                 }
-                _ => {
-                    if let Some(o) = body.as_object_mut() {
-                        o.remove("response_format");
-                    }
+                FORMAT_TOOL => {
+                    body["tools"] = serde_json::json!([{"type": "function", "function": {
+                        "name": OPERATIONS_TOOL,
+                        "description": "Write the operations that make the requested changes.",
+                        "parameters": schema,
+                    }}]);
+                    body["tool_choice"] = serde_json::json!({"type": "function", "function": {"name": OPERATIONS_TOOL}});
                 }
+                _ => {}
             }
             match self.stream(body.clone()).await {
                 Err(ProviderError::BadResponse(detail) | ProviderError::Refused(detail))
-                    if format < FORMAT_NONE && detail.contains("response_format") =>
+                    if format < FORMAT_NONE
+                        && (detail.contains("response_format")
+                            || (format == FORMAT_TOOL && detail.contains("tool"))) =>
                 {
                     self.patch_format.store(format + 1, Ordering::Relaxed);
                 }

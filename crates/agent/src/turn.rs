@@ -535,10 +535,13 @@ impl Turn<'_> {
                     }
                     Some(deltas) => {
                         for delta in deltas? {
-                            if let Delta::Text(text) = delta {
-                                raw.push_str(&text);
-                                forward(stabilizer.feed(text.as_bytes(), Instant::now()), emit);
-                            }
+                            // The operations come as content, or as the arguments of the forced tool call
+                            // on servers that only do tools.
+                            let (Delta::Text(text) | Delta::ToolCall { arguments: text, .. }) = delta else {
+                                continue;
+                            };
+                            raw.push_str(&text);
+                            forward(stabilizer.feed(text.as_bytes(), Instant::now()), emit);
                         }
                     }
                 },

@@ -282,10 +282,10 @@ async fn stop_cancels_at_once_and_rolls_every_preview_back() {
     );
 }
 
-/// A server that refuses `response_format: json_schema` is asked again in JSON mode, and the provider
-/// remembers; a server that offers neither gets the rules alone.
+/// A server that refuses `response_format: json_schema` is asked again in JSON mode; one that refuses that
+/// too, by a forced tool call whose arguments carry the operations; and the provider remembers.
 #[tokio::test]
-async fn structured_output_falls_back_to_json_mode_then_to_instructions() {
+async fn structured_output_falls_back_to_json_mode_then_to_a_tool_call() {
     let mut fixture = fixtures::load(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/01-add-keyword.json"),
     )
@@ -301,16 +301,25 @@ async fn structured_output_falls_back_to_json_mode_then_to_instructions() {
         }),
         ..Default::default()
     };
+    let operations = fixture.replies[1].patch.take().unwrap();
+    fixture.replies[1].tool_call =
+        Some(serde_json::json!({"name": "write_operations", "arguments": operations}));
     fixture.replies.insert(1, refuse("json_schema"));
     fixture.replies.insert(2, refuse("json_object"));
-    let (result, _, store, id, server) = play(&fixture).await;
+    let (result, events, store, id, server) = play(&fixture).await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(
         store.head(id).unwrap().document["skills"][0]["keywords"][3],
         "Python"
     );
-    let formats: Vec<Value> = server
-        .requests()
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, TurnEvent::Surface { .. })),
+        "previews from the tool call's arguments"
+    );
+    let requests = server.requests();
+    let formats: Vec<Value> = requests
         .iter()
         .map(|r| r["response_format"]["type"].clone())
         .collect();
@@ -323,5 +332,9 @@ async fn structured_output_falls_back_to_json_mode_then_to_instructions() {
             Value::Null,
             Value::Null
         ]
+    );
+    assert_eq!(
+        requests[3]["tool_choice"]["function"]["name"],
+        "write_operations"
     );
 }
