@@ -137,6 +137,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Export a resume: HTML (one self-contained file), JSON Resume (lossless), Markdown or plain text.
+    Export {
+        /// pdf, html, json, md or txt.
+        #[arg(long, value_name = "FORMAT")]
+        format: String,
+        /// classic or modern (HTML and PDF).
+        #[arg(long, value_name = "T", default_value = "classic")]
+        template: String,
+        /// a4 or letter (HTML and PDF).
+        #[arg(long, value_name = "SIZE", default_value = "a4")]
+        page: String,
+        /// Where to write it.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+    },
     /// Write a backup of the database now (into `backups/` in the data folder).
     Backup,
     /// Set a damaged database aside and open its latest backup instead.
@@ -296,6 +313,31 @@ fn run(cli: Cli) -> Result<()> {
                 "Created “{title}” (document {id}) from document {doc} at revision {revision}."
             )?;
         }
+        Command::Export {
+            format,
+            template,
+            page,
+            output,
+            doc,
+        } => {
+            use redline_resume::export::{self, Page, Template};
+            let template = Template::parse(&template).map_err(anyhow::Error::msg)?;
+            let page = Page::parse(&page).map_err(anyhow::Error::msg)?;
+            let doc = document(&mut store, doc)?;
+            let resume = store.head(doc)?.document;
+            let text = match format.as_str() {
+                "html" => export::html(&resume, template, page),
+                "json" => export::json(&resume),
+                "md" | "markdown" => export::markdown(&resume),
+                "txt" | "text" => export::text(&resume),
+                "pdf" => bail!(
+                    "PDF export is not in this version yet; export HTML (--format html) and print it to PDF, or use md, txt or json"
+                ),
+                other => bail!("there is no format “{other}”; choose pdf, html, json, md or txt"),
+            };
+            write_atomically(&output, text.as_bytes())?;
+            writeln!(out, "Exported to {}", output.display())?;
+        }
         Command::Backup => {
             let path = store.backup_now()?;
             writeln!(out, "Backed up to {}", path.display())?;
@@ -364,6 +406,21 @@ fn read_resume(file: &Path) -> Result<Value> {
         );
     }
     Ok(document)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder, so that a failure never leaves a
+/// half-written file (or destroys an earlier one).
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().context("the output needs a file name")?;
+    let partial = dir.join(format!(".{}.partial", name.to_string_lossy()));
+    std::fs::write(&partial, bytes)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }
 
 fn recover(data_dir: &Path) -> Result<()> {

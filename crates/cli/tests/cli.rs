@@ -351,3 +351,76 @@ fn chat_streams_the_turn_and_fails_in_plain_words() {
         "Founder"
     );
 }
+
+#[test]
+fn export_writes_every_format_and_json_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    for (format, file, template) in [
+        ("html", "r.html", "modern"),
+        ("md", "r.md", "classic"),
+        ("txt", "r.txt", "classic"),
+        ("json", "r.json", "classic"),
+    ] {
+        let said = ok(redline(
+            dir.path(),
+            &[
+                "export",
+                "--format",
+                format,
+                "--template",
+                template,
+                "--page",
+                "letter",
+                "-o",
+                &out(file),
+            ],
+        ));
+        assert!(said.contains("Exported to"), "{said}");
+        let text = std::fs::read_to_string(out(file)).unwrap();
+        assert!(text.contains("Richard Hendriks"), "{format}");
+    }
+    assert!(
+        std::fs::read_to_string(out("r.html"))
+            .unwrap()
+            .contains("size:letter")
+    );
+    // JSON out and back in: the same document.
+    ok(redline(dir.path(), &["import", &out("r.json")]));
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    let ids: Vec<String> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].to_string())
+        .collect();
+    let a = json(redline(dir.path(), &["show", "--doc", &ids[0]]));
+    let b = json(redline(dir.path(), &["show", "--doc", &ids[1]]));
+    assert_eq!(a, b);
+
+    for (args, says) in [
+        (
+            vec!["export", "--format", "pdf", "-o"],
+            "PDF export is not in this version yet",
+        ),
+        (
+            vec!["export", "--format", "docx", "-o"],
+            "there is no format “docx”",
+        ),
+        (
+            vec!["export", "--format", "html", "--template", "fancy", "-o"],
+            "there is no template “fancy”",
+        ),
+    ] {
+        let target = out("nothing.out");
+        let mut args = args.clone();
+        args.push(&target);
+        let failed = redline(dir.path(), &args);
+        assert!(!failed.status.success());
+        assert!(String::from_utf8_lossy(&failed.stderr).contains(says));
+        assert!(
+            !std::path::Path::new(&target).exists(),
+            "no file is left behind"
+        );
+    }
+}

@@ -10,7 +10,12 @@
 //! - [`sections`]: the top-level sections of a resume, in the order a reader expects them.
 //! - [`validate`]: checks a document against the schema, listing each problem by JSON Pointer and rule.
 //!
-//! Rendering to HTML and PDF lands here too (see the export issue).
+//! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
+//! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
+//!   PDF lands here too (see the export issue).
+
+pub mod export;
+pub mod outline;
 
 use std::sync::{Arc, Mutex, OnceLock};
 

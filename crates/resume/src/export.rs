@@ -1,0 +1,373 @@
+//! Exports: one self-contained HTML file per template (inline CSS, print CSS, no scripts, nothing fetched
+//! from elsewhere, every value escaped, links only to `http(s):`/`mailto:`), Markdown, plain text, and
+//! JSON Resume (lossless: unknown fields and `meta` kept, key order kept).
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use crate::outline::{Entry, Item, outline};
+
+/// An export's look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Template {
+    /// Serif, one column, centred header.
+    Classic,
+    /// Sans-serif, one column, an accent colour and a header band.
+    Modern,
+}
+
+impl Template {
+    /// Every template, for tests and menus.
+    pub const ALL: [Template; 2] = [Template::Classic, Template::Modern];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Template::Classic => "classic",
+            Template::Modern => "modern",
+        }
+    }
+
+    /// The template called `name`.
+    pub fn parse(name: &str) -> Result<Template, String> {
+        Template::ALL
+            .into_iter()
+            .find(|t| t.name() == name)
+            .ok_or_else(|| format!("there is no template “{name}”; choose classic or modern"))
+    }
+}
+
+/// The paper size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    A4,
+    Letter,
+}
+
+impl Page {
+    /// The page called `name` (`a4`, `letter`).
+    pub fn parse(name: &str) -> Result<Page, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "a4" => Ok(Page::A4),
+            "letter" | "us-letter" => Ok(Page::Letter),
+            _ => Err(format!(
+                "there is no page size “{name}”; choose a4 or letter"
+            )),
+        }
+    }
+
+    fn css(self) -> &'static str {
+        match self {
+            Page::A4 => "A4",
+            Page::Letter => "letter",
+        }
+    }
+}
+
+/// `text` with `& < > " '` escaped, safe in HTML text and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+const BASE_CSS: &str = "*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;background:#f4f3ef;color:#1d2230}\
+.page{max-width:820px;margin:24px auto;background:#fff;padding:48px 56px;box-shadow:0 1px 4px rgba(0,0,0,.08)}\
+h1{margin:0;font-size:30px;line-height:1.15}.label{margin:4px 0 0;font-size:16px;color:#555}\
+.contacts,.profiles{list-style:none;margin:8px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px;color:#444}\
+a{color:inherit}.summary{margin:10px 0 0;white-space:pre-line}section{margin-top:22px}\
+h2{font-size:13px;letter-spacing:.12em;text-transform:uppercase;margin:0 0 8px;padding-bottom:4px}\
+.entry{margin:0 0 12px;break-inside:avoid}.entry header{display:flex;justify-content:space-between;gap:12px;align-items:baseline}\
+h3{margin:0;font-size:15px}.dates{font-size:12px;color:#666;white-space:nowrap}.sub{font-size:13px;color:#555}\
+.entry ul{margin:6px 0 0;padding-left:20px}.entry li{margin:2px 0}.keywords{list-style:none;padding:0!important;display:flex;flex-wrap:wrap;gap:4px}\
+.keywords li{font-size:12px;border:1px solid #ccc;border-radius:10px;padding:1px 8px}\
+@media print{body{background:#fff}.page{margin:0;max-width:none;box-shadow:none;padding:0}a{text-decoration:none}}";
+
+const CLASSIC_CSS: &str = "body{font-family:Georgia,'Times New Roman','Noto Serif','Noto Serif CJK SC',serif}\
+.basics{text-align:center}.contacts,.profiles{justify-content:center}h2{border-bottom:1px solid #1d2230;color:#1d2230}";
+
+const MODERN_CSS: &str = "body{font-family:'Helvetica Neue',Arial,'Noto Sans','Noto Sans CJK SC','Noto Sans Arabic',sans-serif}\
+.basics{border-left:6px solid #c0392b;padding-left:16px}h2{color:#c0392b;border-bottom:2px solid #f0d5d1}\
+.keywords li{border-color:#e8b7b0;background:#fbefed}";
+
+fn link(item: &Item) -> String {
+    match &item.href {
+        Some(href) => format!("<a href=\"{}\">{}</a>", escape(href), escape(&item.text)),
+        None => escape(&item.text),
+    }
+}
+
+/// The resume as one self-contained HTML file.
+pub fn html(resume: &Value, template: Template, page: Page) -> String {
+    let (header, sections) = outline(resume);
+    let mut out = String::new();
+    let title = if header.name.is_empty() {
+        "Resume".to_owned()
+    } else {
+        format!("{} — Resume", header.name)
+    };
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<meta name=\"author\" content=\"{}\">\n<meta name=\"generator\" content=\"Redline\">\n<title>{}</title>\n<style>@page{{size:{};margin:16mm}}{BASE_CSS}{}</style>\n</head>\n<body>\n<main class=\"page {}\">\n",
+        escape(&header.name),
+        escape(&title),
+        page.css(),
+        match template {
+            Template::Classic => CLASSIC_CSS,
+            Template::Modern => MODERN_CSS,
+        },
+        template.name(),
+    );
+    out.push_str("<header class=\"basics\">\n");
+    if !header.name.is_empty() {
+        let _ = writeln!(out, "<h1 dir=\"auto\">{}</h1>", escape(&header.name));
+    }
+    if !header.label.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"label\" dir=\"auto\">{}</p>",
+            escape(&header.label)
+        );
+    }
+    for (class, items) in [
+        ("contacts", &header.contacts),
+        ("profiles", &header.profiles),
+    ] {
+        if !items.is_empty() {
+            let _ = write!(out, "<ul class=\"{class}\">");
+            for item in items {
+                let _ = write!(out, "<li dir=\"auto\">{}</li>", link(item));
+            }
+            out.push_str("</ul>\n");
+        }
+    }
+    if !header.summary.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"summary\" dir=\"auto\">{}</p>",
+            escape(&header.summary)
+        );
+    }
+    out.push_str("</header>\n");
+    for section in &sections {
+        let _ = writeln!(
+            out,
+            "<section id=\"{}\">\n<h2>{}</h2>",
+            section.id, section.heading
+        );
+        for entry in &section.entries {
+            html_entry(&mut out, entry);
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
+}
+
+fn html_entry(out: &mut String, e: &Entry) {
+    out.push_str("<article class=\"entry\">\n<header>");
+    let _ = write!(out, "<h3 dir=\"auto\">{}</h3>", escape(&e.title));
+    if !e.dates.is_empty() {
+        let _ = write!(out, "<span class=\"dates\">{}</span>", escape(&e.dates));
+    }
+    out.push_str("</header>\n");
+    let mut sub: Vec<String> = Vec::new();
+    for part in [&e.subtitle, &e.location] {
+        if !part.is_empty() {
+            sub.push(escape(part));
+        }
+    }
+    if let Some(url) = &e.url {
+        sub.push(link(url));
+    }
+    if !sub.is_empty() {
+        let _ = writeln!(out, "<p class=\"sub\" dir=\"auto\">{}</p>", sub.join(" · "));
+    }
+    if !e.summary.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"summary\" dir=\"auto\">{}</p>",
+            escape(&e.summary)
+        );
+    }
+    for (class, items) in [("bullets", &e.bullets), ("keywords", &e.keywords)] {
+        if !items.is_empty() {
+            let _ = write!(out, "<ul class=\"{class}\">");
+            for item in items {
+                let _ = write!(out, "<li dir=\"auto\">{}</li>", escape(item));
+            }
+            out.push_str("</ul>\n");
+        }
+    }
+    out.push_str("</article>\n");
+}
+
+/// Markdown with its special characters escaped, so a value is always read as text.
+fn md(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\`*_{}[]<>()#+-.!|~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn md_link(item: &Item) -> String {
+    match &item.href {
+        Some(href) => format!(
+            "[{}](<{}>)",
+            md(&item.text),
+            href.replace(['<', '>', ' '], "")
+        ),
+        None => md(&item.text),
+    }
+}
+
+/// The resume as Markdown.
+pub fn markdown(resume: &Value) -> String {
+    let (header, sections) = outline(resume);
+    let mut out = String::new();
+    if !header.name.is_empty() {
+        let _ = writeln!(out, "# {}\n", md(&header.name));
+    }
+    if !header.label.is_empty() {
+        let _ = writeln!(out, "**{}**\n", md(&header.label));
+    }
+    let contacts: Vec<String> = header
+        .contacts
+        .iter()
+        .chain(&header.profiles)
+        .map(md_link)
+        .collect();
+    if !contacts.is_empty() {
+        let _ = writeln!(out, "{}\n", contacts.join(" · "));
+    }
+    if !header.summary.is_empty() {
+        let _ = writeln!(out, "{}\n", md(&header.summary));
+    }
+    for section in &sections {
+        let _ = writeln!(out, "## {}\n", section.heading);
+        for e in &section.entries {
+            let _ = write!(out, "### {}", md(&e.title));
+            if !e.dates.is_empty() {
+                let _ = write!(out, " ({})", md(&e.dates));
+            }
+            out.push_str("\n\n");
+            let mut sub: Vec<String> = [&e.subtitle, &e.location]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .map(|s| md(s))
+                .collect();
+            if let Some(url) = &e.url {
+                sub.push(md_link(url));
+            }
+            if !sub.is_empty() {
+                let _ = writeln!(out, "*{}*\n", sub.join(" · "));
+            }
+            if !e.summary.is_empty() {
+                let _ = writeln!(out, "{}\n", md(&e.summary));
+            }
+            for bullet in &e.bullets {
+                let _ = writeln!(out, "- {}", md(bullet));
+            }
+            if !e.bullets.is_empty() {
+                out.push('\n');
+            }
+            if !e.keywords.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "{}\n",
+                    e.keywords
+                        .iter()
+                        .map(|k| md(k))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The resume as plain text.
+pub fn text(resume: &Value) -> String {
+    let (header, sections) = outline(resume);
+    let mut out = String::new();
+    for line in [&header.name, &header.label] {
+        if !line.is_empty() {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    let contacts: Vec<String> = header
+        .contacts
+        .iter()
+        .chain(&header.profiles)
+        .map(|i| match &i.href {
+            Some(h) if h != &i.text && !h.starts_with("mailto:") => format!("{} <{h}>", i.text),
+            _ => i.text.clone(),
+        })
+        .collect();
+    if !contacts.is_empty() {
+        let _ = writeln!(out, "{}", contacts.join(" | "));
+    }
+    if !header.summary.is_empty() {
+        let _ = writeln!(out, "\n{}", header.summary);
+    }
+    for section in &sections {
+        let _ = writeln!(
+            out,
+            "\n{}\n{}",
+            section.heading.to_uppercase(),
+            "=".repeat(section.heading.chars().count())
+        );
+        for e in &section.entries {
+            let _ = write!(out, "\n{}", e.title);
+            if !e.dates.is_empty() {
+                let _ = write!(out, " ({})", e.dates);
+            }
+            out.push('\n');
+            let mut sub: Vec<String> = [&e.subtitle, &e.location]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .map(|s| s.to_string())
+                .collect();
+            if let Some(url) = &e.url {
+                sub.push(url.text.clone());
+            }
+            if !sub.is_empty() {
+                let _ = writeln!(out, "{}", sub.join(" · "));
+            }
+            if !e.summary.is_empty() {
+                let _ = writeln!(out, "{}", e.summary);
+            }
+            for bullet in &e.bullets {
+                let _ = writeln!(out, "  • {bullet}");
+            }
+            if !e.keywords.is_empty() {
+                let _ = writeln!(out, "  {}", e.keywords.join(", "));
+            }
+        }
+    }
+    out
+}
+
+/// The resume as JSON Resume, exactly as stored: every field, `meta` and unknown fields included, keys in
+/// their order.
+pub fn json(resume: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(resume).unwrap_or_else(|_| resume.to_string());
+    text.push('\n');
+    text
+}

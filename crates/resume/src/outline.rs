@@ -1,0 +1,296 @@
+//! A resume as a reader meets it: a header, then sections of entries in document order. Every export
+//! format renders this one outline, so they all show the same fields in the same order.
+
+use serde_json::Value;
+
+/// The person.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Header {
+    pub name: String,
+    pub label: String,
+    /// Email, phone, website and place, in that order (links with their target).
+    pub contacts: Vec<Item>,
+    /// Profiles: `Twitter: neutralthoughts`.
+    pub profiles: Vec<Item>,
+    pub summary: String,
+}
+
+/// A piece of text, with a link target if it is one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub text: String,
+    /// A safe target (`https:`, `http:` or `mailto:`); anything else is shown as text only.
+    pub href: Option<String>,
+}
+
+/// One entry of a section (a job, a degree, a skill, …).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Entry {
+    pub title: String,
+    pub subtitle: String,
+    pub dates: String,
+    pub location: String,
+    pub url: Option<Item>,
+    pub summary: String,
+    pub bullets: Vec<String>,
+    pub keywords: Vec<String>,
+}
+
+/// A section: its heading and entries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    /// The JSON Resume key (`work`, `skills`, …).
+    pub id: &'static str,
+    pub heading: &'static str,
+    pub entries: Vec<Entry>,
+}
+
+/// The outline of `resume`: empty or missing sections are left out.
+pub fn outline(resume: &Value) -> (Header, Vec<Section>) {
+    (header(&resume["basics"]), sections(resume))
+}
+
+fn s(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .unwrap_or("")
+        .to_owned()
+}
+
+fn list(v: &Value, key: &str) -> Vec<String> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A link target, only for schemes that cannot run code.
+pub fn safe_href(target: &str) -> Option<String> {
+    let t = target.trim();
+    let lower = t.to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("mailto:"))
+        .then(|| t.to_owned())
+}
+
+fn link(text: String, target: &str) -> Item {
+    Item {
+        href: safe_href(target),
+        text,
+    }
+}
+
+fn header(basics: &Value) -> Header {
+    let mut contacts = Vec::new();
+    let email = s(basics, "email");
+    if !email.is_empty() {
+        contacts.push(link(email.clone(), &format!("mailto:{email}")));
+    }
+    let phone = s(basics, "phone");
+    if !phone.is_empty() {
+        contacts.push(Item {
+            text: phone,
+            href: None,
+        });
+    }
+    let url = s(basics, "url");
+    if !url.is_empty() {
+        contacts.push(link(url.clone(), &url));
+    }
+    let location = &basics["location"];
+    let place: Vec<String> = ["address", "postalCode", "city", "region", "countryCode"]
+        .iter()
+        .map(|k| s(location, k))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !place.is_empty() {
+        contacts.push(Item {
+            text: place.join(", "),
+            href: None,
+        });
+    }
+    let profiles = basics["profiles"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| {
+                    let (network, user, url) = (s(p, "network"), s(p, "username"), s(p, "url"));
+                    let text = match (network.is_empty(), user.is_empty()) {
+                        (false, false) => format!("{network}: {user}"),
+                        (false, true) if !url.is_empty() => format!("{network}: {url}"),
+                        (true, false) => user,
+                        _ if !url.is_empty() => url.clone(),
+                        _ => return None,
+                    };
+                    Some(link(text, &url))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Header {
+        name: s(basics, "name"),
+        label: s(basics, "label"),
+        contacts,
+        profiles,
+        summary: s(basics, "summary"),
+    }
+}
+
+/// `2013-12-01` → `Dec 2013`; `2013` stays; anything else is shown as written.
+pub fn month_year(date: &str) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let parts: Vec<&str> = date.trim().split('-').collect();
+    match parts.as_slice() {
+        [y, m, ..] if y.len() == 4 => match m.parse::<usize>() {
+            Ok(m @ 1..=12) => format!("{} {y}", MONTHS[m - 1]),
+            _ => date.trim().to_owned(),
+        },
+        _ => date.trim().to_owned(),
+    }
+}
+
+fn range(v: &Value) -> String {
+    let (start, end) = (s(v, "startDate"), s(v, "endDate"));
+    match (start.is_empty(), end.is_empty()) {
+        (true, true) => String::new(),
+        (false, true) => format!("{} – present", month_year(&start)),
+        (true, false) => month_year(&end),
+        (false, false) => format!("{} – {}", month_year(&start), month_year(&end)),
+    }
+}
+
+fn url_of(v: &Value) -> Option<Item> {
+    let url = s(v, "url");
+    (!url.is_empty()).then(|| link(url.clone(), &url))
+}
+
+fn join(parts: &[String], separator: &str) -> String {
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+fn entry(id: &str, v: &Value) -> Entry {
+    let mut e = Entry {
+        url: url_of(v),
+        ..Entry::default()
+    };
+    match id {
+        "work" => {
+            e.title = s(v, "position");
+            e.subtitle = s(v, "name");
+            e.dates = range(v);
+            e.location = s(v, "location");
+            e.summary = join(&[s(v, "description"), s(v, "summary")], "\n\n");
+            e.bullets = list(v, "highlights");
+        }
+        "volunteer" => {
+            e.title = s(v, "position");
+            e.subtitle = s(v, "organization");
+            e.dates = range(v);
+            e.summary = s(v, "summary");
+            e.bullets = list(v, "highlights");
+        }
+        "education" => {
+            e.title = join(&[s(v, "studyType"), s(v, "area")], ", ");
+            e.subtitle = s(v, "institution");
+            e.dates = range(v);
+            let score = s(v, "score");
+            if !score.is_empty() {
+                e.bullets.push(format!("Score: {score}"));
+            }
+            e.bullets.extend(list(v, "courses"));
+        }
+        "awards" => {
+            e.title = s(v, "title");
+            e.subtitle = s(v, "awarder");
+            e.dates = month_year(&s(v, "date"));
+            e.summary = s(v, "summary");
+        }
+        "certificates" => {
+            e.title = s(v, "name");
+            e.subtitle = s(v, "issuer");
+            e.dates = month_year(&s(v, "date"));
+        }
+        "publications" => {
+            e.title = s(v, "name");
+            e.subtitle = s(v, "publisher");
+            e.dates = month_year(&s(v, "releaseDate"));
+            e.summary = s(v, "summary");
+        }
+        "skills" => {
+            e.title = s(v, "name");
+            e.subtitle = s(v, "level");
+            e.keywords = list(v, "keywords");
+        }
+        "languages" => {
+            e.title = s(v, "language");
+            e.subtitle = s(v, "fluency");
+        }
+        "interests" => {
+            e.title = s(v, "name");
+            e.keywords = list(v, "keywords");
+        }
+        "references" => {
+            e.title = s(v, "name");
+            e.summary = s(v, "reference");
+        }
+        "projects" => {
+            e.title = s(v, "name");
+            e.subtitle = join(
+                &[s(v, "entity"), s(v, "type"), list(v, "roles").join(", ")],
+                " · ",
+            );
+            e.dates = range(v);
+            e.summary = s(v, "description");
+            e.bullets = list(v, "highlights");
+            e.keywords = list(v, "keywords");
+        }
+        _ => {}
+    }
+    e
+}
+
+fn sections(resume: &Value) -> Vec<Section> {
+    const HEADINGS: &[(&str, &str)] = &[
+        ("work", "Work"),
+        ("volunteer", "Volunteering"),
+        ("education", "Education"),
+        ("awards", "Awards"),
+        ("certificates", "Certificates"),
+        ("publications", "Publications"),
+        ("skills", "Skills"),
+        ("languages", "Languages"),
+        ("interests", "Interests"),
+        ("references", "References"),
+        ("projects", "Projects"),
+    ];
+    HEADINGS
+        .iter()
+        .filter_map(|&(id, heading)| {
+            let entries: Vec<Entry> = resume[id]
+                .as_array()?
+                .iter()
+                .map(|v| entry(id, v))
+                .filter(|e| *e != Entry::default())
+                .collect();
+            (!entries.is_empty()).then_some(Section {
+                id,
+                heading,
+                entries,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,233 @@
+//! Exports of the sample and of resumes written for the purpose — long content that spans pages,
+//! non-Latin text (Japanese, Arabic, Hebrew), empty sections with `meta` and unknown fields — in every
+//! template: every text field present, under its own section heading, in document order; markup in any
+//! field shown as text; nothing fetched from elsewhere, no scripts; JSON lossless.
+
+use redline_resume::export::{self, Page, Template};
+use redline_resume::outline::{month_year, outline};
+use serde_json::Value;
+
+fn resumes() -> Vec<(String, Value)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/resumes");
+    let mut all = vec![("sample".to_owned(), redline_resume::sample())];
+    for name in ["long", "non-latin", "empty-sections"] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        all.push((name.to_owned(), serde_json::from_str(&text).unwrap()));
+    }
+    all
+}
+
+/// Every text the outline shows, in order, with the heading of the section it belongs to.
+fn expected_texts(resume: &Value) -> Vec<(Option<&'static str>, String)> {
+    let (header, sections) = outline(resume);
+    let mut texts = vec![(None, header.name.clone()), (None, header.label.clone())];
+    texts.extend(
+        header
+            .contacts
+            .iter()
+            .chain(&header.profiles)
+            .map(|i| (None, i.text.clone())),
+    );
+    texts.push((None, header.summary.clone()));
+    for s in &sections {
+        for e in &s.entries {
+            for t in [&e.title, &e.dates, &e.subtitle, &e.location] {
+                texts.push((Some(s.heading), t.clone()));
+            }
+            if let Some(u) = &e.url {
+                texts.push((Some(s.heading), u.text.clone()));
+            }
+            texts.push((Some(s.heading), e.summary.clone()));
+            for t in e.bullets.iter().chain(&e.keywords) {
+                texts.push((Some(s.heading), t.clone()));
+            }
+        }
+    }
+    texts.retain(|(_, t)| !t.is_empty());
+    texts
+}
+
+/// Checks that each text appears, in order, after its section's heading.
+fn assert_in_order(
+    rendered: &str,
+    resume: &Value,
+    escape: impl Fn(&str) -> String,
+    heading: impl Fn(&str) -> String,
+    what: &str,
+) {
+    let mut at = 0;
+    let mut section = None;
+    for (in_section, text) in expected_texts(resume) {
+        if in_section != section {
+            let h = heading(in_section.unwrap());
+            at = at
+                + rendered[at..]
+                    .find(&h)
+                    .unwrap_or_else(|| panic!("{what}: heading {h:?} missing or out of order"));
+            section = in_section;
+        }
+        let needle = escape(&text);
+        // Multi-line summaries may be laid out over several lines: look for the first line.
+        let first = needle.lines().next().unwrap_or_default().to_owned();
+        let found = rendered[at..]
+            .find(&first)
+            .unwrap_or_else(|| panic!("{what}: {first:?} missing or out of order"));
+        at += found;
+    }
+}
+
+#[test]
+fn html_has_every_field_under_its_heading_in_order_and_is_self_contained() {
+    for (name, resume) in resumes() {
+        for template in Template::ALL {
+            for page in [Page::A4, Page::Letter] {
+                let html = export::html(&resume, template, page);
+                let what = format!("{name}/{}/{page:?}", template.name());
+                assert_in_order(
+                    &html,
+                    &resume,
+                    export::escape,
+                    |h| format!("<h2>{h}</h2>"),
+                    &what,
+                );
+                for forbidden in [
+                    "<script",
+                    "<link",
+                    "<img",
+                    "<iframe",
+                    " src=",
+                    "url(",
+                    "@import",
+                    "javascript:",
+                ] {
+                    assert!(!html.contains(forbidden), "{what}: contains {forbidden}");
+                }
+                let size = if page == Page::A4 {
+                    "size:A4"
+                } else {
+                    "size:letter"
+                };
+                assert!(
+                    html.contains(size) && html.contains("@media print"),
+                    "{what}: print CSS"
+                );
+                assert!(
+                    html.starts_with("<!DOCTYPE html>")
+                        && html.contains("<meta charset=\"utf-8\">")
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn markdown_and_text_have_every_field_in_order() {
+    for (name, resume) in resumes() {
+        let text = export::text(&resume);
+        assert_in_order(
+            &text,
+            &resume,
+            str::to_owned,
+            |h| h.to_uppercase(),
+            &format!("{name}/txt"),
+        );
+        let md = export::markdown(&resume);
+        // Markdown escapes its special characters: compare with them taken out.
+        let plain = md.replace('\\', "");
+        assert_in_order(
+            &plain,
+            &resume,
+            str::to_owned,
+            |h| format!("## {h}"),
+            &format!("{name}/md"),
+        );
+    }
+}
+
+/// Every string of the resume replaced by markup (dates kept valid): none of it may become markup.
+fn hostile(resume: &Value) -> Value {
+    fn walk(v: &mut Value, key: &str, n: &mut usize) {
+        match v {
+            Value::String(s) if key.ends_with("Date") || key == "date" => *s = s.clone(),
+            Value::String(s) => {
+                *n += 1;
+                *s = format!("<b onclick=\"x()\">f{n}</b> & 'q' <script>alert(1)</script>");
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| walk(i, key, n)),
+            Value::Object(map) => map.iter_mut().for_each(|(k, i)| walk(i, k, n)),
+            _ => {}
+        }
+    }
+    let mut copy = resume.clone();
+    walk(&mut copy, "", &mut 0);
+    copy
+}
+
+#[test]
+fn markup_in_any_field_is_shown_as_text() {
+    for (name, resume) in resumes() {
+        let evil = hostile(&resume);
+        for template in Template::ALL {
+            let html = export::html(&evil, template, Page::A4);
+            assert!(!html.contains("<b onclick"), "{name}: raw markup");
+            assert!(!html.contains("<script"), "{name}: raw script");
+            assert!(
+                !html.contains("href=\"<") && !html.contains("href=\"javascript"),
+                "{name}: unsafe link"
+            );
+            assert!(
+                html.contains("&lt;b onclick=&quot;x()&quot;&gt;f")
+                    && html.contains(
+                        "&lt;/b&gt; &amp; &#39;q&#39; &lt;script&gt;alert(1)&lt;/script&gt;"
+                    ),
+                "{name}: escaped text"
+            );
+            assert_in_order(
+                &html,
+                &evil,
+                export::escape,
+                |h| format!("<h2>{h}</h2>"),
+                &format!("{name}/hostile"),
+            );
+        }
+        let md = export::markdown(&evil);
+        assert!(
+            md.contains("\\<b onclick") && !md.replace("\\<b", "").contains("<b onclick"),
+            "{name}: markdown escapes"
+        );
+    }
+    let js = serde_json::json!({"basics": {"name": "X", "url": "javascript:alert(1)",
+        "profiles": [{"network": "Evil", "url": "JAVASCRIPT:alert(2)"}]}});
+    let html = export::html(&js, Template::Classic, Page::A4);
+    assert!(!html.to_lowercase().contains("href=\"javascript"), "{html}");
+    assert!(html.contains("javascript:alert(1)"), "shown as text");
+}
+
+#[test]
+fn json_export_is_lossless() {
+    for (name, resume) in resumes() {
+        let text = export::json(&resume);
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, resume, "{name}");
+        assert_eq!(
+            serde_json::to_string(&back).unwrap(),
+            serde_json::to_string(&resume).unwrap(),
+            "{name}: key order"
+        );
+    }
+    let empty = &resumes()[3].1;
+    assert!(
+        export::json(empty).contains("\"x-unknown-top\"")
+            && export::json(empty).contains("\"x-custom\"")
+    );
+}
+
+#[test]
+fn empty_sections_are_left_out_and_dates_read_as_months() {
+    let (_, empty) = &resumes()[3];
+    let html = export::html(empty, Template::Modern, Page::Letter);
+    assert!(!html.contains("<h2>Work</h2>") && html.contains("<h2>Skills</h2>"));
+    assert_eq!(month_year("2013-12-01"), "Dec 2013");
+    assert_eq!(month_year("2013"), "2013");
+    assert_eq!(month_year("soon"), "soon");
+}
