@@ -73,6 +73,17 @@ prependParagraph, which only apply to summaries and descriptions), \"path\" (a J
 ask for; keep every other field exactly as it is. Never touch /meta. Never invent numbers, employers, titles or \
 dates that the resume or the user did not give. Use \"-\" to append to a list.";
 
+/// The patch model's rules, with the JSON Resume schema the result must satisfy (minified once).
+fn patch_rules() -> &'static str {
+    static RULES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        let schema: Value = serde_json::from_str(redline_resume::SCHEMA).unwrap_or(Value::Null);
+        format!(
+            "{PATCH_RULES}\n\nThe resume must stay valid against this JSON Resume schema:\n{schema}"
+        )
+    })
+}
+
 const CHAT_RULES: &str = "You are Redline, a careful resume editor. The user's resume (JSON Resume) is below. \
 When the user asks for a change, call patch_resume with a precise description of the intended changes and the \
 JSON Pointers of the parts to change; do not write the changes yourself. Answer questions directly. Be brief. \
@@ -348,7 +359,7 @@ impl Turn<'_> {
                 "model": self.provider.config().patch_model,
                 "temperature": 0.1,
                 "messages": [
-                    {"role": "system", "content": PATCH_RULES},
+                    {"role": "system", "content": patch_rules()},
                     {"role": "user", "content": request},
                 ],
             });

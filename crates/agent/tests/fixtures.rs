@@ -199,6 +199,11 @@ async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
     assert_eq!(requests.len(), 3);
     assert_eq!(requests[0]["tools"][0]["function"]["name"], "patch_resume");
     assert_eq!(requests[1]["response_format"]["type"], "json_schema");
+    let rules = requests[1]["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        rules.contains("RFC 6902") && rules.contains("\"definitions\""),
+        "the rules and the schema"
+    );
     let patch_prompt = requests[1]["messages"][1]["content"].as_str().unwrap();
     assert!(patch_prompt.contains("Richard Hendriks") && patch_prompt.contains("Add Python"));
     let tool_result = requests[2]["messages"].as_array().unwrap().last().unwrap();
