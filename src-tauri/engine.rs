@@ -154,7 +154,7 @@ impl Engine {
         } = &mut *open;
         let result = Turn {
             store,
-            document_id: *document_id,
+            document_id: Some(*document_id),
             provider: &provider,
             surface,
             policy: Policy::default(),

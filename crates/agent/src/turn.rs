@@ -45,6 +45,8 @@ pub enum TurnEvent {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnOutcome {
+    /// The document the turn worked on (the one it created, if it started without one).
+    pub document_id: Option<i64>,
     /// The chat model's whole reply.
     pub reply: String,
     /// The revisions committed, in order.
@@ -83,6 +85,9 @@ fn patch_rules() -> &'static str {
         )
     })
 }
+
+const NO_RESUME_YET: &str = "There is no resume yet. Ask for what is missing; once the user has told you \
+enough, call create_resume with the resume in JSON Resume format, using only what the user said.";
 
 const CHAT_RULES: &str = "You are Redline, a careful resume editor. The user's resume (JSON Resume) is below. \
 When the user asks for a change, call patch_resume with a precise description of the intended changes and the \
@@ -140,8 +145,9 @@ fn tools(has_document: bool) -> Value {
 pub struct Turn<'a> {
     /// The store the edits are committed to.
     pub store: &'a mut Store,
-    /// The document being edited.
-    pub document_id: i64,
+    /// The document being edited; `None` when there is none yet (the model may then create one with
+    /// `create_resume`, and only then change it).
+    pub document_id: Option<i64>,
     /// The models.
     pub provider: &'a Provider,
     /// The resume view the previews go to (its numbering continues across turns).
@@ -171,18 +177,29 @@ impl Turn<'_> {
         message: &str,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<TurnOutcome, TurnError> {
-        let asked = self
-            .store
-            .add_message(self.document_id, Role::User, message)?;
-        let mut messages = self.conversation()?;
-        let said: String = self
-            .store
-            .messages(self.document_id)?
-            .into_iter()
-            .filter(|m| m.role == Role::User)
-            .map(|m| m.content + "\n")
-            .collect();
+        let mut asked = match self.document_id {
+            Some(doc) => Some(self.store.add_message(doc, Role::User, message)?),
+            None => None,
+        };
+        let mut messages = match self.document_id {
+            Some(_) => self.conversation()?,
+            None => vec![
+                json!({"role": "system", "content": format!("{CHAT_RULES}\n\n{NO_RESUME_YET}")}),
+                json!({"role": "user", "content": message}),
+            ],
+        };
+        let said: String = match self.document_id {
+            Some(doc) => self
+                .store
+                .messages(doc)?
+                .into_iter()
+                .filter(|m| m.role == Role::User)
+                .map(|m| m.content + "\n")
+                .collect(),
+            None => message.to_owned(),
+        };
         let mut outcome = TurnOutcome {
+            document_id: self.document_id,
             reply: String::new(),
             revisions: Vec::new(),
             warnings: Vec::new(),
@@ -191,7 +208,7 @@ impl Turn<'_> {
             let body = json!({
                 "model": self.provider.config().chat_model,
                 "messages": messages,
-                "tools": tools(true),
+                "tools": tools(self.document_id.is_some()),
                 "tool_choice": "auto",
                 "stream_options": {"include_usage": true},
             });
@@ -206,34 +223,99 @@ impl Turn<'_> {
                 .collect();
             messages.push(json!({"role": "assistant", "content": text, "tool_calls": tool_calls}));
             for call in calls {
-                let result = match call.name.as_str() {
-                    "patch_resume" => {
+                let result = match (call.name.as_str(), self.document_id, asked) {
+                    ("patch_resume", Some(_), Some(asked)) => {
                         self.patch(&call.arguments, asked, &said, &mut outcome, emit)
                             .await?
                     }
-                    "create_resume" => {
+                    ("patch_resume", ..) => {
+                        "Refused: there is no resume yet; create it with create_resume.".to_owned()
+                    }
+                    ("create_resume", None, _) => {
+                        let created = self.create(&call.arguments, message, &mut outcome, emit)?;
+                        if let Some(doc) = self.document_id {
+                            asked = Some(self.store.add_message(doc, Role::User, message)?);
+                        }
+                        created
+                    }
+                    ("create_resume", Some(_), _) => {
                         "Refused: a resume already exists; use patch_resume to change it."
                             .to_owned()
                     }
-                    other => format!("Refused: there is no tool named {other}."),
+                    (other, ..) => format!("Refused: there is no tool named {other}."),
                 };
                 messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": result}));
             }
         }
-        if !outcome.reply.is_empty() {
+        if let Some(doc) = self.document_id
+            && !outcome.reply.is_empty()
+        {
             self.store
-                .add_message(self.document_id, Role::Assistant, &outcome.reply)?;
+                .add_message(doc, Role::Assistant, &outcome.reply)?;
         }
+        outcome.document_id = self.document_id;
         Ok(outcome)
+    }
+
+    /// Carries out `create_resume`: a complete, valid resume becomes the first revision of a new document,
+    /// shown in the view at once. Returns what the conversation is told.
+    fn create(
+        &mut self,
+        arguments: &str,
+        message: &str,
+        outcome: &mut TurnOutcome,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<String, TurnError> {
+        let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
+        let resume = &args["resume"];
+        if !resume.is_object() {
+            return Ok(
+                "Refused: create_resume needs \"resume\", a resume in JSON Resume format."
+                    .to_owned(),
+            );
+        }
+        if let Err(problems) = redline_resume::validate(resume) {
+            let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            let reason = format!("the resume is not valid JSON Resume: {}", list.join("; "));
+            emit(TurnEvent::Refused {
+                reason: reason.clone(),
+                retrying: false,
+            });
+            return Ok(format!("Refused: {reason}."));
+        }
+        let title = redline_resume::title_of(resume);
+        let id = self.store.import(&title, resume)?;
+        self.document_id = Some(id);
+        emit(TurnEvent::Surface {
+            update: self.surface.create(1, resume.clone()),
+        });
+        emit(TurnEvent::Committed {
+            revision: 1,
+            summary: format!("Created “{title}”"),
+        });
+        outcome.revisions.push(1);
+        for fact in crate::facts::invented(&Value::Null, resume, message) {
+            let text = format!("“{fact}” appears nowhere in your messages: please check it.");
+            emit(TurnEvent::Warning { text: text.clone() });
+            outcome.warnings.push(text);
+        }
+        Ok(format!(
+            "Created the resume “{title}” (revision 1). It reads:\n{resume}"
+        ))
+    }
+
+    fn doc(&self) -> i64 {
+        self.document_id
+            .expect("patch_resume runs only on a document")
     }
 
     /// The messages the chat model sees: the rules with the current document, then the conversation.
     fn conversation(&self) -> Result<Vec<Value>, TurnError> {
-        let head = self.store.head(self.document_id)?;
+        let head = self.store.head(self.doc())?;
         let mut messages = vec![
             json!({"role": "system", "content": format!("{CHAT_RULES}\n\nResume (revision {}):\n{}", head.number, head.document)}),
         ];
-        let history = self.store.messages(self.document_id)?;
+        let history = self.store.messages(self.doc())?;
         let recent = history.len().saturating_sub(40);
         for m in &history[recent..] {
             let role = match m.role {
@@ -338,7 +420,7 @@ impl Turn<'_> {
         };
         let mut refusal: Option<String> = None;
         for attempt in 0..2 {
-            let head = self.store.head(self.document_id)?;
+            let head = self.store.head(self.doc())?;
             let mut request = format!(
                 "Resume (revision {}):\n{}\n\nRequested changes: {changes}\nTarget pointers: {}\n",
                 head.number,
@@ -388,7 +470,7 @@ impl Turn<'_> {
                         refused: json!([]),
                         error: Some(error.to_string()),
                     };
-                    self.store.record_model_call(self.document_id, &record)?;
+                    self.store.record_model_call(self.doc(), &record)?;
                     return Err(error);
                 }
             };
@@ -413,7 +495,7 @@ impl Turn<'_> {
                         .summary(changes.clone())
                         .chat_message(asked)
                         .model_call(record);
-                    match self.store.commit(self.document_id, change) {
+                    match self.store.commit(self.doc(), change) {
                         Ok(committed) => {
                             let n = committed.info.number;
                             forward(stabilizer.commit(n), emit);
@@ -448,7 +530,7 @@ impl Turn<'_> {
                         Err(StoreError::NoChange(_)) => {
                             *self.surface = stabilizer.into_surface();
                             self.store.record_model_call(
-                                self.document_id,
+                                self.doc(),
                                 &call(Outcome::Refused, json!([]), Some("nothing changed".into())),
                             )?;
                             return Ok(
@@ -474,7 +556,7 @@ impl Turn<'_> {
                 }
             };
             self.store.record_model_call(
-                self.document_id,
+                self.doc(),
                 &call(Outcome::Refused, json!([]), Some(reason.clone())),
             )?;
             emit(TurnEvent::Refused {

@@ -71,7 +71,7 @@ async fn play(
     let mut events = Vec::new();
     let result = Turn {
         store: &mut store,
-        document_id: id,
+        document_id: Some(id),
         provider: &provider,
         surface: &mut surface,
         policy: Policy::default(),
@@ -252,7 +252,7 @@ async fn stop_cancels_at_once_and_rolls_every_preview_back() {
     let started = std::time::Instant::now();
     let result = Turn {
         store: &mut store,
-        document_id: id,
+        document_id: Some(id),
         provider: &provider,
         surface: &mut surface,
         policy: Policy::default(),
@@ -341,5 +341,61 @@ async fn structured_output_falls_back_to_json_mode_then_to_a_tool_call() {
     assert_eq!(
         requests[3]["tool_choice"]["function"]["name"],
         "write_operations"
+    );
+}
+
+/// With no resume yet, only `create_resume` is offered: a valid resume becomes a new document (shown at
+/// once, revision 1), and later rounds of the turn may change it; an invalid one is refused with its problems.
+#[tokio::test]
+async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
+    let grace = serde_json::json!({"basics": {"name": "Grace Hopper", "label": "Rear Admiral"}});
+    let replies: Vec<redline_agent::Reply> = serde_json::from_value(serde_json::json!([
+        {"toolCall": {"name": "create_resume", "arguments": {"resume": {"basics": {"name": 7}}}}},
+        {"toolCall": {"name": "create_resume", "arguments": {"resume": grace}}},
+        {"say": "Created your resume."}
+    ]))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let server = ReplayServer::start(replies, Pace::default()).await.unwrap();
+    let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
+    let mut surface = Surface::new("main");
+    let mut events = Vec::new();
+    let outcome = Turn {
+        store: &mut store,
+        document_id: None,
+        provider: &provider,
+        surface: &mut surface,
+        policy: Policy::default(),
+        selected: None,
+        cancel: CancellationToken::new(),
+        stall: Duration::from_secs(5),
+    }
+    .run("I'm Grace Hopper, a Rear Admiral.", &mut |e| events.push(e))
+    .await
+    .unwrap();
+    let id = outcome.document_id.expect("a document was created");
+    assert_eq!(store.head(id).unwrap().document, grace);
+    assert_eq!(outcome.revisions, [1]);
+    assert!(
+        matches!(&events.iter().find(|e| matches!(e, TurnEvent::Refused { .. })),
+        Some(TurnEvent::Refused { reason, .. }) if reason.contains("/basics/name"))
+    );
+    assert!(events.iter().any(|e| matches!(e, TurnEvent::Surface { update: SurfaceUpdate::Create(c) } if c.document == grace)));
+    let requests = server.requests();
+    assert_eq!(requests[0]["tools"][0]["function"]["name"], "create_resume");
+    assert_eq!(
+        requests[2]["tools"][0]["function"]["name"], "patch_resume",
+        "once it exists, it is patched"
+    );
+    let said: Vec<_> = store
+        .messages(id)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(
+        said,
+        ["I'm Grace Hopper, a Rear Admiral.", "Created your resume."]
     );
 }

@@ -17,7 +17,7 @@ pub const DEMO_TITLE: &str = "Redline demo";
 /// Runs one turn for `message` on `doc` and prints it as it streams.
 pub fn run(
     store: &mut Store,
-    doc: i64,
+    doc: Option<i64>,
     config: ProviderConfig,
     message: &str,
     json: bool,
@@ -54,7 +54,14 @@ pub fn run(
         .run(message, &mut emit)
         .await;
         let mut out = std::io::stdout().lock();
-        let head = store.document(doc)?.head_revision;
+        let doc = match &result {
+            Ok(outcome) => outcome.document_id,
+            Err(_) => doc,
+        };
+        let head = match doc {
+            Some(doc) => store.document(doc)?.head_revision,
+            None => 0,
+        };
         match result {
             Ok(outcome) => {
                 if json {
@@ -67,6 +74,11 @@ pub fn run(
                     writeln!(out)?;
                     for n in &outcome.revisions {
                         writeln!(out, "✓ revision {n}:")?;
+                        let Some(doc) = doc else { continue };
+                        if *n == 1 {
+                            writeln!(out, "    created document {doc}")?;
+                            continue;
+                        }
                         let diff = serde_json::to_value(store.diff(doc, n - 1, *n)?)?;
                         for op in diff.as_array().into_iter().flatten() {
                             writeln!(out, "    {}", describe(op))?;
@@ -82,7 +94,10 @@ pub fn run(
                 if json {
                     writeln!(out, "{}", json!({"kind": "failed", "document": doc, "revision": head, "error": error.to_string()}))?;
                 }
-                bail!("{error} (the resume stays at revision {head})")
+                match doc {
+                    Some(_) => bail!("{error} (the resume stays at revision {head})"),
+                    None => bail!("{error} (no resume was created)"),
+                }
             }
         }
     })
@@ -119,7 +134,14 @@ pub fn demo(store: &mut Store, json: bool) -> Result<()> {
     config.patch_model = "demo".into();
     // The server runs on its own runtime thread while the turn runs on another.
     std::thread::spawn(move || runtime.block_on(std::future::pending::<()>()));
-    run(store, doc, config, &fixture.message, json, Some(server))
+    run(
+        store,
+        Some(doc),
+        config,
+        &fixture.message,
+        json,
+        Some(server),
+    )
 }
 
 fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::Result<()> {

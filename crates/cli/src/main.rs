@@ -130,6 +130,9 @@ enum Command {
         /// One JSON object per line (chat deltas, surface messages), ending with the committed revision.
         #[arg(long)]
         json: bool,
+        /// Start a new resume from the conversation (the model creates it) instead of editing one.
+        #[arg(long, conflicts_with = "doc")]
+        new: bool,
     },
     /// Play a scripted editing session (no model, no key) on a fresh copy of the sample resume.
     Demo {
@@ -349,8 +352,13 @@ fn run(cli: Cli) -> Result<()> {
             model,
             patch_model,
             json,
+            new,
         } => {
-            let doc = document(&mut store, doc)?;
+            let doc = if new {
+                None
+            } else {
+                Some(document(&mut store, doc)?)
+            };
             let key = std::env::var("OPENAI_API_KEY")
                 .ok()
                 .filter(|k| !k.is_empty());
