@@ -3,7 +3,9 @@
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::{Emit, Engine};
-use crate::ipc::{AppInfo, CHAT_EVENT, IpcError, SURFACE_EVENT, SurfaceUpdate, TurnSummary};
+use crate::ipc::{
+    AppInfo, CHAT_EVENT, ChatLine, IpcError, SURFACE_EVENT, SurfaceUpdate, TurnSummary,
+};
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
 /// again whenever it sees a gap in `seq`.
@@ -49,6 +51,15 @@ pub async fn start_demo<R: Runtime>(
     let mut emit = emitter(app);
     engine
         .demo(&mut emit)
+        .await
+        .map_err(|message| IpcError { message })
+}
+
+/// The conversation about the document on screen, oldest first.
+#[tauri::command]
+pub async fn chat_history(engine: State<'_, Engine>) -> Result<Vec<ChatLine>, IpcError> {
+    engine
+        .chat_history()
         .await
         .map_err(|message| IpcError { message })
 }

@@ -10,7 +10,7 @@ use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ipc::{ChatEvent, TurnSummary};
+use crate::ipc::{ChatEvent, ChatLine, TurnSummary};
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
@@ -77,6 +77,29 @@ impl Engine {
             .head(open.document_id)
             .map_err(|e| e.to_string())?;
         Ok(open.surface.create(head.number, head.document))
+    }
+
+    /// The conversation about the document on screen, oldest first (so that it survives a restart).
+    pub async fn chat_history(&self) -> Result<Vec<ChatLine>, String> {
+        let open = self.open()?.lock().await;
+        let messages = open
+            .store
+            .messages(open.document_id)
+            .map_err(|e| e.to_string())?;
+        Ok(messages
+            .into_iter()
+            .filter_map(|m| {
+                let role = match m.role {
+                    redline_store::Role::User => "user",
+                    redline_store::Role::Assistant => "assistant",
+                    _ => return None,
+                };
+                Some(ChatLine {
+                    role: role.to_owned(),
+                    text: m.content,
+                })
+            })
+            .collect())
     }
 
     /// Runs an AI turn for `message` against the provider configured in the environment.
@@ -293,6 +316,11 @@ mod tests {
         };
         assert_eq!(now.document["skills"][0]["keywords"][3], "Rust");
         assert!(!engine.stop(), "nothing runs after the turn");
+        // The conversation is kept with the document, for the next start.
+        let history = engine.chat_history().await.unwrap();
+        assert_eq!(history.len(), 2);
+        assert_eq!(history[0].role, "user");
+        assert!(history[1].text.starts_with("Sure — adding Rust"));
     }
 
     #[tokio::test]

@@ -71,6 +71,16 @@ impl From<redline_agent::TurnEvent> for ChatEvent {
     }
 }
 
+/// A message of the document's conversation, as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatLine {
+    /// `user` or `assistant`.
+    pub role: String,
+    /// What was said.
+    pub text: String,
+}
+
 /// What a finished turn did.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -118,6 +128,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     IpcError::export_all(&cfg)?;
     ChatEvent::export_all(&cfg)?;
     TurnSummary::export_all(&cfg)?;
+    ChatLine::export_all(&cfg)?;
     Ok(())
 }
 

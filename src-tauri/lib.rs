@@ -43,7 +43,8 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::app_info,
             commands::send_message,
             commands::start_demo,
-            commands::stop_turn
+            commands::stop_turn,
+            commands::chat_history
         ])
 }
 

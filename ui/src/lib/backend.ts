@@ -4,6 +4,7 @@ import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
 import type { ChatEvent } from "../bindings/ChatEvent";
+import type { ChatLine } from "../bindings/ChatLine";
 import type { IpcError } from "../bindings/IpcError";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
@@ -55,4 +56,9 @@ export function stopTurn(): Promise<boolean> {
 /** Calls `handler` with every chat event of a running turn. */
 export function onChat(handler: (event: ChatEvent) => void): Promise<UnlistenFn> {
   return listen<ChatEvent>(CHAT_EVENT, (event) => handler(event.payload));
+}
+
+/** The conversation about the document on screen, oldest first. */
+export function chatHistory(): Promise<ChatLine[]> {
+  return invoke<ChatLine[]>("chat_history");
 }
