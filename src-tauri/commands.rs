@@ -4,7 +4,8 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::{Emit, Engine};
 use crate::ipc::{
-    AppInfo, CHAT_EVENT, ChatLine, IpcError, SURFACE_EVENT, SurfaceUpdate, TurnSummary,
+    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, IpcError, SURFACE_EVENT,
+    SurfaceUpdate, TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -51,6 +52,40 @@ pub async fn start_demo<R: Runtime>(
     let mut emit = emitter(app);
     engine
         .demo(&mut emit)
+        .await
+        .map_err(|message| IpcError { message })
+}
+
+/// The HTML export of the document on screen, for the export dialog's preview.
+#[tauri::command]
+pub async fn export_preview(
+    engine: State<'_, Engine>,
+    request: ExportRequest,
+) -> Result<String, IpcError> {
+    let html = ExportRequest {
+        format: "html".into(),
+        ..request
+    };
+    engine
+        .render(&html)
+        .await
+        .map(|(text, ..)| text)
+        .map_err(|message| IpcError { message })
+}
+
+/// Exports the document on screen into the Downloads folder.
+#[tauri::command]
+pub async fn export_document(
+    engine: State<'_, Engine>,
+    request: ExportRequest,
+) -> Result<ExportDone, IpcError> {
+    let folder = dirs::download_dir()
+        .or_else(dirs::home_dir)
+        .ok_or_else(|| IpcError {
+            message: "cannot tell where your Downloads folder is".into(),
+        })?;
+    engine
+        .export(&request, &folder)
         .await
         .map_err(|message| IpcError { message })
 }

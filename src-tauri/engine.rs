@@ -10,7 +10,7 @@ use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ipc::{ChatEvent, ChatLine, TurnSummary};
+use crate::ipc::{ChatEvent, ChatLine, ExportDone, ExportRequest, TurnSummary};
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
@@ -77,6 +77,82 @@ impl Engine {
             .head(open.document_id)
             .map_err(|e| e.to_string())?;
         Ok(open.surface.create(head.number, head.document))
+    }
+
+    /// The document on screen rendered as `request` asks (the text of the file).
+    pub async fn render(
+        &self,
+        request: &ExportRequest,
+    ) -> Result<(String, String, &'static str), String> {
+        use redline_resume::export::{self, Page, Template};
+        let template = Template::parse(&request.template)?;
+        let page = Page::parse(&request.page)?;
+        let open = self.open()?.lock().await;
+        let resume = open
+            .store
+            .head(open.document_id)
+            .map_err(|e| e.to_string())?
+            .document;
+        let title = open
+            .store
+            .document(open.document_id)
+            .map_err(|e| e.to_string())?
+            .title;
+        let (text, extension) = match request.format.as_str() {
+            "html" => (export::html(&resume, template, page), "html"),
+            "md" => (export::markdown(&resume), "md"),
+            "txt" => (export::text(&resume), "txt"),
+            "json" => (export::json(&resume), "json"),
+            other => return Err(format!("there is no export format “{other}”")),
+        };
+        Ok((text, title, extension))
+    }
+
+    /// Exports the document on screen into `folder` (the Downloads folder in the app) under its title,
+    /// never over an existing file, through a temporary file.
+    pub async fn export(
+        &self,
+        request: &ExportRequest,
+        folder: &std::path::Path,
+    ) -> Result<ExportDone, String> {
+        let (text, title, extension) = self.render(request).await?;
+        let stem: String = title
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || " -_.()".contains(c) {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect::<String>()
+            .trim()
+            .trim_matches('.')
+            .to_owned();
+        let stem = if stem.is_empty() {
+            "resume".to_owned()
+        } else {
+            stem
+        };
+        std::fs::create_dir_all(folder)
+            .map_err(|e| format!("cannot use {}: {e}", folder.display()))?;
+        let mut path = folder.join(format!("{stem}.{extension}"));
+        let mut n = 2;
+        while path.exists() {
+            path = folder.join(format!("{stem} ({n}).{extension}"));
+            n += 1;
+        }
+        let partial = folder.join(format!(".{stem}.{extension}.partial"));
+        std::fs::write(&partial, text.as_bytes())
+            .and_then(|()| std::fs::rename(&partial, &path))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&partial);
+                format!("cannot write {}: {e}", path.display())
+            })?;
+        Ok(ExportDone {
+            path: path.display().to_string(),
+            bytes: text.len() as u64,
+        })
     }
 
     /// The conversation about the document on screen, oldest first (so that it survives a restart).
@@ -321,6 +397,37 @@ mod tests {
         assert_eq!(history.len(), 2);
         assert_eq!(history[0].role, "user");
         assert!(history[1].text.starts_with("Sure — adding Rust"));
+    }
+
+    #[tokio::test]
+    async fn exports_never_overwrite_and_refuse_unknown_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::start(Some(dir.path().join("data")));
+        let out = dir.path().join("Downloads");
+        let request = |format: &str| ExportRequest {
+            format: format.into(),
+            template: "modern".into(),
+            page: "letter".into(),
+        };
+        let first = engine.export(&request("html"), &out).await.unwrap();
+        let second = engine.export(&request("html"), &out).await.unwrap();
+        assert!(
+            first.path.ends_with("Richard Hendriks — Programmer.html")
+                || first.path.ends_with("Richard Hendriks - Programmer.html"),
+            "{}",
+            first.path
+        );
+        assert!(second.path.ends_with("(2).html"), "{}", second.path);
+        let html = std::fs::read_to_string(&first.path).unwrap();
+        assert!(html.contains("size:letter") && html.contains("Richard Hendriks"));
+        assert_eq!(html.len() as u64, first.bytes);
+        let err = engine.export(&request("docx"), &out).await.unwrap_err();
+        assert!(err.contains("docx"), "{err}");
+        assert_eq!(
+            std::fs::read_dir(&out).unwrap().count(),
+            2,
+            "nothing else is left behind"
+        );
     }
 
     #[tokio::test]

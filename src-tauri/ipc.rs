@@ -71,6 +71,29 @@ impl From<redline_agent::TurnEvent> for ChatEvent {
     }
 }
 
+/// What an export asks for.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportRequest {
+    /// `html`, `md`, `txt` or `json`.
+    pub format: String,
+    /// `classic` or `modern` (HTML).
+    pub template: String,
+    /// `a4` or `letter` (HTML).
+    pub page: String,
+}
+
+/// A finished export.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportDone {
+    /// Where the file was written.
+    pub path: String,
+    /// Its size in bytes.
+    #[ts(type = "number")]
+    pub bytes: u64,
+}
+
 /// A message of the document's conversation, as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -129,6 +152,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     ChatEvent::export_all(&cfg)?;
     TurnSummary::export_all(&cfg)?;
     ChatLine::export_all(&cfg)?;
+    ExportRequest::export_all(&cfg)?;
+    ExportDone::export_all(&cfg)?;
     Ok(())
 }
 

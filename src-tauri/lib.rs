@@ -44,7 +44,9 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::send_message,
             commands::start_demo,
             commands::stop_turn,
-            commands::chat_history
+            commands::chat_history,
+            commands::export_preview,
+            commands::export_document
         ])
 }
 

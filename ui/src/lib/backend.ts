@@ -5,6 +5,8 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { ChatLine } from "../bindings/ChatLine";
+import type { ExportDone } from "../bindings/ExportDone";
+import type { ExportRequest } from "../bindings/ExportRequest";
 import type { IpcError } from "../bindings/IpcError";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
@@ -61,4 +63,14 @@ export function onChat(handler: (event: ChatEvent) => void): Promise<UnlistenFn>
 /** The conversation about the document on screen, oldest first. */
 export function chatHistory(): Promise<ChatLine[]> {
   return invoke<ChatLine[]>("chat_history");
+}
+
+/** The HTML export of the document on screen, for the export dialog's preview. */
+export function exportPreview(request: ExportRequest): Promise<string> {
+  return invoke<string>("export_preview", { request });
+}
+
+/** Exports the document on screen into the Downloads folder. */
+export function exportDocument(request: ExportRequest): Promise<ExportDone> {
+  return invoke<ExportDone>("export_document", { request });
 }
