@@ -69,7 +69,7 @@ pub async fn export_preview(
     engine
         .render(&html)
         .await
-        .map(|(text, ..)| text)
+        .map(|(bytes, ..)| String::from_utf8_lossy(&bytes).into_owned())
         .map_err(|message| IpcError { message })
 }
 

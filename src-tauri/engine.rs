@@ -83,7 +83,7 @@ impl Engine {
     pub async fn render(
         &self,
         request: &ExportRequest,
-    ) -> Result<(String, String, &'static str), String> {
+    ) -> Result<(Vec<u8>, String, &'static str), String> {
         use redline_resume::export::{self, Page, Template};
         let template = Template::parse(&request.template)?;
         let page = Page::parse(&request.page)?;
@@ -98,14 +98,24 @@ impl Engine {
             .document(open.document_id)
             .map_err(|e| e.to_string())?
             .title;
-        let (text, extension) = match request.format.as_str() {
-            "html" => (export::html(&resume, template, page), "html"),
-            "md" => (export::markdown(&resume), "md"),
-            "txt" => (export::text(&resume), "txt"),
-            "json" => (export::json(&resume), "json"),
+        drop(open);
+        let (bytes, extension) = match request.format.as_str() {
+            "pdf" => {
+                // Typst works for some milliseconds: off the async threads.
+                let pdf =
+                    tokio::task::spawn_blocking(move || redline_pdf::pdf(&resume, template, page))
+                        .await
+                        .map_err(|e| e.to_string())?
+                        .map_err(|e| e.to_string())?;
+                (pdf, "pdf")
+            }
+            "html" => (export::html(&resume, template, page).into_bytes(), "html"),
+            "md" => (export::markdown(&resume).into_bytes(), "md"),
+            "txt" => (export::text(&resume).into_bytes(), "txt"),
+            "json" => (export::json(&resume).into_bytes(), "json"),
             other => return Err(format!("there is no export format “{other}”")),
         };
-        Ok((text, title, extension))
+        Ok((bytes, title, extension))
     }
 
     /// Exports the document on screen into `folder` (the Downloads folder in the app) under its title,
@@ -115,7 +125,7 @@ impl Engine {
         request: &ExportRequest,
         folder: &std::path::Path,
     ) -> Result<ExportDone, String> {
-        let (text, title, extension) = self.render(request).await?;
+        let (bytes, title, extension) = self.render(request).await?;
         let stem: String = title
             .chars()
             .map(|c| {
@@ -143,7 +153,7 @@ impl Engine {
             n += 1;
         }
         let partial = folder.join(format!(".{stem}.{extension}.partial"));
-        std::fs::write(&partial, text.as_bytes())
+        std::fs::write(&partial, &bytes)
             .and_then(|()| std::fs::rename(&partial, &path))
             .map_err(|e| {
                 let _ = std::fs::remove_file(&partial);
@@ -151,7 +161,7 @@ impl Engine {
             })?;
         Ok(ExportDone {
             path: path.display().to_string(),
-            bytes: text.len() as u64,
+            bytes: bytes.len() as u64,
         })
     }
 
@@ -421,6 +431,8 @@ mod tests {
         let html = std::fs::read_to_string(&first.path).unwrap();
         assert!(html.contains("size:letter") && html.contains("Richard Hendriks"));
         assert_eq!(html.len() as u64, first.bytes);
+        let pdf = engine.export(&request("pdf"), &out).await.unwrap();
+        assert!(std::fs::read(&pdf.path).unwrap().starts_with(b"%PDF-"));
         let err = engine.export(&request("docx"), &out).await.unwrap_err();
         assert!(err.contains("docx"), "{err}");
         assert_eq!(

@@ -140,7 +140,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Export a resume: HTML (one self-contained file), JSON Resume (lossless), Markdown or plain text.
+    /// Export a resume: PDF (made in-process by Typst, fonts embedded), HTML (one self-contained file),
+    /// JSON Resume (lossless), Markdown or plain text.
     Export {
         /// pdf, html, json, md or txt.
         #[arg(long, value_name = "FORMAT")]
@@ -328,17 +329,15 @@ fn run(cli: Cli) -> Result<()> {
             let page = Page::parse(&page).map_err(anyhow::Error::msg)?;
             let doc = document(&mut store, doc)?;
             let resume = store.head(doc)?.document;
-            let text = match format.as_str() {
-                "html" => export::html(&resume, template, page),
-                "json" => export::json(&resume),
-                "md" | "markdown" => export::markdown(&resume),
-                "txt" | "text" => export::text(&resume),
-                "pdf" => bail!(
-                    "PDF export is not in this version yet; export HTML (--format html) and print it to PDF, or use md, txt or json"
-                ),
+            let bytes = match format.as_str() {
+                "pdf" => redline_pdf::pdf(&resume, template, page)?,
+                "html" => export::html(&resume, template, page).into_bytes(),
+                "json" => export::json(&resume).into_bytes(),
+                "md" | "markdown" => export::markdown(&resume).into_bytes(),
+                "txt" | "text" => export::text(&resume).into_bytes(),
                 other => bail!("there is no format “{other}”; choose pdf, html, json, md or txt"),
             };
-            write_atomically(&output, text.as_bytes())?;
+            write_atomically(&output, &bytes)?;
             writeln!(out, "Exported to {}", output.display())?;
         }
         Command::Backup => {

@@ -361,6 +361,7 @@ fn export_writes_every_format_and_json_round_trips() {
         ("md", "r.md", "classic"),
         ("txt", "r.txt", "classic"),
         ("json", "r.json", "classic"),
+        ("pdf", "r.pdf", "modern"),
     ] {
         let said = ok(redline(
             dir.path(),
@@ -377,8 +378,17 @@ fn export_writes_every_format_and_json_round_trips() {
             ],
         ));
         assert!(said.contains("Exported to"), "{said}");
-        let text = std::fs::read_to_string(out(file)).unwrap();
-        assert!(text.contains("Richard Hendriks"), "{format}");
+        let bytes = std::fs::read(out(file)).unwrap();
+        if format == "pdf" {
+            assert!(bytes.starts_with(b"%PDF-"), "a PDF");
+            continue;
+        }
+        assert!(
+            String::from_utf8(bytes)
+                .unwrap()
+                .contains("Richard Hendriks"),
+            "{format}"
+        );
     }
     assert!(
         std::fs::read_to_string(out("r.html"))

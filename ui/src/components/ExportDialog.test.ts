@@ -33,7 +33,7 @@ describe("export dialog", () => {
     await fireEvent.change(screen.getByTestId("export-page"), { target: { value: "letter" } });
     await fireEvent.click(screen.getByTestId("export-save"));
     expect(await screen.findByText("Saved to /home/u/Downloads/Richard.html")).toBeTruthy();
-    expect(calls.save).toEqual([{ format: "html", template: "modern", page: "letter" }]);
+    expect(calls.save).toEqual([{ format: "pdf", template: "modern", page: "letter" }]);
     expect(calls.preview.length).toBeGreaterThan(0);
     expect((screen.getByTestId("export-preview") as HTMLIFrameElement).getAttribute("sandbox")).toBe("");
   });

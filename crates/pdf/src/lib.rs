@@ -1,0 +1,190 @@
+//! PDF export, rendered in-process by Typst embedded as a library: no browser, no system fonts.
+//!
+//! The resume's outline (the same one the HTML, Markdown and text exports render) is handed to a Typst
+//! template as data (`outline.json`), so every value is text to Typst, never markup. Fonts are bundled in
+//! `assets/fonts/` (DejaVu Sans and Serif for Latin, Greek, Cyrillic, Arabic and Hebrew; Droid Sans
+//! Fallback for Chinese, Japanese and Korean) and embedded with Unicode maps; the PDF is tagged, with the
+//! person's name as title and author; links are clickable.
+
+use std::sync::OnceLock;
+
+use redline_resume::export::{Page, Template};
+use redline_resume::outline::{Item, outline};
+use serde_json::{Value, json};
+use typst::diag::{FileError, FileResult};
+use typst::foundations::{Bytes, Datetime};
+use typst::layout::PagedDocument;
+use typst::syntax::{FileId, Source, VirtualPath};
+use typst::text::{Font, FontBook};
+use typst::utils::LazyHash;
+use typst::{Library, LibraryExt, World};
+
+/// Why a PDF could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the PDF could not be made: {0}")]
+pub struct PdfError(String);
+
+const COMMON: &str = include_str!("../templates/common.typ");
+const CLASSIC: &str = include_str!("../templates/classic.typ");
+const MODERN: &str = include_str!("../templates/modern.typ");
+
+const FONT_FILES: &[&[u8]] = &[
+    include_bytes!("../../../assets/fonts/DejaVuSans.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSans-Oblique.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSerif.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSerif-Bold.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSerif-Italic.ttf"),
+    include_bytes!("../../../assets/fonts/DroidSansFallbackFull.ttf"),
+];
+
+struct Fonts {
+    book: LazyHash<FontBook>,
+    fonts: Vec<Font>,
+}
+
+/// The bundled fonts, read once.
+fn fonts() -> &'static Fonts {
+    static FONTS: OnceLock<Fonts> = OnceLock::new();
+    FONTS.get_or_init(|| {
+        let fonts: Vec<Font> = FONT_FILES
+            .iter()
+            .flat_map(|data| Font::iter(Bytes::new(*data)))
+            .collect();
+        let mut book = FontBook::new();
+        for font in &fonts {
+            book.push(font.info().clone());
+        }
+        Fonts {
+            book: LazyHash::new(book),
+            fonts,
+        }
+    })
+}
+
+fn library() -> &'static LazyHash<Library> {
+    static LIBRARY: OnceLock<LazyHash<Library>> = OnceLock::new();
+    LIBRARY.get_or_init(|| LazyHash::new(Library::default()))
+}
+
+/// One document's world: the template as the main file and the outline as the only other file.
+struct ResumeWorld {
+    main: Source,
+    data_id: FileId,
+    data: Bytes,
+}
+
+impl World for ResumeWorld {
+    fn library(&self) -> &LazyHash<Library> {
+        library()
+    }
+
+    fn book(&self) -> &LazyHash<FontBook> {
+        &fonts().book
+    }
+
+    fn main(&self) -> FileId {
+        self.main.id()
+    }
+
+    fn source(&self, id: FileId) -> FileResult<Source> {
+        if id == self.main.id() {
+            Ok(self.main.clone())
+        } else {
+            Err(FileError::NotFound(id.vpath().as_rootless_path().into()))
+        }
+    }
+
+    fn file(&self, id: FileId) -> FileResult<Bytes> {
+        if id == self.data_id {
+            Ok(self.data.clone())
+        } else {
+            Err(FileError::NotFound(id.vpath().as_rootless_path().into()))
+        }
+    }
+
+    fn font(&self, index: usize) -> Option<Font> {
+        fonts().fonts.get(index).cloned()
+    }
+
+    fn today(&self, _offset: Option<i64>) -> Option<Datetime> {
+        None
+    }
+}
+
+fn item(i: &Item) -> Value {
+    json!({"text": i.text, "href": i.href})
+}
+
+/// The outline as the templates read it.
+fn data(resume: &Value, page: Page) -> Value {
+    let (header, sections) = outline(resume);
+    let title = if header.name.is_empty() {
+        "Resume".to_owned()
+    } else {
+        format!("{} — Resume", header.name)
+    };
+    json!({
+        "title": title,
+        "paper": match page { Page::A4 => "a4", Page::Letter => "us-letter" },
+        "name": header.name,
+        "label": header.label,
+        "contacts": header.contacts.iter().map(item).collect::<Vec<_>>(),
+        "profiles": header.profiles.iter().map(item).collect::<Vec<_>>(),
+        "summary": header.summary,
+        "sections": sections.iter().map(|s| json!({
+            "heading": s.heading,
+            "entries": s.entries.iter().map(|e| json!({
+                "title": e.title,
+                "subtitle": e.subtitle,
+                "dates": e.dates,
+                "location": e.location,
+                "url": e.url.as_ref().map(item),
+                "summary": e.summary,
+                "bullets": e.bullets,
+                "keywords": e.keywords,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The resume as a PDF.
+pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, PdfError> {
+    let body = match template {
+        Template::Classic => CLASSIC,
+        Template::Modern => MODERN,
+    };
+    let main = Source::new(
+        FileId::new(None, VirtualPath::new("main.typ")),
+        format!("{COMMON}\n{body}"),
+    );
+    let world = ResumeWorld {
+        main,
+        data_id: FileId::new(None, VirtualPath::new("outline.json")),
+        data: Bytes::new(data(resume, page).to_string().into_bytes()),
+    };
+    let document = typst::compile::<PagedDocument>(&world)
+        .output
+        .map_err(|errors| {
+            PdfError(
+                errors
+                    .iter()
+                    .map(|e| e.message.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        })?;
+    let options = typst_pdf::PdfOptions {
+        tagged: true,
+        ..Default::default()
+    };
+    typst_pdf::pdf(&document, &options).map_err(|errors| {
+        PdfError(
+            errors
+                .iter()
+                .map(|e| e.message.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    })
+}

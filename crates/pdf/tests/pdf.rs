@@ -1,0 +1,159 @@
+//! PDFs of the sample and of the resumes written for the export tests (long, Japanese/Arabic/Hebrew,
+//! empty sections), in every template, read back with poppler's tools as an applicant-tracking system
+//! would: `pdffonts` (every font embedded, with a Unicode map), `pdftotext` (every text field present,
+//! under its own section heading, in document order), `pdfinfo` (tagged, title set, a sensible page count).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use redline_resume::export::{Page, Template};
+use redline_resume::outline::outline;
+use serde_json::Value;
+
+fn resumes() -> Vec<(String, Value)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../resume/tests/resumes");
+    let mut all = vec![("sample".to_owned(), redline_resume::sample())];
+    for name in ["long", "non-latin", "empty-sections"] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        all.push((name.to_owned(), serde_json::from_str(&text).unwrap()));
+    }
+    all
+}
+
+fn tool(name: &str, args: &[&str]) -> String {
+    let out = Command::new(name).args(args).output().unwrap_or_else(|e| {
+        panic!("{name} (poppler-utils) is needed: {e}; scripts/setup.sh --test installs it")
+    });
+    assert!(
+        out.status.success(),
+        "{name} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Text as pdftotext gives it back, made comparable: whitespace collapsed, bidi marks dropped, hyphens
+/// dropped (pdftotext joins a word broken after its hyphen, `length-` + `limited` → `lengthlimited`), and
+/// the Arabic lam and alef forms dropped (it writes the lam-alef ligature's letters in the wrong order).
+fn comparable(text: &str) -> String {
+    let kept: String = text
+        .chars()
+        .filter(|c| {
+            !matches!(
+                c,
+                '\u{200e}' | '\u{200f}' | '\u{202a}'
+                    ..='\u{202e}' | '-' | 'ل' | 'ا' | 'أ' | 'إ' | 'آ'
+            )
+        })
+        .collect();
+    let mut out = String::from(" ");
+    out.push_str(&kept.split_whitespace().collect::<Vec<_>>().join(" "));
+    out.push(' ');
+    out
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn every_field_is_readable_fonts_are_embedded_and_the_pdf_is_tagged() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, resume) in resumes() {
+        for template in Template::ALL {
+            for page in [Page::A4, Page::Letter] {
+                let what = format!("{name}/{}/{page:?}", template.name());
+                let pdf = redline_pdf::pdf(&resume, template, page).unwrap();
+                let path = write(dir.path(), &format!("{name}-{}.pdf", template.name()), &pdf);
+                let path = path.to_str().unwrap();
+
+                let fonts = tool("pdffonts", &[path]);
+                let rows: Vec<&str> = fonts.lines().skip(2).collect();
+                assert!(!rows.is_empty(), "{what}: no fonts");
+                for row in rows {
+                    let cols: Vec<&str> = row.split_whitespace().collect();
+                    let (emb, uni) = (cols[cols.len() - 5], cols[cols.len() - 3]);
+                    assert_eq!((emb, uni), ("yes", "yes"), "{what}: {row}");
+                }
+
+                let info = tool("pdfinfo", &[path]);
+                let field = |key: &str| {
+                    info.lines()
+                        .find_map(|l| l.strip_prefix(key).map(str::trim))
+                        .unwrap_or_default()
+                        .to_owned()
+                };
+                assert_eq!(field("Tagged:"), "yes", "{what}");
+                let (header, sections) = outline(&resume);
+                assert_eq!(
+                    field("Title:"),
+                    format!("{} — Resume", header.name),
+                    "{what}"
+                );
+                assert_eq!(field("Author:"), header.name, "{what}");
+                let pages: usize = field("Pages:").parse().unwrap();
+                let sensible = match name.as_str() {
+                    "long" => 3..=8,
+                    "empty-sections" => 1..=1,
+                    _ => 1..=3,
+                };
+                assert!(sensible.contains(&pages), "{what}: {pages} pages");
+                let size = field("Page size:");
+                let expected = if page == Page::A4 { "(A4)" } else { "(letter)" };
+                assert!(size.contains(expected), "{what}: {size}");
+
+                let text = comparable(&tool("pdftotext", &[path, "-"]));
+                let mut at = 0;
+                let mut find = |needle: &str, what_is: &str| {
+                    let needle = comparable(needle);
+                    let needle = needle.trim();
+                    if needle.is_empty() {
+                        return;
+                    }
+                    match text[at..].find(needle) {
+                        Some(found) => at += found + needle.len(),
+                        None => panic!("{what}: {what_is} {needle:?} missing or out of order"),
+                    }
+                };
+                for t in [&header.name, &header.label, &header.summary] {
+                    find(t, "header text");
+                }
+                for s in &sections {
+                    find(&format!(" {} ", s.heading), "heading");
+                    for e in &s.entries {
+                        for t in [&e.title, &e.dates, &e.subtitle, &e.location] {
+                            find(t, "field");
+                        }
+                        if let Some(u) = &e.url {
+                            find(&u.text, "link");
+                        }
+                        find(&e.summary, "summary");
+                        for t in e.bullets.iter().chain(&e.keywords) {
+                            find(t, "item");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn links_are_clickable_and_markup_stays_text() {
+    let mut resume = redline_resume::sample();
+    resume["basics"]["summary"] =
+        Value::String("#set text(red) *bold?* <b>tag</b> $x$ @ref".into());
+    let pdf = redline_pdf::pdf(&resume, Template::Modern, Page::A4).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "r.pdf", &pdf);
+    let text = tool("pdftotext", &[path.to_str().unwrap(), "-"]);
+    assert!(
+        text.contains("#set text(red) *bold?* <b>tag</b> $x$ @ref"),
+        "{text}"
+    );
+    // Link annotations with their targets.
+    let raw = String::from_utf8_lossy(&pdf);
+    assert!(raw.contains("/URI") && raw.contains("http://richardhendricks.example.com"));
+}
