@@ -437,7 +437,7 @@ mod tests {
         assert!(err.contains("docx"), "{err}");
         assert_eq!(
             std::fs::read_dir(&out).unwrap().count(),
-            2,
+            3,
             "nothing else is left behind"
         );
     }
