@@ -410,8 +410,8 @@ fn export_writes_every_format_and_json_round_trips() {
 
     for (args, says) in [
         (
-            vec!["export", "--format", "pdf", "-o"],
-            "PDF export is not in this version yet",
+            vec!["export", "--format", "pdf", "--page", "legal", "-o"],
+            "there is no page size “legal”",
         ),
         (
             vec!["export", "--format", "docx", "-o"],
