@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use redline_agent::{Pace, Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
+use redline_agent::{Provider, ProviderConfig, Turn, TurnEvent};
 use redline_patch::{Policy, Surface, SurfaceUpdate};
 use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
@@ -15,8 +15,7 @@ use crate::ipc::{ChatEvent, ChatLine, ExportDone, ExportRequest, TurnSummary};
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
 
-/// The title of the document the demo plays on.
-pub const DEMO_TITLE: &str = "Redline demo";
+use redline_agent::fixtures::DEMO_TITLE;
 
 /// The engine as the app runs it.
 pub struct Engine {
@@ -207,14 +206,7 @@ impl Engine {
         let fixture = redline_agent::fixtures::demo();
         {
             let mut open = self.open()?.lock().await;
-            let store = &mut open.store;
-            for old in store.list().map_err(|e| e.to_string())? {
-                if old.title == DEMO_TITLE {
-                    store.delete(old.id).map_err(|e| e.to_string())?;
-                }
-            }
-            let id = store
-                .import(DEMO_TITLE, &redline_resume::sample())
+            let id = redline_agent::fixtures::demo_document(&mut open.store)
                 .map_err(|e| e.to_string())?;
             open.document_id = id;
             let head = open.store.head(id).map_err(|e| e.to_string())?;
@@ -230,16 +222,9 @@ impl Engine {
         emit(Emit::Chat(ChatEvent::User {
             text: fixture.message.clone(),
         }));
-        let pace = Pace {
-            chunk: fixture.chunk.unwrap_or(4),
-            delay: Duration::from_millis(25),
-        };
-        let server = ReplayServer::start(fixture.replies.clone(), pace)
+        let (server, config) = redline_agent::fixtures::replay(&fixture, Duration::from_millis(25))
             .await
             .map_err(|e| format!("the demo could not start its local server: {e}"))?;
-        let mut config = ProviderConfig::new(Some(server.base_url()), None);
-        config.chat_model = "demo".into();
-        config.patch_model = "demo".into();
         let summary = self.turn(config, &fixture.message, None, emit).await;
         drop(server);
         summary

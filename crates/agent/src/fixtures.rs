@@ -3,11 +3,17 @@
 //! where it must be broken), and what must come of it.
 
 use std::path::Path;
+use std::time::Duration;
 
+use redline_store::{Store, StoreError};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::replay::Reply;
+use crate::ProviderConfig;
+use crate::replay::{Pace, ReplayServer, Reply};
+
+/// The title of the document the demo plays on.
+pub const DEMO_TITLE: &str = "Redline demo";
 
 /// One scripted session against the sample resume.
 #[derive(Debug, Clone, Deserialize)]
@@ -53,6 +59,34 @@ pub struct Expect {
 /// The scripted demo session played by `redline demo` and the app's "try the demo".
 pub fn demo() -> Fixture {
     serde_json::from_str(include_str!("../fixtures/demo.json")).expect("the demo script is valid")
+}
+
+/// A fresh copy of the sample resume for the demo to edit; an earlier demo document is deleted (softly,
+/// so it can be brought back). Returns the new document's id.
+pub fn demo_document(store: &mut Store) -> Result<i64, StoreError> {
+    for old in store.list()? {
+        if old.title == DEMO_TITLE {
+            store.delete(old.id)?;
+        }
+    }
+    store.import(DEMO_TITLE, &redline_resume::sample())
+}
+
+/// A replay server for `fixture` on 127.0.0.1 (a pause of `delay` between deltas, so the edits are seen
+/// growing), and a provider configuration that points at it.
+pub async fn replay(
+    fixture: &Fixture,
+    delay: Duration,
+) -> std::io::Result<(ReplayServer, ProviderConfig)> {
+    let pace = Pace {
+        chunk: fixture.chunk.unwrap_or(4),
+        delay,
+    };
+    let server = ReplayServer::start(fixture.replies.clone(), pace).await?;
+    let mut config = ProviderConfig::new(Some(server.base_url()), None);
+    config.chat_model = "demo".into();
+    config.patch_model = "demo".into();
+    Ok((server, config))
 }
 
 /// Reads a fixture file.

@@ -5,14 +5,11 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use redline_agent::fixtures::Fixture;
-use redline_agent::{Pace, Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
+use redline_agent::{Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
 use redline_patch::{Policy, Surface, SurfaceUpdate};
 use redline_store::Store;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-
-/// The title of the document `redline demo` plays on.
-pub const DEMO_TITLE: &str = "Redline demo";
 
 /// Runs one turn for `message` on `doc` and prints it as it streams.
 pub fn run(
@@ -106,32 +103,24 @@ pub fn run(
 /// Plays the scripted demo through a replay server on 127.0.0.1, on a fresh copy of the sample resume.
 pub fn demo(store: &mut Store, json: bool) -> Result<()> {
     let fixture: Fixture = redline_agent::fixtures::demo();
-    for old in store.list()? {
-        if old.title == DEMO_TITLE {
-            store.delete(old.id)?;
-        }
-    }
-    let doc = store.import(DEMO_TITLE, &redline_resume::sample())?;
+    let doc = redline_agent::fixtures::demo_document(store)?;
     if !json {
         println!(
             "DEMO — scripted answers from a local replay server: no model, no key, nothing leaves this machine."
         );
-        println!("It edits “{DEMO_TITLE}” (document {doc}), a fresh copy of the sample resume.\n");
+        println!(
+            "It edits “{}” (document {doc}), a fresh copy of the sample resume.\n",
+            redline_agent::fixtures::DEMO_TITLE
+        );
         println!("you: {}\n", fixture.message);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let server = runtime.block_on(ReplayServer::start(
-        fixture.replies.clone(),
-        Pace {
-            chunk: fixture.chunk.unwrap_or(4),
-            delay: Duration::from_millis(12),
-        },
+    let (server, config) = runtime.block_on(redline_agent::fixtures::replay(
+        &fixture,
+        Duration::from_millis(12),
     ))?;
-    let mut config = ProviderConfig::new(Some(server.base_url()), None);
-    config.chat_model = "demo".into();
-    config.patch_model = "demo".into();
     // The server runs on its own runtime thread while the turn runs on another.
     std::thread::spawn(move || runtime.block_on(std::future::pending::<()>()));
     run(

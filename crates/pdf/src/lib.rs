@@ -165,26 +165,21 @@ pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, Pd
     };
     let document = typst::compile::<PagedDocument>(&world)
         .output
-        .map_err(|errors| {
-            PdfError(
-                errors
-                    .iter()
-                    .map(|e| e.message.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
-        })?;
+        .map_err(diagnostics)?;
     let options = typst_pdf::PdfOptions {
         tagged: true,
         ..Default::default()
     };
-    typst_pdf::pdf(&document, &options).map_err(|errors| {
-        PdfError(
-            errors
-                .iter()
-                .map(|e| e.message.to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
-    })
+    typst_pdf::pdf(&document, &options).map_err(diagnostics)
+}
+
+/// Typst's diagnostics as one error.
+fn diagnostics(errors: typst::ecow::EcoVec<typst::diag::SourceDiagnostic>) -> PdfError {
+    PdfError(
+        errors
+            .iter()
+            .map(|e| e.message.to_string())
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
 }

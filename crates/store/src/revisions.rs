@@ -134,14 +134,7 @@ impl Store {
             Some(base),
             source,
             None,
-            |before| {
-                let mut after = before.clone();
-                json_patch::patch(&mut after, &ops).map_err(|e| StoreError::DoesNotApply {
-                    document: document_id,
-                    detail: e.to_string(),
-                })?;
-                Ok((ops, after))
-            },
+            |before| reapply(document_id, before, ops),
             summary.unwrap_or_default(),
             chat_message_id,
             model_calls,
@@ -409,6 +402,7 @@ impl Store {
     }
 }
 
+/// `before` with `ops` applied (all or nothing), with the operations.
 fn reapply(document_id: i64, before: &Value, ops: Patch) -> Result<(Patch, Value)> {
     let mut after = before.clone();
     json_patch::patch(&mut after, &ops).map_err(|e| StoreError::DoesNotApply {
