@@ -32,7 +32,7 @@ cargo clippy --workspace --all-targets "${FEATURES[@]}" -- -D warnings
 
 step "Rust: unit, integration and command tests"
 logged cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast
-logged cargo test --workspace --doc
+logged cargo test --workspace --doc "${FEATURES[@]}"
 
 if [ "$(uname -s)" = Linux ]; then
   step "App: build with the UI embedded, and the .deb package"
@@ -45,8 +45,9 @@ fi
 if [ "$(uname -s)" = Linux ]; then
   # WebKitWebDriver exists for WebKitGTK only: macOS's WKWebView has no WebDriver.
   step "App: end to end in a real window (Xvfb, tauri-driver, WebKitWebDriver)"
+  # --workspace, as above, so that the test build is reused rather than built again with other features.
   logged env REDLINE_E2E_APP="$ROOT/target/debug/redline-app" xvfb-run -a --server-args="-screen 0 1400x900x24" \
-    cargo nextest run --test e2e "${FEATURES[@]}" --run-ignored only
+    cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E 'binary(e2e)'
 
   step "Package: the .deb installs and removes cleanly"
   deb=$(ls -t target/debug/bundle/deb/*.deb | head -n 1)
