@@ -4,7 +4,7 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::{Emit, Engine};
 use crate::ipc::{
-    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, IpcError, SURFACE_EVENT,
+    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, HeldEdits, IpcError, SURFACE_EVENT,
     SurfaceUpdate, TurnSummary,
 };
 
@@ -52,6 +52,21 @@ pub async fn start_demo<R: Runtime>(
     let mut emit = emitter(app);
     engine
         .demo(&mut emit)
+        .await
+        .map_err(|message| IpcError { message })
+}
+
+/// Applies edits a turn held for confirmation; returns the new revision. The view hears the change as a
+/// committed `patch`.
+#[tauri::command]
+pub async fn apply_held<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    edits: HeldEdits,
+) -> Result<u64, IpcError> {
+    let mut emit = emitter(app);
+    engine
+        .apply_held(edits, &mut emit)
         .await
         .map_err(|message| IpcError { message })
 }

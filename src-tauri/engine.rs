@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use redline_agent::{Provider, ProviderConfig, Turn, TurnEvent};
-use redline_patch::{Policy, Surface, SurfaceUpdate};
+use redline_patch::{PatchState, Policy, Surface, SurfaceUpdate};
 use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ipc::{ChatEvent, ChatLine, ExportDone, ExportRequest, TurnSummary};
+use crate::ipc::{ChatEvent, ChatLine, ExportDone, ExportRequest, HeldEdits, TurnSummary};
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
@@ -282,6 +282,47 @@ impl Engine {
         }
     }
 
+    /// Applies edits a turn held for the user's confirmation, as one revision; returns its number.
+    pub async fn apply_held(
+        &self,
+        edits: HeldEdits,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<u64, String> {
+        let mut open = self.open()?.lock().await;
+        let Open {
+            store,
+            document_id,
+            surface,
+        } = &mut *open;
+        if edits.document_id != *document_id {
+            return Err(
+                "these edits were proposed for another resume than the one on screen".to_owned(),
+            );
+        }
+        let held = redline_agent::Held::from(edits);
+        match redline_agent::confirm(store, &held, &Policy::default()) {
+            Ok((committed, ops)) => {
+                let n = committed.info.number;
+                emit(Emit::Surface(surface.patch(n, PatchState::Committed, ops)));
+                emit(Emit::Chat(ChatEvent::Committed {
+                    revision: n,
+                    summary: committed.info.summary,
+                }));
+                Ok(n)
+            }
+            Err(e) => {
+                let head = store
+                    .document(*document_id)
+                    .map(|d| d.head_revision)
+                    .unwrap_or_default();
+                Err(format!(
+                    "{}. Your resume stays at revision {head}.",
+                    capital(&e.to_string())
+                ))
+            }
+        }
+    }
+
     /// Stops the turn in progress; true if there was one.
     pub fn stop(&self) -> bool {
         match self
@@ -392,6 +433,87 @@ mod tests {
         assert_eq!(history.len(), 2);
         assert_eq!(history[0].role, "user");
         assert!(history[1].text.starts_with("Sure — adding Rust"));
+    }
+
+    #[tokio::test]
+    async fn edits_held_by_a_turn_are_applied_when_the_user_confirms() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::start(Some(dir.path().to_owned()));
+        let SurfaceUpdate::Create(first) = engine.open_surface().await.unwrap() else {
+            panic!()
+        };
+        let fixture = redline_agent::fixtures::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("crates/agent/fixtures/16-out-of-scope-held.json"),
+        )
+        .unwrap();
+        let (_server, config) = redline_agent::fixtures::replay(&fixture, Duration::ZERO)
+            .await
+            .unwrap();
+        let mut chat = Vec::new();
+        engine
+            .turn(config, &fixture.message, None, &mut |e| {
+                if let Emit::Chat(c) = e {
+                    chat.push(c)
+                }
+            })
+            .await
+            .unwrap();
+        let held: Vec<HeldEdits> = chat
+            .iter()
+            .filter_map(|c| match c {
+                ChatEvent::Held { edits } => Some(edits.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(held.len(), 1, "{chat:?}");
+        assert_eq!(
+            held[0].descriptions,
+            ["change /basics/label to “Pythonista”"]
+        );
+        assert!(
+            !chat
+                .iter()
+                .any(|c| matches!(c, ChatEvent::Status { text } if !text.is_empty())),
+            "the held edit is shown once, as `Held`: {chat:?}"
+        );
+        let mut surfaces = Vec::new();
+        let mut events = Vec::new();
+        let revision = engine
+            .apply_held(held[0].clone(), &mut |e| match e {
+                Emit::Surface(u) => surfaces.push(u),
+                Emit::Chat(c) => events.push(c),
+            })
+            .await
+            .unwrap();
+        assert_eq!(revision, first.revision + 2);
+        assert!(
+            matches!(&surfaces[..], [SurfaceUpdate::Patch(p)] if p.state == PatchState::Committed
+                && p.revision == revision && p.ops.len() == 1),
+            "{surfaces:?}"
+        );
+        assert!(
+            matches!(&events[..], [ChatEvent::Committed { summary, .. }] if summary.starts_with("Confirmed"))
+        );
+        let SurfaceUpdate::Create(now) = engine.open_surface().await.unwrap() else {
+            panic!()
+        };
+        assert_eq!(now.document["basics"]["label"], "Pythonista");
+        // Applying twice changes nothing, and says so; edits for another resume are refused.
+        let err = engine
+            .apply_held(held[0].clone(), &mut |_| {})
+            .await
+            .unwrap_err();
+        assert!(
+            err.contains("change nothing") && err.contains(&format!("revision {revision}")),
+            "{err}"
+        );
+        let other = HeldEdits {
+            document_id: held[0].document_id + 1,
+            ..held[0].clone()
+        };
+        let err = engine.apply_held(other, &mut |_| {}).await.unwrap_err();
+        assert!(err.contains("another resume"), "{err}");
     }
 
     #[tokio::test]

@@ -43,6 +43,7 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::app_info,
             commands::send_message,
             commands::start_demo,
+            commands::apply_held,
             commands::stop_turn,
             commands::chat_history,
             commands::export_preview,

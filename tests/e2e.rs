@@ -40,9 +40,15 @@ fn free_port() -> u16 {
 }
 
 fn start_driver() -> Driver {
+    start_driver_with(&[])
+}
+
+/// A tauri-driver whose app gets `env` on top of this process's environment.
+fn start_driver_with(env: &[(&str, &str)]) -> Driver {
     let port = free_port();
     let child = Command::new("tauri-driver")
         .process_group(0)
+        .envs(env.iter().copied())
         .args(["--port", &port.to_string(), "--native-port", &free_port().to_string()])
         .stdout(Stdio::null())
         .spawn()
@@ -200,5 +206,79 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
     assert_eq!(
         store.head(demo.id).unwrap().document["skills"][0]["keywords"][3],
         "Rust"
+    );
+}
+
+/// A model's answer that also changes something the user did not ask for: the window shows it, applies
+/// nothing until the user says so, and then saves it as a revision of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
+    let fixture = redline_agent::fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures/16-out-of-scope-held.json"),
+    )
+    .unwrap();
+    // A local OpenAI-compatible server, as Ollama would be: the app needs no key for it.
+    let (_server, config) = redline_agent::fixtures::replay(&fixture, Duration::from_millis(5))
+        .await
+        .unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[
+        ("REDLINE_BASE_URL", &config.base_url),
+        ("OPENAI_API_KEY", ""),
+    ]);
+    let client = connect(&driver, data_dir.path()).await;
+    let label = text_of(&client, "basics-label").await;
+    let input = client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("[data-testid='chat-input']"))
+        .await
+        .unwrap();
+    input.send_keys(&fixture.message).await.unwrap();
+    client
+        .find(Locator::Css("[data-testid='chat-send']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let apply = client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("[data-testid='held-apply']"))
+        .await
+        .expect("the held edit is offered");
+    let offered = client
+        .find(Locator::XPath(
+            "//li[contains(., 'change /basics/label to')]",
+        ))
+        .await;
+    assert!(offered.is_ok(), "the held edit is described in words");
+    // The asked-for edit is saved; the other is not applied.
+    wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
+    assert_eq!(text_of(&client, "basics-label").await, label);
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("held.png"), png).unwrap();
+    apply.click().await.unwrap();
+    wait_for_text(&client, "basics-label", |t| t == "Pythonista").await;
+    let saved = client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::XPath("//li[contains(., 'Saved as revision 3.')]"))
+        .await;
+    assert!(saved.is_ok(), "the chat says the confirmed edit was saved");
+    client.close().await.ok();
+    drop(driver);
+
+    let store = redline_store::Store::open(data_dir.path()).unwrap();
+    let doc = store.current().unwrap();
+    let history = store.history(doc.id).unwrap();
+    assert_eq!(history.len(), 3);
+    assert!(history[2].summary.starts_with("Confirmed"), "{history:?}");
+    assert_eq!(
+        store.head(doc.id).unwrap().document["basics"]["label"],
+        "Pythonista"
     );
 }

@@ -54,6 +54,8 @@ pub struct Expect {
     pub warning: Option<String>,
     /// Notices it must report (`waiting`, `held`, `duplicate`).
     pub notices: Vec<String>,
+    /// The operations it holds for the user's confirmation (applied on top of `changes` when confirmed).
+    pub held: Vec<Value>,
 }
 
 /// The scripted demo session played by `redline demo` and the app's "try the demo".

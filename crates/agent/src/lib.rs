@@ -6,6 +6,7 @@
 //!   user's words.
 //! - [`turn`]: the conversation agent and its tools; `patch_resume` streams the patch model's operations
 //!   through `redline-stream` and `redline-patch` into `redline-store`.
+//! - [`held`]: edits the model made outside what was asked, held until the user confirms them.
 //! - [`facts`]: the guard that flags numbers, names and dates the model brought in from nowhere.
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
 //!   and the demo.
@@ -13,10 +14,12 @@
 
 pub mod facts;
 pub mod fixtures;
+pub mod held;
 pub mod provider;
 pub mod replay;
 pub mod turn;
 
+pub use held::{ConfirmError, Held, confirm};
 pub use provider::{ChunkReader, Delta, Provider, ProviderConfig, ProviderError};
 pub use replay::{Pace, ReplayServer, Reply};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

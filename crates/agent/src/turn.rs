@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use crate::held::Held;
 use crate::provider::{Delta, Provider, ProviderError};
 
 /// Something the turn reports while it runs, in order.
@@ -39,6 +40,8 @@ pub enum TurnEvent {
     Refused { reason: String, retrying: bool },
     /// Something the user should check (facts that appear nowhere else).
     Warning { text: String },
+    /// Operations outside the named targets, not applied: the user may confirm them (see [`crate::held`]).
+    Held { held: Held },
 }
 
 /// What a finished turn did.
@@ -53,6 +56,8 @@ pub struct TurnOutcome {
     pub revisions: Vec<u64>,
     /// Warnings shown to the user.
     pub warnings: Vec<String>,
+    /// Edits held for the user's confirmation, not applied.
+    pub held: Vec<Held>,
 }
 
 /// Why a turn failed; the document stays at its last committed revision.
@@ -203,6 +208,7 @@ impl Turn<'_> {
             reply: String::new(),
             revisions: Vec::new(),
             warnings: Vec::new(),
+            held: Vec::new(),
         };
         for _round in 0..3 {
             let body = json!({
@@ -514,14 +520,7 @@ impl Turn<'_> {
                                 emit(TurnEvent::Warning { text: text.clone() });
                                 outcome.warnings.push(text);
                             }
-                            let held = if bundle.held.is_empty() {
-                                String::new()
-                            } else {
-                                format!(
-                                    " {} operation(s) outside the named targets wait for the user's confirmation.",
-                                    bundle.held.len()
-                                )
-                            };
+                            let held = hold(self.doc(), n, bundle.held, outcome, emit);
                             return Ok(format!(
                                 "Committed as revision {n}: {changes}.{held} The resume now reads:\n{}",
                                 committed.document
@@ -529,14 +528,19 @@ impl Turn<'_> {
                         }
                         Err(StoreError::NoChange(_)) => {
                             *self.surface = stabilizer.into_surface();
-                            self.store.record_model_call(
-                                self.doc(),
-                                &call(Outcome::Refused, json!([]), Some("nothing changed".into())),
-                            )?;
-                            return Ok(
-                                "Nothing changed: the operations left the resume as it was."
-                                    .to_owned(),
-                            );
+                            let nothing = if bundle.held.is_empty() {
+                                "nothing changed"
+                            } else {
+                                "every operation was held for confirmation"
+                            };
+                            let mut record =
+                                call(Outcome::Refused, json!([]), Some(nothing.into()));
+                            record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
+                            self.store.record_model_call(self.doc(), &record)?;
+                            let held = hold(self.doc(), head.number, bundle.held, outcome, emit);
+                            return Ok(format!(
+                                "Nothing changed: the operations left the resume as it was.{held}"
+                            ));
                         }
                         Err(e) => {
                             forward(stabilizer.abort(&e.to_string()), emit);
@@ -644,6 +648,27 @@ impl Turn<'_> {
             }
         }
     }
+}
+
+/// Reports the operations a bundle held for the user's confirmation (written against `base`) and returns
+/// what the conversation is told of them.
+fn hold(
+    document_id: i64,
+    base: u64,
+    ops: Vec<redline_patch::Operation>,
+    outcome: &mut TurnOutcome,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> String {
+    if ops.is_empty() {
+        return String::new();
+    }
+    let count = ops.len();
+    let held = Held::new(document_id, base, ops);
+    emit(TurnEvent::Held { held: held.clone() });
+    outcome.held.push(held);
+    format!(
+        " {count} operation(s) outside the named targets were not applied: they wait for the user's confirmation."
+    )
 }
 
 fn forward(outputs: Vec<Output>, emit: &mut (dyn FnMut(TurnEvent) + Send)) {

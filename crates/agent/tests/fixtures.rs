@@ -184,6 +184,36 @@ async fn every_fixture_end_to_end() {
         if expect.error.is_none() {
             assert_eq!(server.remaining(), 0, "{name}: replies left unused");
         }
+        // Edits outside the named targets are held, not applied; confirmed, they become one more revision.
+        let held: Vec<Value> = result
+            .as_ref()
+            .map(|o| o.held.iter().flat_map(|h| h.ops.iter()))
+            .into_iter()
+            .flatten()
+            .map(|op| serde_json::to_value(op).unwrap())
+            .collect();
+        assert_eq!(held, expect.held, "{name}: held");
+        if let Ok(outcome) = &result
+            && !outcome.held.is_empty()
+        {
+            let mut store = store;
+            for h in &outcome.held {
+                redline_agent::confirm(&mut store, h, &Policy::default()).unwrap();
+            }
+            let confirmed: json_patch::Patch =
+                serde_json::from_value(Value::Array(expect.held.clone())).unwrap();
+            json_patch::patch(&mut expected, &confirmed).unwrap();
+            assert_eq!(
+                store.head(id).unwrap().document,
+                expected,
+                "{name}: confirmed"
+            );
+            assert_eq!(
+                store.history(id).unwrap().len(),
+                1 + expect.revisions + outcome.held.len(),
+                "{name}: a revision for the confirmation"
+            );
+        }
     }
 }
 

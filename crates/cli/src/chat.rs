@@ -168,6 +168,11 @@ fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::
             }
         )?,
         TurnEvent::Warning { text } => writeln!(out, "  ! {text}")?,
+        TurnEvent::Held { held } => {
+            for line in &held.descriptions {
+                writeln!(out, "  held, not applied (outside what was asked): {line}")?;
+            }
+        }
     }
     out.flush()
 }

@@ -350,6 +350,19 @@ fn chat_streams_the_turn_and_fails_in_plain_words() {
         json(redline(dir.path(), &["show"]))["basics"]["label"],
         "Founder"
     );
+
+    // An edit outside what was asked is shown and not applied.
+    let held = ok(chat("16-out-of-scope-held.json", false));
+    assert!(
+        held.contains(
+            "held, not applied (outside what was asked): change /basics/label to “Pythonista”"
+        ) && held.contains("✓ revision 4:"),
+        "{held}"
+    );
+    assert_eq!(
+        json(redline(dir.path(), &["show"]))["basics"]["label"],
+        "Founder"
+    );
 }
 
 #[test]

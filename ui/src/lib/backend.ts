@@ -7,6 +7,7 @@ import type { ChatEvent } from "../bindings/ChatEvent";
 import type { ChatLine } from "../bindings/ChatLine";
 import type { ExportDone } from "../bindings/ExportDone";
 import type { ExportRequest } from "../bindings/ExportRequest";
+import type { HeldEdits } from "../bindings/HeldEdits";
 import type { IpcError } from "../bindings/IpcError";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
@@ -48,6 +49,11 @@ export function sendMessage(text: string, selected: string | null = null): Promi
 /** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume. */
 export function startDemo(): Promise<TurnSummary> {
   return invoke<TurnSummary>("start_demo");
+}
+
+/** Applies edits a turn held for confirmation, as a new revision (its number). */
+export function applyHeld(edits: HeldEdits): Promise<number> {
+  return invoke<number>("apply_held", { edits });
 }
 
 /** Stops the running turn; every preview is rolled back. */

@@ -21,4 +21,22 @@ describe("applyChatEvent", () => {
       { role: "assistant", text: "Done." },
     ]);
   });
+
+  it("keeps held edits as a message of their own, open for the user to decide", () => {
+    const messages: ChatMessage[] = [];
+    const edits = {
+      documentId: 1,
+      base: 2,
+      ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
+      descriptions: ["change /basics/label to “Pythonista”"],
+    };
+    applyChatEvent(messages, { kind: "held", edits });
+    expect(messages).toEqual([
+      {
+        role: "held",
+        text: "Also proposed, outside what you asked — not applied: one edit.",
+        held: { edits, state: "open" },
+      },
+    ]);
+  });
 });

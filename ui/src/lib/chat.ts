@@ -1,10 +1,13 @@
 // The chat's messages, and how each chat event of a running turn changes them.
 
 import type { ChatEvent } from "../bindings/ChatEvent";
+import type { HeldEdits } from "../bindings/HeldEdits";
 
 export interface ChatMessage {
-  role: "user" | "assistant" | "notice" | "warning" | "error";
+  role: "user" | "assistant" | "notice" | "warning" | "error" | "held";
   text: string;
+  /** For `held`: the edits waiting for the user, and what became of them. */
+  held?: { edits: HeldEdits; state: "open" | "applying" | "applied" | "discarded"; error?: string };
 }
 
 /** Applies one chat event: reply text grows the assistant's message in place; the rest are lines of their own. */
@@ -37,5 +40,14 @@ export function applyChatEvent(messages: ChatMessage[], event: ChatEvent): void 
     case "status":
       if (event.text !== "") messages.push({ role: "notice", text: event.text });
       break;
+    case "held": {
+      const n = event.edits.ops.length;
+      messages.push({
+        role: "held",
+        text: `Also proposed, outside what you asked — not applied: ${n === 1 ? "one edit" : `${n} edits`}.`,
+        held: { edits: event.edits, state: "open" },
+      });
+      break;
+    }
   }
 }

@@ -1,0 +1,229 @@
+//! Edits held for the user's confirmation.
+//!
+//! The planner names the parts of the resume a change is about (its targets); an operation the patch
+//! model writes outside all of them is never applied silently. The stabilizer holds it, the turn commits
+//! the rest and reports what it held ([`Held`]), and the user may look at it and apply it later with
+//! [`confirm`] — carried over to the revision the resume has reached by then, checked again like any
+//! other bundle, and saved as a revision of its own.
+
+use redline_patch::{Operation, Policy, PolicyError, RebaseError, Scope};
+use redline_store::{Change, Committed, Source, Store, StoreError};
+use serde::{Deserialize, Serialize};
+
+/// Operations held back from one bundle, waiting for the user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Held {
+    /// The document they are for.
+    pub document_id: i64,
+    /// The revision they were written against (their pointers refer to it).
+    pub base: u64,
+    /// The operations, in the order the model wrote them.
+    pub ops: Vec<Operation>,
+    /// One line per operation, for the user ("change /basics/label to “Pythonista”").
+    pub descriptions: Vec<String>,
+}
+
+impl Held {
+    /// Held operations written against revision `base` of `document_id`.
+    pub fn new(document_id: i64, base: u64, ops: Vec<Operation>) -> Held {
+        let descriptions = ops.iter().map(describe).collect();
+        Held {
+            document_id,
+            base,
+            ops,
+            descriptions,
+        }
+    }
+}
+
+/// Why held operations cannot be applied.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfirmError {
+    /// The resume changed since, so that an edit no longer points at what it was written for.
+    #[error("the resume changed since this edit was proposed: {0}")]
+    Conflict(#[from] RebaseError),
+    /// The edit breaks a rule (a protected part, a limit, the JSON Resume schema).
+    #[error("{0}")]
+    Refused(#[from] PolicyError),
+    /// The edit changes nothing any more.
+    #[error("this edit would change nothing: the resume already reads that way")]
+    NoChange,
+    /// The store failed.
+    #[error("{0}")]
+    Store(StoreError),
+}
+
+impl From<StoreError> for ConfirmError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NoChange(_) => ConfirmError::NoChange,
+            other => ConfirmError::Store(other),
+        }
+    }
+}
+
+/// Applies held operations the user confirmed: re-targeted from their base to the head revision, checked
+/// by `policy` (protected paths, limits, the schema) and committed as one revision. Returns the revision
+/// and the operations as applied to the head. Nothing changes on any error.
+pub fn confirm(
+    store: &mut Store,
+    held: &Held,
+    policy: &Policy,
+) -> Result<(Committed, Vec<Operation>), ConfirmError> {
+    let base = store.checkout(held.document_id, held.base)?.document;
+    let head = store.head(held.document_id)?;
+    let ops = redline_patch::rebase(&base, &head.document, &held.ops)?;
+    for op in &ops {
+        // The user's confirmation is the scope: only the fixed rules remain.
+        policy.check_operation(op, &Scope::Anywhere)?;
+    }
+    let result = redline_patch::applied(&head.document, &ops).map_err(RebaseError::from)?;
+    policy.check_bundle(&result, &ops)?;
+    let patch: json_patch::Patch =
+        serde_json::from_value(serde_json::to_value(&ops).map_err(StoreError::from)?)
+            .map_err(StoreError::from)?;
+    let summary = match held.descriptions.as_slice() {
+        [one] => format!("Confirmed: {one}"),
+        many => format!("Confirmed {} held edits", many.len()),
+    };
+    let committed = store.commit(
+        held.document_id,
+        Change::new(head.number, Source::Ai, patch).summary(summary),
+    )?;
+    Ok((committed, ops))
+}
+
+/// One operation in words.
+fn describe(op: &Operation) -> String {
+    let value = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => {
+            let short: String = s.chars().take(80).collect();
+            let more = if short.len() < s.len() { "…" } else { "" };
+            format!("“{short}{more}”")
+        }
+        other => {
+            let text = other.to_string();
+            if text.len() > 80 {
+                format!("{}…", text.chars().take(80).collect::<String>())
+            } else {
+                text
+            }
+        }
+    };
+    match op {
+        Operation::Add { path, value: v } => format!("add {} at {path}", value(v)),
+        Operation::Replace { path, value: v } => format!("change {path} to {}", value(v)),
+        Operation::Remove { path } => format!("remove {path}"),
+        Operation::Move { from, path } => format!("move {from} to {path}"),
+        Operation::Copy { from, path } => format!("copy {from} to {path}"),
+        Operation::Test { path, value: v } => format!("check that {path} is {}", value(v)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn store_with_sample() -> (tempfile::TempDir, Store, i64) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let doc = store.import("Sample", &redline_resume::sample()).unwrap();
+        (dir, store, doc)
+    }
+
+    fn op(value: serde_json::Value) -> Operation {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn a_confirmed_edit_is_carried_over_to_the_head_and_saved() {
+        let (_dir, mut store, doc) = store_with_sample();
+        let sample = redline_resume::sample();
+        // Held against revision 1: change the second profile's username.
+        let held = Held::new(
+            doc,
+            1,
+            vec![op(
+                json!({"op": "replace", "path": "/basics/profiles/1/username", "value": "rh"}),
+            )],
+        );
+        assert_eq!(
+            held.descriptions,
+            ["change /basics/profiles/1/username to “rh”"]
+        );
+        // Meanwhile the first profile was removed: the second now sits at index 0.
+        let remove: json_patch::Patch =
+            serde_json::from_value(json!([{"op": "remove", "path": "/basics/profiles/0"}]))
+                .unwrap();
+        store
+            .commit(doc, Change::new(1, Source::User, remove))
+            .unwrap();
+        let (committed, ops) = confirm(&mut store, &held, &Policy::default()).unwrap();
+        assert_eq!(committed.info.number, 3);
+        assert_eq!(
+            committed.info.summary,
+            held.descriptions[0].replace("change", "Confirmed: change")
+        );
+        assert_eq!(ops[0].path(), "/basics/profiles/0/username");
+        let head = store.head(doc).unwrap().document;
+        assert_eq!(head["basics"]["profiles"][0]["username"], "rh");
+        assert_eq!(
+            head["basics"]["profiles"][0]["network"],
+            sample["basics"]["profiles"][1]["network"]
+        );
+    }
+
+    #[test]
+    fn a_conflict_or_a_broken_rule_changes_nothing() {
+        let (_dir, mut store, doc) = store_with_sample();
+        let remove: json_patch::Patch =
+            serde_json::from_value(json!([{"op": "remove", "path": "/work/0"}])).unwrap();
+        store
+            .commit(doc, Change::new(1, Source::User, remove))
+            .unwrap();
+        // The item it was written for is gone.
+        let stale = Held::new(
+            doc,
+            1,
+            vec![op(
+                json!({"op": "replace", "path": "/work/0/name", "value": "Hooli"}),
+            )],
+        );
+        let err = confirm(&mut store, &stale, &Policy::default()).unwrap_err();
+        assert!(matches!(err, ConfirmError::Conflict(_)), "{err}");
+        // A protected path stays protected, confirmed or not.
+        let meta = Held::new(
+            doc,
+            2,
+            vec![op(
+                json!({"op": "add", "path": "/meta/version", "value": "v9"}),
+            )],
+        );
+        let err = confirm(&mut store, &meta, &Policy::default()).unwrap_err();
+        assert!(err.to_string().contains("/meta"), "{err}");
+        // So does the schema.
+        let invalid = Held::new(
+            doc,
+            2,
+            vec![op(
+                json!({"op": "replace", "path": "/basics/email", "value": 42}),
+            )],
+        );
+        let err = confirm(&mut store, &invalid, &Policy::default()).unwrap_err();
+        assert!(matches!(err, ConfirmError::Refused(_)), "{err}");
+        // An edit already made changes nothing.
+        let label = store.head(doc).unwrap().document["basics"]["label"].clone();
+        let same = Held::new(
+            doc,
+            2,
+            vec![op(
+                json!({"op": "replace", "path": "/basics/label", "value": label}),
+            )],
+        );
+        let err = confirm(&mut store, &same, &Policy::default()).unwrap_err();
+        assert!(matches!(err, ConfirmError::NoChange), "{err}");
+        assert_eq!(store.head(doc).unwrap().number, 2, "nothing was committed");
+    }
+}

@@ -1,0 +1,62 @@
+import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ChatMessage } from "../lib/chat";
+import ChatPane from "./ChatPane.svelte";
+
+// jsdom lays nothing out, so it has no scrollIntoView; the pane calls it to keep the newest message in view.
+Element.prototype.scrollIntoView = vi.fn();
+
+afterEach(cleanup);
+
+const edits = {
+  documentId: 1,
+  base: 2,
+  ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
+  descriptions: ["change /basics/label to “Pythonista”"],
+};
+
+function pane(messages: ChatMessage[], running = false) {
+  const onheld = vi.fn();
+  const onsend = vi.fn();
+  render(ChatPane, { messages, running, onsend, onstop: () => {}, ondemo: () => {}, onheld });
+  return { onheld, onsend };
+}
+
+describe("chat pane", () => {
+  it("shows held edits in words and asks the user to apply or discard them", async () => {
+    const { onheld } = pane([
+      { role: "user", text: "Add Python" },
+      { role: "held", text: "Also proposed…", held: { edits, state: "open" } },
+    ]);
+    expect(screen.getByText("change /basics/label to “Pythonista”")).toBeTruthy();
+    await fireEvent.click(screen.getByTestId("held-apply"));
+    expect(onheld).toHaveBeenLastCalledWith(1, true);
+    await fireEvent.click(screen.getByTestId("held-discard"));
+    expect(onheld).toHaveBeenLastCalledWith(1, false);
+  });
+
+  it("offers no choice once held edits are decided, and shows why applying failed", () => {
+    pane([
+      { role: "held", text: "a", held: { edits, state: "applied" } },
+      { role: "held", text: "b", held: { edits, state: "open", error: "The resume changed since." } },
+    ]);
+    expect(screen.getByText("Applied.")).toBeTruthy();
+    expect(screen.getAllByTestId("held-apply")).toHaveLength(1);
+    expect(screen.getByRole("alert").textContent).toBe("The resume changed since.");
+  });
+
+  it("does not apply held edits while a turn runs", () => {
+    pane([{ role: "held", text: "a", held: { edits, state: "open" } }], true);
+    expect((screen.getByTestId("held-apply") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("sends on Enter and keeps Shift+Enter for a new line", async () => {
+    const { onsend } = pane([]);
+    const input = screen.getByTestId("chat-input");
+    await fireEvent.input(input, { target: { value: "Tighten my summary" } });
+    await fireEvent.keyDown(input, { key: "Enter", shiftKey: true });
+    expect(onsend).not.toHaveBeenCalled();
+    await fireEvent.keyDown(input, { key: "Enter" });
+    expect(onsend).toHaveBeenCalledWith("Tighten my summary");
+  });
+});
