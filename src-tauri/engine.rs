@@ -264,21 +264,13 @@ impl Engine {
         })
         .await;
         *self.running.lock().unwrap_or_else(|p| p.into_inner()) = None;
-        let head = open
-            .store
-            .document(open.document_id)
-            .map(|d| d.head_revision)
-            .unwrap_or_default();
         match result {
             Ok(outcome) => Ok(TurnSummary {
                 reply: outcome.reply,
                 revisions: outcome.revisions,
                 warnings: outcome.warnings,
             }),
-            Err(e) => Err(format!(
-                "{}. Your resume stays at revision {head}.",
-                capital(&e.to_string())
-            )),
+            Err(e) => Err(nothing_changed(&open.store, open.document_id, e)),
         }
     }
 
@@ -310,16 +302,7 @@ impl Engine {
                 }));
                 Ok(n)
             }
-            Err(e) => {
-                let head = store
-                    .document(*document_id)
-                    .map(|d| d.head_revision)
-                    .unwrap_or_default();
-                Err(format!(
-                    "{}. Your resume stays at revision {head}.",
-                    capital(&e.to_string())
-                ))
-            }
+            Err(e) => Err(nothing_changed(store, *document_id, e)),
         }
     }
 
@@ -338,6 +321,18 @@ impl Engine {
             None => false,
         }
     }
+}
+
+/// A failure in the user's words, with the revision the resume stays at.
+fn nothing_changed(store: &Store, document_id: i64, error: impl std::fmt::Display) -> String {
+    let head = store
+        .document(document_id)
+        .map(|d| d.head_revision)
+        .unwrap_or_default();
+    format!(
+        "{}. Your resume stays at revision {head}.",
+        capital(&error.to_string())
+    )
 }
 
 fn capital(text: &str) -> String {
