@@ -4,7 +4,7 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::{Emit, Engine};
 use crate::ipc::{
-    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, HeldEdits, IpcError, SURFACE_EVENT,
+    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, IpcError, SURFACE_EVENT,
     SurfaceUpdate, TurnSummary,
 };
 
@@ -62,7 +62,7 @@ pub async fn start_demo<R: Runtime>(
 pub async fn apply_held<R: Runtime>(
     app: AppHandle<R>,
     engine: State<'_, Engine>,
-    edits: HeldEdits,
+    edits: redline_agent::Held,
 ) -> Result<u64, IpcError> {
     let mut emit = emitter(app);
     engine

@@ -10,7 +10,7 @@ use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ipc::{ChatEvent, ChatLine, ExportDone, ExportRequest, HeldEdits, TurnSummary};
+use crate::ipc::{ChatEvent, ChatLine, ExportDone, ExportRequest, TurnSummary};
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
@@ -277,7 +277,7 @@ impl Engine {
     /// Applies edits a turn held for the user's confirmation, as one revision; returns its number.
     pub async fn apply_held(
         &self,
-        edits: HeldEdits,
+        held: redline_agent::Held,
         emit: &mut (dyn FnMut(Emit) + Send),
     ) -> Result<u64, String> {
         let mut open = self.open()?.lock().await;
@@ -286,12 +286,11 @@ impl Engine {
             document_id,
             surface,
         } = &mut *open;
-        if edits.document_id != *document_id {
+        if held.document_id != *document_id {
             return Err(
                 "these edits were proposed for another resume than the one on screen".to_owned(),
             );
         }
-        let held = redline_agent::Held::from(edits);
         match redline_agent::confirm(store, &held, &Policy::default()) {
             Ok((committed, ops)) => {
                 let n = committed.info.number;
@@ -454,7 +453,7 @@ mod tests {
             })
             .await
             .unwrap();
-        let held: Vec<HeldEdits> = chat
+        let held: Vec<redline_agent::Held> = chat
             .iter()
             .filter_map(|c| match c {
                 ChatEvent::Held { edits } => Some(edits.clone()),
@@ -503,7 +502,7 @@ mod tests {
             err.contains("change nothing") && err.contains(&format!("revision {revision}")),
             "{err}"
         );
-        let other = HeldEdits {
+        let other = redline_agent::Held {
             document_id: held[0].document_id + 1,
             ..held[0].clone()
         };

@@ -38,41 +38,7 @@ pub enum ChatEvent {
     /// A status line (waiting for the model).
     Status { text: String },
     /// Edits outside what was asked, not applied: the user may apply them.
-    Held { edits: HeldEdits },
-}
-
-/// Edits the model made outside what the user asked for, held until the user applies them.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct HeldEdits {
-    /// The document they are for.
-    #[ts(type = "number")]
-    pub document_id: i64,
-    /// The revision they were written against.
-    #[ts(type = "number")]
-    pub base: u64,
-    /// The RFC 6902 operations.
-    pub ops: Vec<redline_patch::Operation>,
-    /// One line per operation, in words.
-    pub descriptions: Vec<String>,
-}
-
-impl From<redline_agent::Held> for HeldEdits {
-    fn from(held: redline_agent::Held) -> Self {
-        HeldEdits {
-            document_id: held.document_id,
-            base: held.base,
-            ops: held.ops,
-            descriptions: held.descriptions,
-        }
-    }
-}
-
-impl From<HeldEdits> for redline_agent::Held {
-    fn from(edits: HeldEdits) -> Self {
-        // The descriptions are made again from the operations: the window's copy is not trusted.
-        redline_agent::Held::new(edits.document_id, edits.base, edits.ops)
-    }
+    Held { edits: redline_agent::Held },
 }
 
 impl From<redline_agent::TurnEvent> for ChatEvent {
@@ -85,7 +51,7 @@ impl From<redline_agent::TurnEvent> for ChatEvent {
             E::Committed { revision, summary } => ChatEvent::Committed { revision, summary },
             E::Refused { reason, retrying } => ChatEvent::Refused { reason, retrying },
             E::Warning { text } => ChatEvent::Warning { text },
-            E::Held { held } => ChatEvent::Held { edits: held.into() },
+            E::Held { held } => ChatEvent::Held { edits: held },
             E::Notice { notice } => ChatEvent::Status {
                 text: match notice {
                     Notice::Waiting { path, .. } => format!(
@@ -184,7 +150,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     AppInfo::export_all(&cfg)?;
     IpcError::export_all(&cfg)?;
     ChatEvent::export_all(&cfg)?;
-    HeldEdits::export_all(&cfg)?;
+    redline_agent::Held::export_all(&cfg)?;
     TurnSummary::export_all(&cfg)?;
     ChatLine::export_all(&cfg)?;
     ExportRequest::export_all(&cfg)?;

@@ -93,15 +93,29 @@ async fn connect(driver: &Driver, data_dir: &std::path::Path) -> Client {
         .expect("could not start the app through tauri-driver")
 }
 
-/// Waits for the element with `testid` and returns its text.
-async fn text_of(client: &Client, testid: &str) -> String {
-    let element = client
+/// Waits for the element with `testid`.
+async fn element(client: &Client, testid: &str) -> fantoccini::elements::Element {
+    client
         .wait()
         .at_most(Duration::from_secs(30))
         .for_element(Locator::Css(&format!("[data-testid='{testid}']")))
         .await
-        .unwrap_or_else(|e| panic!("no element {testid} in the window: {e}"));
-    element.text().await.unwrap()
+        .unwrap_or_else(|e| panic!("no element {testid} in the window: {e}"))
+}
+
+/// Waits for the element with `testid` and returns its text.
+async fn text_of(client: &Client, testid: &str) -> String {
+    element(client, testid).await.text().await.unwrap()
+}
+
+/// Waits for a line of the chat that contains `text`; false if none comes.
+async fn chat_says(client: &Client, text: &str) -> bool {
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::XPath(&format!("//li[contains(., '{text}')]")))
+        .await
+        .is_ok()
 }
 
 fn screenshot_path(name: &str) -> PathBuf {
@@ -188,12 +202,10 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
     .await;
     assert!(partial.len() <= whole.len());
     assert_eq!(text_of(&client, "skills-0-keyword-3").await, "Rust");
-    let saved = client
-        .wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::XPath("//li[contains(., 'Saved as revision 2.')]"))
-        .await;
-    assert!(saved.is_ok(), "the chat says the change was saved");
+    assert!(
+        chat_says(&client, "Saved as revision 2.").await,
+        "the chat says the change was saved"
+    );
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("demo.png"), png).unwrap();
     client.close().await.ok();
@@ -230,12 +242,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
     ]);
     let client = connect(&driver, data_dir.path()).await;
     let label = text_of(&client, "basics-label").await;
-    let input = client
-        .wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css("[data-testid='chat-input']"))
-        .await
-        .unwrap();
+    let input = element(&client, "chat-input").await;
     input.send_keys(&fixture.message).await.unwrap();
     client
         .find(Locator::Css("[data-testid='chat-send']"))
@@ -244,12 +251,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
         .click()
         .await
         .unwrap();
-    let apply = client
-        .wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css("[data-testid='held-apply']"))
-        .await
-        .expect("the held edit is offered");
+    let apply = element(&client, "held-apply").await;
     let offered = client
         .find(Locator::XPath(
             "//li[contains(., 'change /basics/label to')]",
@@ -263,12 +265,10 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
     std::fs::write(screenshot_path("held.png"), png).unwrap();
     apply.click().await.unwrap();
     wait_for_text(&client, "basics-label", |t| t == "Pythonista").await;
-    let saved = client
-        .wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::XPath("//li[contains(., 'Saved as revision 3.')]"))
-        .await;
-    assert!(saved.is_ok(), "the chat says the confirmed edit was saved");
+    assert!(
+        chat_says(&client, "Saved as revision 3.").await,
+        "the chat says the confirmed edit was saved"
+    );
     client.close().await.ok();
     drop(driver);
 

@@ -9,14 +9,19 @@
 use redline_patch::{Operation, Policy, PolicyError, RebaseError, Scope};
 use redline_store::{Change, Committed, Source, Store, StoreError};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-/// Operations held back from one bundle, waiting for the user.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Operations held back from one bundle, waiting for the user. The app's window gets them as they are
+/// (`HeldEdits` in TypeScript) and hands them back to be applied.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "HeldEdits")]
 pub struct Held {
     /// The document they are for.
+    #[ts(type = "number")]
     pub document_id: i64,
     /// The revision they were written against (their pointers refer to it).
+    #[ts(type = "number")]
     pub base: u64,
     /// The operations, in the order the model wrote them.
     pub ops: Vec<Operation>,
@@ -83,8 +88,10 @@ pub fn confirm(
     let patch: json_patch::Patch =
         serde_json::from_value(serde_json::to_value(&ops).map_err(StoreError::from)?)
             .map_err(StoreError::from)?;
-    let summary = match held.descriptions.as_slice() {
-        [one] => format!("Confirmed: {one}"),
+    // Worded from the operations, not from `descriptions`: a copy that went through the window is not
+    // trusted.
+    let summary = match held.ops.as_slice() {
+        [one] => format!("Confirmed: {}", describe(one)),
         many => format!("Confirmed {} held edits", many.len()),
     };
     let committed = store.commit(

@@ -2,7 +2,8 @@
 import type { Operation } from "./Operation";
 
 /**
- * Edits the model made outside what the user asked for, held until the user applies them.
+ * Operations held back from one bundle, waiting for the user. The app's window gets them as they are
+ * (`HeldEdits` in TypeScript) and hands them back to be applied.
  */
 export type HeldEdits = { 
 /**
@@ -10,14 +11,14 @@ export type HeldEdits = {
  */
 documentId: number, 
 /**
- * The revision they were written against.
+ * The revision they were written against (their pointers refer to it).
  */
 base: number, 
 /**
- * The RFC 6902 operations.
+ * The operations, in the order the model wrote them.
  */
 ops: Array<Operation>, 
 /**
- * One line per operation, in words.
+ * One line per operation, for the user ("change /basics/label to “Pythonista”").
  */
 descriptions: Array<string>, };
