@@ -84,7 +84,7 @@ fn main() -> ExitCode {
     }
     let (final_doc, committed, error) = match (stabilizer.status(), committed_doc) {
         (Status::Committed(_), Some(document)) => (document, true, None),
-        (Status::Failed(reason), _) => (doc, false, Some(reason.clone())),
+        (Status::Failed(reason), _) => (doc, false, Some(reason.to_string())),
         _ => (doc, false, Some("the stream did not finish".to_owned())),
     };
     println!(

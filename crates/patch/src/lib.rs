@@ -31,5 +31,5 @@ pub use apply::{ApplyError, applied, apply};
 pub use operation::Operation;
 pub use policy::{Admission, Policy, PolicyError, Scope};
 pub use rebase::{RebaseError, rebase};
-pub use stabilizer::{Bundle, Notice, Output, Stabilizer, Status};
+pub use stabilizer::{Bundle, Notice, Output, Stabilizer, StabilizerError, Status};
 pub use surface::{PatchState, Surface, SurfaceUpdate};

@@ -5,37 +5,69 @@ use serde_json::Value;
 use crate::Operation;
 use crate::pointer::is_within;
 
-/// The rules edits must keep.
+/// The rules edits must keep. Every limit holds while the model's answer streams, operation by
+/// operation, not only once it has ended; the crate README gives each number and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Policy {
     /// Pointers nothing may change (default `/meta`), nor anything below them.
     pub protected: Vec<String>,
+    /// Pointers a model's edit may change only with the user's confirmation, whatever the planner's
+    /// targets (default: the identity and contact fields of `basics`).
+    pub confirm: Vec<String>,
     /// The most operations in one bundle.
     pub max_operations: usize,
+    /// The most operations one bundle may hold for confirmation.
+    pub max_held: usize,
     /// The largest value one operation may carry, in bytes of JSON.
     pub max_value_bytes: usize,
     /// The longest string one operation may carry, in characters.
     pub max_string_chars: usize,
+    /// The largest document after any operation, in bytes of compact JSON.
+    pub max_document_bytes: usize,
+    /// The deepest a document may nest after any operation (see [`redline_resume::MAX_DEPTH`]).
+    pub max_depth: usize,
+    /// The longest answer the patch model may stream for one bundle, in bytes.
+    pub max_answer_bytes: usize,
 }
+
+/// The identity and contact fields: who the resume is about and how to reach them.
+pub const IDENTITY: &[&str] = &[
+    "/basics/name",
+    "/basics/email",
+    "/basics/phone",
+    "/basics/url",
+    "/basics/location",
+    "/basics/profiles",
+];
+
+/// The sections whose whole entries are never removed without the user's confirmation.
+const ENTRY_SECTIONS: &[&str] = &["/work", "/education"];
 
 impl Default for Policy {
     fn default() -> Self {
         Policy {
             protected: vec!["/meta".to_owned()],
+            confirm: IDENTITY.iter().map(|p| (*p).to_owned()).collect(),
             max_operations: 100,
+            max_held: 20,
             max_value_bytes: 64 * 1024,
             max_string_chars: 8_000,
+            max_document_bytes: redline_resume::MAX_DOCUMENT_BYTES,
+            max_depth: redline_resume::MAX_DEPTH,
+            max_answer_bytes: 4 << 20,
         }
     }
 }
 
-/// Where a bundle was meant to act: the pointer prefixes the planner named. An edit outside all of them
-/// is held for the user's confirmation.
+/// Where a bundle was meant to act: the pointer prefixes the planner named. A model's edit outside all of
+/// them is held for the user's confirmation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scope {
-    /// No limit (a change the user made by hand, or a planner that named no targets).
+    /// The user's own edit (by hand, or a held edit they confirmed): nothing is held.
+    User,
+    /// A model's edit whose planner named no targets: only the fields that always need confirmation are held.
     Anywhere,
-    /// Only below these pointers.
+    /// A model's edit: only below these pointers.
     Targets(Vec<String>),
 }
 
@@ -43,7 +75,7 @@ impl Scope {
     /// True when an edit at `path` is inside the scope.
     pub fn contains(&self, path: &str) -> bool {
         match self {
-            Scope::Anywhere => true,
+            Scope::User | Scope::Anywhere => true,
             Scope::Targets(targets) => targets.iter().any(|t| is_within(path, t)),
         }
     }
@@ -54,9 +86,9 @@ impl Scope {
 pub enum Admission {
     /// It may be applied.
     Allowed,
-    /// It is outside the scope: apply it only if the user confirms.
+    /// It is outside the scope, or changes who the resume is about: apply it only if the user confirms.
     NeedsConfirmation {
-        /// The path outside the scope.
+        /// The path that needs confirmation.
         path: String,
     },
 }
@@ -70,6 +102,11 @@ pub enum PolicyError {
     /// Too many operations in one bundle.
     #[error("the edit has {count} operations; at most {limit} are allowed in one change")]
     TooManyOperations { count: usize, limit: usize },
+    /// Too many operations held for confirmation in one bundle.
+    #[error(
+        "the model proposed more than {limit} edits outside what was asked; none of them was applied"
+    )]
+    TooManyHeld { limit: usize },
     /// One value is too large.
     #[error("the value for {path} is {bytes} bytes; at most {limit} are allowed")]
     ValueTooLarge {
@@ -84,33 +121,34 @@ pub enum PolicyError {
         chars: usize,
         limit: usize,
     },
+    /// The document would grow too large.
+    #[error(
+        "the edit at {path} would make the resume {bytes} bytes long; at most {limit} are allowed"
+    )]
+    DocumentTooLarge {
+        path: String,
+        bytes: usize,
+        limit: usize,
+    },
+    /// The document would nest too deeply to be stored and read back.
+    #[error(
+        "the edit at {path} would nest the resume {depth} levels deep; at most {limit} are allowed"
+    )]
+    TooDeep {
+        path: String,
+        depth: usize,
+        limit: usize,
+    },
+    /// A `copy` or `move` into its own source (which would double a part of the resume, or lose it).
+    #[error("the edit would {verb} {from} into itself (to {path})")]
+    IntoItself {
+        verb: &'static str,
+        from: String,
+        path: String,
+    },
     /// The result breaks the JSON Resume schema.
     #[error("the result would not be a valid resume: {}", list(.0))]
     Schema(Vec<redline_resume::SchemaViolation>),
-}
-
-/// The size of `value` as compact JSON, near enough for a limit (escapes counted as one byte), without
-/// writing it out.
-fn json_size(value: &Value) -> usize {
-    let mut size = 0;
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        size += match v {
-            Value::Null => 4,
-            Value::Bool(b) => 4 + usize::from(!b),
-            Value::Number(n) => n.to_string().len(),
-            Value::String(s) => s.len() + 2,
-            Value::Array(items) => {
-                stack.extend(items);
-                2 + items.len().saturating_sub(1)
-            }
-            Value::Object(map) => {
-                stack.extend(map.values());
-                2 + map.len().saturating_sub(1) + map.keys().map(|k| k.len() + 3).sum::<usize>()
-            }
-        };
-    }
-    size
 }
 
 fn list(violations: &[redline_resume::SchemaViolation]) -> String {
@@ -119,6 +157,11 @@ fn list(violations: &[redline_resume::SchemaViolation]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// How many containers a pointer's value sits in (`/work/0/name` sits in three).
+fn depth_of(path: &str) -> usize {
+    path.bytes().filter(|&b| b == b'/').count()
 }
 
 impl Policy {
@@ -140,6 +183,14 @@ impl Policy {
         Ok(())
     }
 
+    /// True when a model's write at `path` needs the user's confirmation whatever the planner said: it
+    /// changes an identity or contact field (or a part holding one).
+    pub fn always_confirm(&self, path: &str) -> bool {
+        self.confirm
+            .iter()
+            .any(|c| is_within(path, c) || is_within(c, path))
+    }
+
     /// Checks one complete operation against the protected paths, the limits and the scope.
     pub fn check_operation(&self, op: &Operation, scope: &Scope) -> Result<Admission, PolicyError> {
         let writes: &[&str] = match op {
@@ -151,20 +202,44 @@ impl Policy {
         for path in writes {
             self.check_write(path)?;
         }
+        if let Operation::Copy { from, path } | Operation::Move { from, path } = op
+            && is_within(path, from)
+            && path != from
+        {
+            return Err(PolicyError::IntoItself {
+                verb: op.verb(),
+                from: from.clone(),
+                path: path.clone(),
+            });
+        }
         if let Some(value) = op.value() {
             self.check_value(op.path(), value)?;
+            let depth = depth_of(op.path()) + redline_resume::measure(value).depth;
+            if depth > self.max_depth {
+                return Err(PolicyError::TooDeep {
+                    path: op.path().to_owned(),
+                    depth,
+                    limit: self.max_depth,
+                });
+            }
         }
-        match writes.iter().find(|path| !scope.contains(path)) {
-            Some(path) => Ok(Admission::NeedsConfirmation {
-                path: (*path).to_owned(),
-            }),
-            None => Ok(Admission::Allowed),
+        if *scope == Scope::User {
+            return Ok(Admission::Allowed);
         }
+        let held = writes
+            .iter()
+            .find(|path| !scope.contains(path) || self.always_confirm(path))
+            .map(|path| (*path).to_owned())
+            .or_else(|| removes_entry(op).then(|| op.path().to_owned()));
+        Ok(match held {
+            Some(path) => Admission::NeedsConfirmation { path },
+            None => Admission::Allowed,
+        })
     }
 
     /// Checks the size of a value and of every string in it.
     pub fn check_value(&self, path: &str, value: &Value) -> Result<(), PolicyError> {
-        let bytes = json_size(value);
+        let bytes = redline_resume::measure(value).bytes;
         if bytes > self.max_value_bytes {
             return Err(PolicyError::ValueTooLarge {
                 path: path.to_owned(),
@@ -200,6 +275,29 @@ impl Policy {
         Ok(())
     }
 
+    /// Checks what a document measures after an operation at `path`: its size and depth.
+    pub fn check_document(
+        &self,
+        path: &str,
+        measure: redline_resume::Measure,
+    ) -> Result<(), PolicyError> {
+        if measure.bytes > self.max_document_bytes {
+            return Err(PolicyError::DocumentTooLarge {
+                path: path.to_owned(),
+                bytes: measure.bytes,
+                limit: self.max_document_bytes,
+            });
+        }
+        if measure.depth > self.max_depth {
+            return Err(PolicyError::TooDeep {
+                path: path.to_owned(),
+                depth: measure.depth,
+                limit: self.max_depth,
+            });
+        }
+        Ok(())
+    }
+
     /// Checks a complete value against the schema's rules for the place it goes, before it is shown.
     pub fn check_schema_at(&self, path: &str, value: &Value) -> Result<(), PolicyError> {
         redline_resume::validate_at(path, value).map_err(PolicyError::Schema)
@@ -210,7 +308,8 @@ impl Policy {
         redline_resume::validate_start_at(path, partial).map_err(PolicyError::Schema)
     }
 
-    /// Checks a whole bundle at commit: its size, and that the result is a valid resume.
+    /// Checks a whole bundle at commit: its size, the document's size and depth, and that the result is a
+    /// valid resume.
     pub fn check_bundle(&self, result: &Value, ops: &[Operation]) -> Result<(), PolicyError> {
         if ops.len() > self.max_operations {
             return Err(PolicyError::TooManyOperations {
@@ -218,7 +317,43 @@ impl Policy {
                 limit: self.max_operations,
             });
         }
+        self.check_document("", redline_resume::measure(result))
+            .map_err(|e| match e {
+                PolicyError::DocumentTooLarge { bytes, limit, .. } => PolicyError::DocumentTooLarge {
+                    path: "the resume".to_owned(),
+                    bytes,
+                    limit,
+                },
+                PolicyError::TooDeep { depth, limit, .. } => PolicyError::TooDeep {
+                    path: "the resume".to_owned(),
+                    depth,
+                    limit,
+                },
+                other => other,
+            })?;
         redline_resume::validate(result).map_err(PolicyError::Schema)
+    }
+}
+
+/// True when `op` takes a whole work or education entry (or the whole section) out of the resume.
+fn removes_entry(op: &Operation) -> bool {
+    let whole = |path: &str| {
+        ENTRY_SECTIONS.iter().any(|section| {
+            path == *section
+                || path
+                    .strip_prefix(section)
+                    .and_then(|rest| rest.strip_prefix('/'))
+                    .is_some_and(|index| !index.contains('/'))
+        })
+    };
+    match op {
+        Operation::Remove { path } => whole(path),
+        Operation::Replace { path, .. } => ENTRY_SECTIONS.contains(&path.as_str()),
+        // Moving an entry out of its section takes it away from there.
+        Operation::Move { from, path } => {
+            whole(from) && !ENTRY_SECTIONS.iter().any(|s| is_within(path, s) && is_within(from, s))
+        }
+        _ => false,
     }
 }
 

@@ -20,10 +20,10 @@
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use redline_stream::{Event, Reader, Segment};
+use redline_stream::{Event, Limits, Reader, Segment};
 use serde_json::{Map, Value};
 
-use crate::policy::{Admission, Policy, Scope};
+use crate::policy::{Admission, Policy, PolicyError, Scope};
 use crate::surface::{PatchState, Surface, SurfaceUpdate};
 use crate::text::{self, TextVerb};
 use crate::{Operation, pointer};
@@ -82,8 +82,64 @@ pub enum Status {
     Complete(Bundle),
     /// Committed as a revision.
     Committed(u64),
-    /// Rolled back; the reason in plain words.
-    Failed(String),
+    /// Rolled back; the reason (its `Display` is in plain words).
+    Failed(StabilizerError),
+}
+
+/// Why a bundle was rolled back.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StabilizerError {
+    /// An operation breaks a rule: a protected path, a limit, the schema.
+    #[error("{0}")]
+    Policy(#[from] PolicyError),
+    /// An operation does not apply to the resume.
+    #[error("{0}")]
+    Apply(#[from] crate::ApplyError),
+    /// An operation no longer points at the item it was written for.
+    #[error("{0}")]
+    Conflict(#[from] crate::RebaseError),
+    /// A text operation that cannot be carried out.
+    #[error("{0}")]
+    Text(#[from] crate::text::TextError),
+    /// The answer is not JSON, or exceeds the reader's limits (depth, size).
+    #[error("{}", reader_words(.0))]
+    Reader(redline_stream::Error),
+    /// The answer is JSON but not well-formed operations (no `op`, an unknown verb, a bad pointer).
+    #[error("{0}")]
+    Malformed(String),
+    /// The answer ended before the bundle was complete.
+    #[error("the model's answer ended before the edit was complete")]
+    Ended,
+    /// The caller stopped the stream (the user pressed Stop, or the commit failed).
+    #[error("{0}")]
+    Stopped(String),
+}
+
+impl StabilizerError {
+    /// What the user can do about it, as a word the UI picks an action by: `conflict` (the resume changed
+    /// under the edit) or `refused` (the model's answer broke a rule or was malformed).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StabilizerError::Conflict(_) => "conflict",
+            StabilizerError::Stopped(_) => "stopped",
+            _ => "refused",
+        }
+    }
+}
+
+fn reader_words(error: &redline_stream::Error) -> String {
+    match error.kind {
+        redline_stream::ErrorKind::TooDeep(_) | redline_stream::ErrorKind::TooLarge(_) => {
+            format!("the model's answer was refused: {error}")
+        }
+        _ => format!("the model's answer is not valid JSON: {error}"),
+    }
+}
+
+impl From<String> for StabilizerError {
+    fn from(words: String) -> Self {
+        StabilizerError::Malformed(words)
+    }
 }
 
 /// The verbs the patch model may use.
@@ -130,13 +186,17 @@ struct Pending {
     value_started: bool,
     /// Where the value is shown in the view (the path with `-` made concrete), once previewing.
     target: Option<String>,
-    /// Out of scope: not previewed, held at completion.
+    /// Out of scope (or always confirmed): not previewed, held at completion.
     out_of_scope: bool,
     closed: bool,
+    /// The reader's offset when the operation began: how much of the answer it has taken so far.
+    started_at: usize,
 }
 
 /// A compact record of one reader event inside `/operations`.
 struct Seen {
+    /// The reader's offset before the feed that produced the event.
+    offset: usize,
     index: usize,
     field: Field,
     /// True for an event of the value itself (not of something inside it).
@@ -173,6 +233,9 @@ pub struct Stabilizer {
     base_revision: u64,
     /// `base` with every completed operation applied.
     settled: Value,
+    /// The size and depth of `settled`, kept up to date operation by operation (an upper bound on the
+    /// depth: a removal does not lower it until the bundle's final check).
+    measure: redline_resume::Measure,
     /// What the view shows: `settled` plus the previews of the operation in progress.
     shown: Value,
     /// The document the model saw, when older than `base`, with every completed operation applied: the
@@ -203,8 +266,15 @@ impl Stabilizer {
         surface: Surface,
         now: Instant,
     ) -> Self {
+        // The reader refuses an answer deeper than any operation could go (the answer's object, the array,
+        // the operation, then the value) or larger than the policy allows, as it streams.
+        let reader = Reader::with_limits(Limits {
+            max_depth: policy.max_depth + 3,
+            max_bytes: policy.max_answer_bytes,
+        });
         Stabilizer {
-            reader: Reader::new(),
+            reader,
+            measure: redline_resume::measure(&base),
             settled: base.clone(),
             shown: base.clone(),
             base,
@@ -261,9 +331,13 @@ impl Stabilizer {
             return out;
         }
         let mut seen = Vec::new();
+        let offset = self.reader.offset();
         let fed = self.reader.feed(bytes, |path, event| {
             record(path.segments(), event, &mut seen)
         });
+        for event in &mut seen {
+            event.offset = offset;
+        }
         if !seen.is_empty() {
             self.last_progress = now;
             self.reported_stall = false;
@@ -278,14 +352,31 @@ impl Stabilizer {
             }
         }
         if let Err(e) = fed {
-            self.fail(
-                format!("the model's answer is not valid JSON: {e}"),
-                &mut out,
-            );
+            self.fail(StabilizerError::Reader(e), &mut out);
+        } else if let Err(e) = self.check_operation_bytes() {
+            self.fail(e.into(), &mut out);
         } else if self.status == Status::Streaming {
             self.sync_previews(&mut out);
         }
         out
+    }
+
+    /// The operation being written may not take more of the answer than its value could fill: twice the
+    /// value limit, for indentation and escapes, plus its `op`, `path` and `from`. Checked on every feed,
+    /// so a value that grows without end is refused while it streams, shown or not.
+    fn check_operation_bytes(&self) -> Result<(), PolicyError> {
+        let Some(last) = self.pending.last().filter(|p| !p.closed) else {
+            return Ok(());
+        };
+        let taken = self.reader.offset() - last.started_at.min(self.reader.offset());
+        if taken > 2 * self.policy.max_value_bytes + 4096 {
+            return Err(PolicyError::ValueTooLarge {
+                path: last.path.clone().unwrap_or_else(|| "an operation".to_owned()),
+                bytes: taken,
+                limit: self.policy.max_value_bytes,
+            });
+        }
+        Ok(())
     }
 
     /// Grows the view toward what the reader holds of the operation being previewed. Events are handled
@@ -318,7 +409,7 @@ impl Stabilizer {
         if let Value::String(text) = desired.as_ref()
             && let Err(e) = self.policy.check_string(target, text)
         {
-            self.fail(e.to_string(), out);
+            self.fail(e.into(), out);
             return;
         }
         // The common case, a string growing at its end: one lookup, appended in place.
@@ -367,10 +458,8 @@ impl Stabilizer {
         let mut out = Vec::new();
         if self.status == Status::Streaming {
             let reason = match self.reader.finish() {
-                Err(e) if !e.is_incomplete() => {
-                    format!("the model's answer is not valid JSON: {e}")
-                }
-                _ => "the model's answer ended before the edit was complete".to_owned(),
+                Err(e) if !e.is_incomplete() => StabilizerError::Reader(e),
+                _ => StabilizerError::Ended,
             };
             self.fail(reason, &mut out);
         }
@@ -381,7 +470,7 @@ impl Stabilizer {
     pub fn abort(&mut self, reason: &str) -> Vec<Output> {
         let mut out = Vec::new();
         if matches!(self.status, Status::Streaming | Status::Complete(_)) {
-            self.fail(reason.to_owned(), &mut out);
+            self.fail(StabilizerError::Stopped(reason.to_owned()), &mut out);
         }
         out
     }
@@ -399,12 +488,23 @@ impl Stabilizer {
         ))]
     }
 
-    fn handle(&mut self, seen: Seen, out: &mut Vec<Output>) -> Result<(), String> {
+    fn handle(&mut self, seen: Seen, out: &mut Vec<Output>) -> Result<(), StabilizerError> {
         if seen.kind == Kind::ArrayClosed {
             return self.complete_bundle();
         }
+        // The limit fires at the operation that crosses it: nothing of that one is shown.
+        if seen.index >= self.policy.max_operations {
+            return Err(PolicyError::TooManyOperations {
+                count: seen.index + 1,
+                limit: self.policy.max_operations,
+            }
+            .into());
+        }
         while self.pending.len() <= seen.index {
-            self.pending.push(Pending::default());
+            self.pending.push(Pending {
+                started_at: seen.offset,
+                ..Pending::default()
+            });
         }
         let index = seen.index;
         match (seen.field, &seen.kind) {
@@ -455,7 +555,7 @@ impl Stabilizer {
     }
 
     /// Starts previewing operation `index` once it is ready.
-    fn try_start(&mut self, index: usize, out: &mut Vec<Output>) -> Result<(), String> {
+    fn try_start(&mut self, index: usize, out: &mut Vec<Output>) -> Result<(), StabilizerError> {
         let p = &self.pending[index];
         let (Some(verb), Some(path)) = (p.verb, p.path.clone()) else {
             return Ok(());
@@ -464,7 +564,7 @@ impl Stabilizer {
             return Ok(());
         }
         if verb != Verb::Test {
-            self.policy.check_write(&path).map_err(|e| e.to_string())?;
+            self.policy.check_write(&path)?;
         }
         if let Verb::Text(text_verb) = verb
             && !text::is_rich_text(&path)
@@ -473,9 +573,12 @@ impl Stabilizer {
                 verb: text_verb.as_str(),
                 path,
             }
-            .to_string());
+            .into());
         }
-        if verb == Verb::Test || !self.scope.contains(&path) {
+        // An edit that will be held is not shown: outside the targets, or of who the resume is about.
+        let held = !self.scope.contains(&path)
+            || (self.scope != Scope::User && self.policy.always_confirm(&path));
+        if verb == Verb::Test || held {
             self.pending[index].out_of_scope = verb != Verb::Test;
             return Ok(());
         }
@@ -484,8 +587,9 @@ impl Stabilizer {
         }
         // Ready: show the value as it stands, then its growth — at the item the model meant.
         let path = match &self.model_view {
-            Some(seen) => crate::rebase::map_pointer(seen, &self.settled, &path, verb == Verb::Add)
-                .map_err(|e| e.to_string())?,
+            Some(seen) => {
+                crate::rebase::map_pointer(seen, &self.settled, &path, verb == Verb::Add)?
+            }
             None => path,
         };
         let target = concrete(&self.shown, &path);
@@ -497,15 +601,11 @@ impl Stabilizer {
             .cloned()
             .unwrap_or(Value::Null);
         if let Value::String(text) = &partial {
-            self.policy
-                .check_string(&target, text)
-                .map_err(|e| e.to_string())?;
+            self.policy.check_string(&target, text)?;
         }
         // A value that has only started is checked as far as it can be: a scalar fully, else its type.
         if !matches!(verb, Verb::Text(_)) {
-            self.policy
-                .check_schema_start(&target, &partial)
-                .map_err(|e| e.to_string())?;
+            self.policy.check_schema_start(&target, &partial)?;
         }
         self.show_value(verb, &target, partial, out);
         Ok(())
@@ -549,7 +649,11 @@ impl Stabilizer {
     }
 
     /// Operation `index`'s object closed: settle its exact result.
-    fn complete_operation(&mut self, index: usize, out: &mut Vec<Output>) -> Result<(), String> {
+    fn complete_operation(
+        &mut self,
+        index: usize,
+        out: &mut Vec<Output>,
+    ) -> Result<(), StabilizerError> {
         let number = index + 1;
         // Only the value is copied out of the reader, once.
         let value = self
@@ -574,10 +678,10 @@ impl Stabilizer {
         let needs_from = matches!(verb, Verb::Move | Verb::Copy);
         let from = p.from.clone();
         if needs_from && from.is_none() {
-            return Err(format!("operation {number} ({path}) has no \"from\""));
+            return Err(format!("operation {number} ({path}) has no \"from\"").into());
         }
         if verb.needs_value() && value.is_none() {
-            return Err(format!("operation {number} ({path}) has no \"value\""));
+            return Err(format!("operation {number} ({path}) has no \"value\"").into());
         }
         let value = value.unwrap_or(Value::Null);
         let op = match verb {
@@ -597,8 +701,7 @@ impl Stabilizer {
                 let addition = value.as_str().ok_or_else(|| {
                     format!("operation {number} ({path}) needs text as its value")
                 })?;
-                text::expand(&self.settled, text_verb, &path, addition)
-                    .map_err(|e| e.to_string())?
+                text::expand(&self.settled, text_verb, &path, addition)?
             }
         };
         if self.ops.contains(&op) && !matches!(op, Operation::Test { .. }) {
@@ -609,16 +712,16 @@ impl Stabilizer {
         }
         // A complete value must fit the schema where it goes before the view shows it.
         if let Operation::Add { path, value } | Operation::Replace { path, value } = &op {
-            self.policy
-                .check_schema_at(path, value)
-                .map_err(|e| e.to_string())?;
+            self.policy.check_schema_at(path, value)?;
         }
-        match self
-            .policy
-            .check_operation(&op, &self.scope)
-            .map_err(|e| e.to_string())?
-        {
+        match self.policy.check_operation(&op, &self.scope)? {
             Admission::NeedsConfirmation { .. } => {
+                if self.held.len() >= self.policy.max_held {
+                    return Err(PolicyError::TooManyHeld {
+                        limit: self.policy.max_held,
+                    }
+                    .into());
+                }
                 self.held.push(op.clone());
                 out.push(Output::Notice(Notice::Held {
                     operation: index,
@@ -630,14 +733,18 @@ impl Stabilizer {
         }
         let op = match &mut self.model_view {
             Some(seen) => {
-                let moved = crate::rebase(seen, &self.settled, std::slice::from_ref(&op))
-                    .map_err(|e| e.to_string())?;
-                crate::apply(seen, std::slice::from_ref(&op)).map_err(|e| e.to_string())?;
+                let moved = crate::rebase(seen, &self.settled, std::slice::from_ref(&op))?;
+                crate::apply(seen, std::slice::from_ref(&op))?;
                 moved.into_iter().next().unwrap_or(op)
             }
             None => op,
         };
-        crate::apply(&mut self.settled, std::slice::from_ref(&op)).map_err(|e| e.to_string())?;
+        // The document may not outgrow its limits, operation by operation: a `copy` of a large part, many
+        // times over, is refused at the copy that crosses the line, long before memory runs short.
+        let measure = self.measure_after(&op);
+        self.policy.check_document(op.path(), measure)?;
+        crate::apply(&mut self.settled, std::slice::from_ref(&op))?;
+        self.measure = measure;
         // The view must now show exactly `settled`: apply what was pending, correct what the preview got
         // differently (a text operation's seam, a value shown before it was complete).
         match (&op, self.pending[index].target.as_deref()) {
@@ -656,13 +763,51 @@ impl Stabilizer {
         Ok(())
     }
 
-    fn complete_bundle(&mut self) -> Result<(), String> {
-        if let Some(open) = self.pending.iter().position(|p| !p.closed) {
-            return Err(format!("operation {} was never finished", open + 1));
+    /// What `settled` measures once `op` is applied: its size with the new value in and the old one out,
+    /// and its depth with the new value at its place. Costs the size of the values involved, not of the
+    /// document.
+    fn measure_after(&self, op: &Operation) -> redline_resume::Measure {
+        let at = |path: &str| pointer::get(&self.settled, path).map(redline_resume::measure);
+        // A member's key, quotes, colon and comma, or an item's comma.
+        let slot = |path: &str| path.rsplit('/').next().map_or(0, |key| key.len() + 4);
+        let replaced = |path: &str| {
+            if is_array_slot(&self.settled, path) && !matches!(op, Operation::Replace { .. }) {
+                0
+            } else {
+                at(path).map_or(0, |m| m.bytes + slot(path))
+            }
+        };
+        let (added, removed) = match op {
+            Operation::Add { path, value } | Operation::Replace { path, value } => (
+                Some((path, redline_resume::measure(value))),
+                replaced(path),
+            ),
+            Operation::Copy { from, path } => (at(from).map(|m| (path, m)), replaced(path)),
+            Operation::Move { from, path } => {
+                let moved = at(from);
+                (
+                    moved.map(|m| (path, m)),
+                    moved.map_or(0, |m| m.bytes + slot(from)) + replaced(path),
+                )
+            }
+            Operation::Remove { path } => (None, at(path).map_or(0, |m| m.bytes + slot(path))),
+            Operation::Test { .. } => (None, 0),
+        };
+        let mut measure = self.measure;
+        if let Some((path, value)) = added {
+            measure.bytes += value.bytes + slot(path);
+            let depth = path.bytes().filter(|&b| b == b'/').count() + value.depth;
+            measure.depth = measure.depth.max(depth);
         }
-        self.policy
-            .check_bundle(&self.settled, &self.ops)
-            .map_err(|e| e.to_string())?;
+        measure.bytes = measure.bytes.saturating_sub(removed);
+        measure
+    }
+
+    fn complete_bundle(&mut self) -> Result<(), StabilizerError> {
+        if let Some(open) = self.pending.iter().position(|p| !p.closed) {
+            return Err(format!("operation {} was never finished", open + 1).into());
+        }
+        self.policy.check_bundle(&self.settled, &self.ops)?;
         let mut out = Vec::new();
         self.show_exactly_settled(&mut out);
         debug_assert!(
@@ -686,7 +831,7 @@ impl Stabilizer {
     }
 
     /// Rolls every preview back and records why.
-    fn fail(&mut self, reason: String, out: &mut Vec<Output>) {
+    fn fail(&mut self, reason: StabilizerError, out: &mut Vec<Output>) {
         if self.shown != self.base {
             let ops = operations(json_patch::diff(&self.shown, &self.base), &self.base);
             out.push(Output::Surface(self.surface.patch(
@@ -722,6 +867,7 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
     if path.len() == 1 {
         if event == Event::EndArray {
             seen.push(Seen {
+                offset: 0,
                 index: 0,
                 field: Field::Other,
                 top: true,
@@ -744,6 +890,7 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
     if path.len() == 2 {
         if matches!(kind, Kind::Ended) {
             seen.push(Seen {
+                offset: 0,
                 index: *index,
                 field: Field::Whole,
                 top: true,
@@ -763,6 +910,7 @@ fn record(path: &[Segment], event: Event<'_>, seen: &mut Vec<Seen>) {
         return;
     }
     seen.push(Seen {
+        offset: 0,
         index: *index,
         field,
         top: path.len() == 3,

@@ -19,6 +19,16 @@ fn run(case: &Value) -> Value {
     if let Some(limit) = case["maxStringChars"].as_u64() {
         policy.max_string_chars = limit as usize;
     }
+    for (knob, limit) in [
+        ("maxOperations", &mut policy.max_operations),
+        ("maxHeld", &mut policy.max_held),
+        ("maxValueBytes", &mut policy.max_value_bytes),
+        ("maxDocumentBytes", &mut policy.max_document_bytes),
+    ] {
+        if let Some(n) = case[knob].as_u64() {
+            *limit = n as usize;
+        }
+    }
     let scope = match case["targets"].as_array() {
         Some(targets) => Scope::Targets(
             targets
@@ -77,7 +87,7 @@ fn run(case: &Value) -> Value {
         record(stabilizer.commit(2));
     }
     let error = match stabilizer.status() {
-        Status::Failed(reason) => json!(reason),
+        Status::Failed(reason) => json!(reason.to_string()),
         _ => Value::Null,
     };
     json!({"messages": messages, "final": final_doc, "committed": matches!(stabilizer.status(), Status::Committed(_)), "error": error})

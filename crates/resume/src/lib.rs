@@ -9,6 +9,8 @@
 //! - [`SCHEMA`]: the JSON Resume schema (draft-07) bundled in `assets/`, for validation.
 //! - [`sections`]: the top-level sections of a resume, in the order a reader expects them.
 //! - [`validate`]: checks a document against the schema, listing each problem by JSON Pointer and rule.
+//! - [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`] and [`measure`]: how deep and how large a resume may be, the same
+//!   numbers for the edit policy, the stream reader and the store.
 //!
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
 //! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
@@ -26,6 +28,49 @@ pub const SAMPLE: &str = include_str!("../../../assets/sample.resume.json");
 
 /// The JSON Resume schema 1.x (`assets/resume.schema.json`, MIT, from the jsonresume project).
 pub const SCHEMA: &str = include_str!("../../../assets/resume.schema.json");
+
+/// How many levels of objects and arrays a resume may nest (the sample needs 4). The store reads documents
+/// and patches with serde_json, which refuses more than 128 levels; a stored patch wraps a value in two more
+/// (`[{"value": …}]`), so 64 keeps every revision readable with room to spare, and no resume needs more.
+pub const MAX_DEPTH: usize = 64;
+
+/// The largest resume, in bytes of compact JSON (the sample is about 7 KB; a long career with every section
+/// filled is under 100 KB). Bounds what a model's edits can grow a document to, operation by operation.
+pub const MAX_DOCUMENT_BYTES: usize = 1 << 20;
+
+/// A value's size and depth, measured without writing it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Measure {
+    /// Bytes of compact JSON, near enough for a limit (an escape counts as one byte).
+    pub bytes: usize,
+    /// Levels of objects and arrays: a scalar is 0, `[]` is 1, `{"a": [1]}` is 2.
+    pub depth: usize,
+}
+
+/// Measures `value` with an explicit stack, so no input, however deep, can overflow the call stack.
+pub fn measure(value: &Value) -> Measure {
+    let mut m = Measure::default();
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, level)) = stack.pop() {
+        m.bytes += match v {
+            Value::Null => 4,
+            Value::Bool(b) => 4 + usize::from(!b),
+            Value::Number(n) => n.to_string().len(),
+            Value::String(s) => s.len() + 2,
+            Value::Array(items) => {
+                m.depth = m.depth.max(level + 1);
+                stack.extend(items.iter().map(|item| (item, level + 1)));
+                2 + items.len().saturating_sub(1)
+            }
+            Value::Object(map) => {
+                m.depth = m.depth.max(level + 1);
+                stack.extend(map.values().map(|item| (item, level + 1)));
+                2 + map.len().saturating_sub(1) + map.keys().map(|k| k.len() + 3).sum::<usize>()
+            }
+        };
+    }
+    m
+}
 
 /// The sample resume as a JSON value.
 pub fn sample() -> Value {
