@@ -160,8 +160,13 @@ enum Command {
     },
     /// Write a backup of the database now (into `backups/` in the data folder).
     Backup,
-    /// Set a damaged database aside and open its latest backup instead.
-    Recover,
+    /// Set a damaged database aside and open its latest backup instead. A healthy database is left alone
+    /// unless --force.
+    Recover {
+        /// Replace the database with its latest backup even though it is healthy.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 fn main() -> std::process::ExitCode {
@@ -179,8 +184,8 @@ fn run(cli: Cli) -> Result<()> {
     let data_dir = redline_store::resolve_data_dir(cli.data_dir).context(
         "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
     )?;
-    if let Command::Recover = cli.command {
-        return recover(&data_dir);
+    if let Command::Recover { force } = cli.command {
+        return recover(&data_dir, force);
     }
     let mut store = Store::open(&data_dir)?;
     let mut out = std::io::stdout().lock();
@@ -376,7 +381,7 @@ fn run(cli: Cli) -> Result<()> {
             drop(out);
             chat::demo(&mut store, json)?;
         }
-        Command::Recover => unreachable!("handled before the store is opened"),
+        Command::Recover { .. } => unreachable!("handled before the store is opened"),
     }
     Ok(())
 }
@@ -430,8 +435,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn recover(data_dir: &Path) -> Result<()> {
-    let recovery = redline_store::backup::recover(data_dir)?;
+fn recover(data_dir: &Path, force: bool) -> Result<()> {
+    let recovery = redline_store::backup::recover(data_dir, force)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "Opened the backup {}.", recovery.backup.display())?;
     for aside in &recovery.set_aside {

@@ -319,11 +319,13 @@ impl Policy {
         }
         self.check_document("", redline_resume::measure(result))
             .map_err(|e| match e {
-                PolicyError::DocumentTooLarge { bytes, limit, .. } => PolicyError::DocumentTooLarge {
-                    path: "the resume".to_owned(),
-                    bytes,
-                    limit,
-                },
+                PolicyError::DocumentTooLarge { bytes, limit, .. } => {
+                    PolicyError::DocumentTooLarge {
+                        path: "the resume".to_owned(),
+                        bytes,
+                        limit,
+                    }
+                }
                 PolicyError::TooDeep { depth, limit, .. } => PolicyError::TooDeep {
                     path: "the resume".to_owned(),
                     depth,
@@ -351,7 +353,10 @@ fn removes_entry(op: &Operation) -> bool {
         Operation::Replace { path, .. } => ENTRY_SECTIONS.contains(&path.as_str()),
         // Moving an entry out of its section takes it away from there.
         Operation::Move { from, path } => {
-            whole(from) && !ENTRY_SECTIONS.iter().any(|s| is_within(path, s) && is_within(from, s))
+            whole(from)
+                && !ENTRY_SECTIONS
+                    .iter()
+                    .any(|s| is_within(path, s) && is_within(from, s))
         }
         _ => false,
     }

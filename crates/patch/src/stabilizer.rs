@@ -371,7 +371,10 @@ impl Stabilizer {
         let taken = self.reader.offset() - last.started_at.min(self.reader.offset());
         if taken > 2 * self.policy.max_value_bytes + 4096 {
             return Err(PolicyError::ValueTooLarge {
-                path: last.path.clone().unwrap_or_else(|| "an operation".to_owned()),
+                path: last
+                    .path
+                    .clone()
+                    .unwrap_or_else(|| "an operation".to_owned()),
                 bytes: taken,
                 limit: self.policy.max_value_bytes,
             });
@@ -778,10 +781,9 @@ impl Stabilizer {
             }
         };
         let (added, removed) = match op {
-            Operation::Add { path, value } | Operation::Replace { path, value } => (
-                Some((path, redline_resume::measure(value))),
-                replaced(path),
-            ),
+            Operation::Add { path, value } | Operation::Replace { path, value } => {
+                (Some((path, redline_resume::measure(value))), replaced(path))
+            }
             Operation::Copy { from, path } => (at(from).map(|m| (path, m)), replaced(path)),
             Operation::Move { from, path } => {
                 let moved = at(from);

@@ -64,18 +64,11 @@ impl Store {
     /// Writes a backup now and keeps only the newest `backup_keep` of them; returns its path.
     pub fn backup_now(&self) -> Result<PathBuf> {
         let dir = backup_dir(&self.path);
-        std::fs::create_dir_all(&dir).map_err(|e| {
+        crate::private_dir(&dir).map_err(|e| {
             StoreError::Backup(format!("cannot create the folder {}: {e}", dir.display()))
         })?;
         let path = dir.join(format!("{PREFIX}{}{SUFFIX}", stamp(now_ms())));
-        let partial = path.with_extension("db.partial");
-        self.conn.backup(
-            rusqlite::MAIN_DB,
-            &partial,
-            None::<fn(rusqlite::backup::Progress)>,
-        )?;
-        std::fs::rename(&partial, &path)
-            .map_err(|e| StoreError::Backup(format!("cannot write {}: {e}", path.display())))?;
+        self.backup_into(&path)?;
         let keep = self
             .setting(BACKUP_KEEP)?
             .and_then(|v| v.parse().ok())
@@ -86,6 +79,34 @@ impl Store {
             let _ = std::fs::remove_file(old);
         }
         Ok(path)
+    }
+
+    /// Writes a backup to `path` through `path.partial`, which never outlives a failure.
+    fn backup_into(&self, path: &Path) -> Result<()> {
+        let partial = path.with_extension("db.partial");
+        let written = self
+            .conn
+            .backup(
+                rusqlite::MAIN_DB,
+                &partial,
+                None::<fn(rusqlite::backup::Progress)>,
+            )
+            .map_err(|e| crate::located(e.into(), &partial))
+            .and_then(|()| {
+                crate::private_file(&partial).map_err(|e| {
+                    StoreError::Backup(format!("cannot protect {}: {e}", partial.display()))
+                })
+            })
+            .and_then(|()| {
+                std::fs::rename(&partial, &path).map_err(|e| {
+                    StoreError::Backup(format!("cannot write {}: {e}", path.display()))
+                })
+            });
+        if written.is_err() {
+            // A half-written backup must never be taken for one.
+            let _ = std::fs::remove_file(&partial);
+        }
+        written
     }
 
     /// Writes a backup if the newest is older than `backup_every_hours` (or there is none).
@@ -106,8 +127,24 @@ impl Store {
 }
 
 /// Sets the damaged database in `data_dir` aside and puts its latest backup in its place.
-pub fn recover(data_dir: &Path) -> Result<Recovery> {
+///
+/// A database that opens and passes its integrity check is refused unless `force`: recovery is for damage.
+/// The database is locked first (SQLite's exclusive lock), so another Redline that has it open makes this
+/// stop with [`StoreError::Busy`] before anything moves. The order of the steps keeps a database that opens
+/// at every moment an interruption could come: the backup is copied beside the database and synced; the
+/// damaged file is kept under a new name by a hard link (a copy where links are not possible); its WAL
+/// and SHM files are set aside, so that SQLite can never replay a damaged log onto the backup; and one
+/// rename puts the backup in place, replacing the damaged file atomically.
+pub fn recover(data_dir: &Path, force: bool) -> Result<Recovery> {
     let database = data_dir.join(DATABASE_FILE);
+    let lock = lock(&database, force)?;
+    if lock.is_some() && !force {
+        return Err(StoreError::Backup(format!(
+            "the database {} is healthy (it opens and passes its integrity check); nothing was changed. \
+             To replace it with the latest backup anyway, run `redline recover --force`",
+            database.display()
+        )));
+    }
     let backup = latest(&database).ok_or_else(|| {
         StoreError::Backup(format!(
             "there is no backup in {}",
@@ -129,23 +166,82 @@ pub fn recover(data_dir: &Path) -> Result<Recovery> {
             backup.display()
         )));
     }
+    let fail = |what: &str, file: &Path, e: std::io::Error| {
+        StoreError::Backup(format!("cannot {what} {}: {e}", file.display()))
+    };
+    let incoming = data_dir.join(format!("{DATABASE_FILE}.recovering"));
+    std::fs::copy(&backup, &incoming).map_err(|e| fail("copy", &backup, e))?;
+    std::fs::File::open(&incoming)
+        .and_then(|f| f.sync_all())
+        .and_then(|()| crate::private_file(&incoming))
+        .map_err(|e| fail("write", &incoming, e))?;
     let when = stamp(now_ms());
     let mut set_aside = Vec::new();
-    for suffix in ["", "-wal", "-shm"] {
+    if database.exists() {
+        let aside = data_dir.join(format!("{DATABASE_FILE}.damaged-{when}"));
+        std::fs::hard_link(&database, &aside)
+            .or_else(|_| std::fs::copy(&database, &aside).map(|_| ()))
+            .map_err(|e| fail("keep a copy of", &database, e))?;
+        set_aside.push(aside);
+    }
+    for suffix in ["-wal", "-shm"] {
         let file = data_dir.join(format!("{DATABASE_FILE}{suffix}"));
         if file.exists() {
             let aside = data_dir.join(format!("{DATABASE_FILE}{suffix}.damaged-{when}"));
-            std::fs::rename(&file, &aside).map_err(|e| {
-                StoreError::Backup(format!("cannot set {} aside: {e}", file.display()))
-            })?;
+            std::fs::rename(&file, &aside).map_err(|e| fail("set aside", &file, e))?;
             set_aside.push(aside);
         }
     }
-    std::fs::copy(&backup, &database).map_err(|e| {
-        StoreError::Backup(format!("cannot copy {} into place: {e}", backup.display()))
-    })?;
+    std::fs::rename(&incoming, &database)
+        .map_err(|e| fail("put the backup in place of", &database, e))?;
+    drop(lock);
     Store::open(data_dir)?;
     Ok(Recovery { backup, set_aside })
+}
+
+/// Takes SQLite's exclusive lock (when `take`) on a database that opens, after moving everything in its WAL into the
+/// file (so that a copy of the file alone is complete). `None` when the file is missing or damaged: SQLite
+/// cannot lock what it cannot read, and no other Redline can be using it either. [`StoreError::Busy`] when
+/// another connection holds it.
+fn lock(database: &Path, take: bool) -> Result<Option<Connection>> {
+    if !database.exists() {
+        return Ok(None);
+    }
+    let Ok(conn) = Connection::open_with_flags(database, OpenFlags::SQLITE_OPEN_READ_WRITE) else {
+        return Ok(None);
+    };
+    let busy = || StoreError::Busy {
+        path: database.to_owned(),
+    };
+    let healthy = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0))
+        .map_err(|e| crate::located(e.into(), database));
+    match healthy {
+        Ok(verdict) if verdict == "ok" => {}
+        Err(StoreError::Busy { .. }) => return Err(busy()),
+        _ => return Ok(None),
+    }
+    if !take {
+        // Healthy, and recovery will refuse it: leave it exactly as it is.
+        return Ok(Some(conn));
+    }
+    // Leaving WAL mode needs every other connection closed: it fails with SQLITE_BUSY otherwise. Once
+    // out of it, the exclusive locking mode holds the file until this connection closes.
+    let locked = conn
+        .pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .and_then(|()| conn.query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0)))
+        .and_then(|mode| {
+            conn.execute_batch("BEGIN EXCLUSIVE; COMMIT;")?;
+            Ok(mode)
+        });
+    match locked {
+        Ok(mode) if mode.eq_ignore_ascii_case("delete") => Ok(Some(conn)),
+        Ok(_) => Err(busy()),
+        Err(e) => match crate::located(e.into(), database) {
+            StoreError::Busy { .. } => Err(busy()),
+            other => Err(other),
+        },
+    }
 }
 
 /// `20261122-061502123` (UTC, to the millisecond): sorts by time as text.
@@ -209,17 +305,64 @@ mod tests {
         let err = Store::open(dir.path()).err().unwrap();
         assert!(err.to_string().contains("redline recover"), "{err}");
 
-        let recovery = recover(dir.path()).unwrap();
+        let recovery = recover(dir.path(), false).unwrap();
         assert_eq!(std::fs::read(&recovery.set_aside[0]).unwrap(), garbage);
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(store.current().unwrap().title, "Ada");
     }
 
     #[test]
+    fn a_failed_backup_leaves_no_partial_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        // The backup's name is taken by a folder with something in it: the final rename fails.
+        let taken = dir.path().join("taken.db");
+        std::fs::create_dir_all(taken.join("inside")).unwrap();
+        assert!(store.backup_into(&taken).is_err());
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".partial"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn a_healthy_database_is_not_recovered_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        store.backup_now().unwrap();
+        store
+            .import("Grace", &json!({"basics": {"name": "G"}}))
+            .unwrap();
+        // Refused while it is healthy; and while another connection has it open, even when forced.
+        let err = recover(dir.path(), false).unwrap_err();
+        assert!(err.to_string().contains("is healthy"), "{err}");
+        let err = recover(dir.path(), true).unwrap_err();
+        assert!(matches!(err, StoreError::Busy { .. }), "{err}");
+        assert_eq!(store.list().unwrap().len(), 2, "nothing changed");
+        drop(store);
+        // Forced, with nothing else holding it: the backup is in place, the old file is kept whole.
+        let recovery = recover(dir.path(), true).unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.list().unwrap().len(), 1);
+        let kept = Store::open_file(&recovery.set_aside[0]).unwrap();
+        assert_eq!(
+            kept.list().unwrap().len(),
+            2,
+            "the replaced database is complete"
+        );
+        assert!(!dir.path().join("redline.db.recovering").exists());
+    }
+
+    #[test]
     fn recovery_without_a_backup_changes_nothing() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(DATABASE_FILE), b"junk").unwrap();
-        let err = recover(dir.path()).unwrap_err();
+        let err = recover(dir.path(), false).unwrap_err();
         assert!(err.to_string().contains("there is no backup"), "{err}");
         assert_eq!(
             std::fs::read(dir.path().join(DATABASE_FILE)).unwrap(),

@@ -33,6 +33,7 @@ impl Store {
         parent: Option<(i64, u64)>,
         summary: String,
     ) -> Result<i64> {
+        crate::check_readable(document)?;
         let now = now_ms();
         let tx = self.conn.transaction()?;
         tx.execute(

@@ -65,6 +65,33 @@ pub enum StoreError {
         detail: String,
         backup: Option<PathBuf>,
     },
+    /// Another program holds the database (another Redline, or a recovery under way).
+    #[error(
+        "the database {path} is in use by another program (another Redline window or `redline` command); close it and try again"
+    )]
+    Busy { path: PathBuf },
+    /// The database or its folder cannot be written.
+    #[error(
+        "cannot write to {path}: the file or its folder is read-only (or not yours); nothing was saved"
+    )]
+    ReadOnly { path: PathBuf },
+    /// The disk is full.
+    #[error("the disk holding {path} is full; nothing was saved. Free some space and try again")]
+    DiskFull { path: PathBuf },
+    /// A stored revision cannot be read back (written by an older Redline before the depth limit).
+    #[error(
+        "revision {revision} of document {document} cannot be read back ({detail}); the other documents are not affected"
+    )]
+    Unreadable {
+        document: i64,
+        revision: u64,
+        detail: String,
+    },
+    /// The document would nest deeper than can be stored and read back.
+    #[error(
+        "the resume would nest {depth} levels deep, and at most {limit} can be stored; nothing was saved"
+    )]
+    TooDeep { depth: usize, limit: usize },
     /// The database was written by a newer Redline.
     #[error(
         "the database {path} was written by a newer version of Redline (schema {found}, this version knows up to {known}); please update Redline"
@@ -112,10 +139,38 @@ pub enum StoreError {
     Backup(String),
     /// SQLite reported an error.
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
     /// Stored JSON could not be read back.
     #[error("stored data is not valid JSON: {0}")]
     Json(#[from] serde_json::Error),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    /// Errors met while the store is open: the ones a user can act on get their own words (the path is
+    /// the database's, filled in by [`Store`] where it knows it).
+    fn from(error: rusqlite::Error) -> Self {
+        classify(error, Path::new("the database"))
+    }
+}
+
+/// An SQLite error in the user's words: busy, read-only and a full disk each have their own, and only
+/// `SQLITE_CORRUPT` and `SQLITE_NOTADB` count as damage.
+fn classify(error: rusqlite::Error, path: &Path) -> StoreError {
+    use rusqlite::ErrorCode as C;
+    let path = path.to_owned();
+    match error.sqlite_error_code() {
+        Some(C::DatabaseBusy | C::DatabaseLocked) => StoreError::Busy { path },
+        Some(
+            C::ReadOnly | C::CannotOpen | C::PermissionDenied | C::AuthorizationForStatementDenied,
+        ) => StoreError::ReadOnly { path },
+        Some(C::DiskFull) => StoreError::DiskFull { path },
+        Some(C::DatabaseCorrupt | C::NotADatabase) => StoreError::Corrupt {
+            backup: backup::latest(&path),
+            path,
+            detail: error.to_string(),
+        },
+        _ => StoreError::Sqlite(error),
+    }
 }
 
 /// Shorthand for results of this crate.
@@ -210,7 +265,7 @@ impl Store {
     /// Opens the database in `data_dir`, creating the folder and the database if needed, checking its
     /// integrity and bringing its schema up to date.
     pub fn open(data_dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir {
+        private_dir(data_dir).map_err(|source| StoreError::DataDir {
             path: data_dir.to_owned(),
             source,
         })?;
@@ -219,31 +274,48 @@ impl Store {
 
     /// Opens (or creates) the database file at `path`.
     pub fn open_file(path: &Path) -> Result<Store> {
-        let corrupt = |detail: String| StoreError::Corrupt {
-            path: path.to_owned(),
-            detail,
-            backup: backup::latest(path),
-        };
-        let conn = Connection::open(path).map_err(|e| corrupt(e.to_string()))?;
+        let sqlite = |e: rusqlite::Error| classify(e, path);
+        let new = !path.exists();
+        let conn = Connection::open(path).map_err(sqlite)?;
+        if new {
+            // Only the user may read their career history; SQLite gives the WAL and SHM files the same mode.
+            private_file(path).map_err(|source| StoreError::DataDir {
+                path: path.to_owned(),
+                source,
+            })?;
+        }
         // A file that is not a database fails on its first read: report it as damage, never overwrite it.
         let verdict: String = conn
             .query_row("PRAGMA integrity_check", [], |row| row.get(0))
-            .map_err(|e| corrupt(e.to_string()))?;
+            .map_err(sqlite)?;
         if verdict != "ok" {
-            return Err(corrupt(verdict));
+            return Err(StoreError::Corrupt {
+                path: path.to_owned(),
+                detail: verdict,
+                backup: backup::latest(path),
+            });
         }
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sqlite)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(sqlite)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(sqlite)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(sqlite)?;
         let mut store = Store {
             conn,
             path: path.to_owned(),
             head_cache: None,
         };
-        schema::migrate(&mut store.conn, path)?;
-        store.prune_audit(now_ms())?;
+        schema::migrate(&mut store.conn, path).map_err(|e| store.located(e))?;
+        store.prune_audit(now_ms()).map_err(|e| store.located(e))?;
         Ok(store)
+    }
+
+    /// `error` with this database's path where it names one.
+    pub(crate) fn located(&self, error: StoreError) -> StoreError {
+        located(error, &self.path)
     }
 
     /// The database file's path.
@@ -308,6 +380,52 @@ impl std::fmt::Display for Utc {
     }
 }
 
+/// `error` with the database's path where it names one.
+pub(crate) fn located(error: StoreError, path: &Path) -> StoreError {
+    let path = path.to_owned();
+    match error {
+        StoreError::Busy { .. } => StoreError::Busy { path },
+        StoreError::ReadOnly { .. } => StoreError::ReadOnly { path },
+        StoreError::DiskFull { .. } => StoreError::DiskFull { path },
+        other => other,
+    }
+}
+
+/// Refuses a document the store could not read back: one that nests deeper than
+/// [`redline_resume::MAX_DEPTH`] (serde_json reads at most 128 levels; a stored patch wraps the document's
+/// values in two more).
+pub(crate) fn check_readable(document: &Value) -> Result<()> {
+    let depth = redline_resume::measure(document).depth;
+    if depth > redline_resume::MAX_DEPTH {
+        return Err(StoreError::TooDeep {
+            depth,
+            limit: redline_resume::MAX_DEPTH,
+        });
+    }
+    Ok(())
+}
+
+/// Creates `dir` (and its parents) readable by the user only, on systems that have such modes.
+pub(crate) fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Makes `file` readable and writable by the user only, on systems that have such modes.
+pub(crate) fn private_file(file: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
 pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -333,6 +451,166 @@ mod tests {
         assert!(err.to_string().contains("left untouched"));
         assert!(err.to_string().contains("There is no backup"), "{err}");
         assert_eq!(std::fs::read(&path).unwrap(), garbage);
+    }
+
+    #[test]
+    fn a_database_another_program_holds_is_busy_not_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Store::open(dir.path()).unwrap());
+        let path = dir.path().join(DATABASE_FILE);
+        let holder = Connection::open(&path).unwrap();
+        holder
+            .execute_batch(
+                "PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE;",
+            )
+            .unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let err = Store::open(dir.path()).err().expect("held by another");
+        assert!(matches!(err, StoreError::Busy { .. }), "{err}");
+        assert!(
+            err.to_string().contains("in use by another program"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn a_full_disk_and_a_read_only_database_have_their_own_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        let big = json!({"op": "add", "path": "/basics/summary", "value": "x".repeat(200_000)});
+        let change = || {
+            Change::new(
+                1,
+                Source::User,
+                serde_json::from_value(json!([big])).unwrap(),
+            )
+        };
+        // SQLite reports SQLITE_FULL when the file may not grow: as it does on a full disk.
+        let pages: i64 = store
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
+        store
+            .conn
+            .pragma_update(None, "max_page_count", pages + 2)
+            .unwrap();
+        let err = store.commit(id, change()).unwrap_err();
+        assert!(matches!(err, StoreError::DiskFull { .. }), "{err}");
+        assert!(
+            err.to_string().contains("is full; nothing was saved"),
+            "{err}"
+        );
+        store
+            .conn
+            .pragma_update(None, "max_page_count", 1 << 30)
+            .unwrap();
+        store.conn.pragma_update(None, "query_only", true).unwrap();
+        let err = store.commit(id, change()).unwrap_err();
+        assert!(matches!(err, StoreError::ReadOnly { .. }), "{err}");
+        store.conn.pragma_update(None, "query_only", false).unwrap();
+        assert_eq!(store.commit(id, change()).unwrap().info.number, 2);
+    }
+
+    #[test]
+    fn nothing_is_written_that_could_not_be_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let mut deep = json!("x");
+        for _ in 0..200 {
+            deep = json!([deep]);
+        }
+        let err = store
+            .import("Deep", &json!({"basics": {"x": deep}}))
+            .unwrap_err();
+        assert!(matches!(err, StoreError::TooDeep { .. }), "{err}");
+        let id = store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        let ops = json!([{"op": "add", "path": "/basics/x", "value": deep}]);
+        let err = store
+            .commit(
+                id,
+                Change::new(1, Source::Ai, serde_json::from_value(ops).unwrap()),
+            )
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::TooDeep {
+                    depth: 202,
+                    limit: 64
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(store.history(id).unwrap().len(), 1, "nothing was written");
+        assert_eq!(store.list().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_revision_written_before_the_limit_is_reported_and_the_others_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let good = store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        let bad = store
+            .import("Bob", &json!({"basics": {"name": "B"}}))
+            .unwrap();
+        // An older Redline committed a value nested 200 levels deep.
+        let deep = format!(
+            r#"[{{"op":"add","path":"/basics/x","value":{}"x"{}}}]"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        store
+            .conn
+            .execute(
+                "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward, inverse)
+                 VALUES (?1, 2, 0, 1, 'ai', '', ?2, '[]')",
+                rusqlite::params![bad, deep],
+            )
+            .unwrap();
+        store
+            .conn
+            .execute(
+                "UPDATE documents SET head_revision = 2 WHERE id = ?1",
+                [bad],
+            )
+            .unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.list().unwrap().len(), 2);
+        assert_eq!(store.head(good).unwrap().document["basics"]["name"], "A");
+        let err = store.head(bad).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Unreadable { revision: 2, .. }),
+            "{err}"
+        );
+        assert_eq!(
+            store.checkout(bad, 1).unwrap().document["basics"]["name"],
+            "B"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_data_is_readable_by_the_user_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("data");
+        let store = Store::open(&dir).unwrap();
+        let backup = store.backup_now().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join(DATABASE_FILE)), 0o600);
+        assert_eq!(mode(&dir.join(format!("{DATABASE_FILE}-wal"))), 0o600);
+        assert_eq!(mode(backup.parent().unwrap()), 0o700);
+        assert_eq!(mode(&backup), 0o600);
     }
 
     #[test]

@@ -155,6 +155,32 @@ impl Store {
         chat_message_id: Option<i64>,
         model_calls: Vec<ModelCall>,
     ) -> Result<Committed> {
+        let path = self.path.clone();
+        self.write_at(
+            document_id,
+            base,
+            source,
+            reverts,
+            change,
+            summary,
+            chat_message_id,
+            model_calls,
+        )
+        .map_err(|e| crate::located(e, &path))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_at(
+        &mut self,
+        document_id: i64,
+        base: Option<u64>,
+        source: Source,
+        reverts: Option<u64>,
+        change: impl FnOnce(&Value) -> Result<(Patch, Value)>,
+        summary: String,
+        chat_message_id: Option<i64>,
+        model_calls: Vec<ModelCall>,
+    ) -> Result<Committed> {
         let Store {
             conn, head_cache, ..
         } = self;
@@ -178,6 +204,8 @@ impl Store {
             *head_cache = Some((document_id, head, before));
             return Err(StoreError::NoChange(document_id));
         }
+        // Nothing is written that could not be read back (a stored patch adds two levels to its value).
+        crate::check_readable(&after)?;
         let inverse = json_patch::diff(&after, &before);
         let number = head + 1;
         let now = now_ms();
@@ -437,7 +465,12 @@ fn rebuild(conn: &Connection, document_id: i64, revision: u64) -> Result<Value> 
         })
         .optional()?
         .ok_or_else(missing)?;
-    let mut document: Value = serde_json::from_str(&snapshot)?;
+    let unreadable = |revision: u64, e: serde_json::Error| StoreError::Unreadable {
+        document: document_id,
+        revision,
+        detail: e.to_string(),
+    };
+    let mut document: Value = serde_json::from_str(&snapshot).map_err(|e| unreadable(from, e))?;
     let mut stmt = conn.prepare_cached(
         "SELECT number, forward FROM revisions WHERE document_id = ?1 AND number > ?2 AND number <= ?3
          ORDER BY number",
@@ -447,7 +480,8 @@ fn rebuild(conn: &Connection, document_id: i64, revision: u64) -> Result<Value> 
     while let Some(row) = rows.next()? {
         let number: u64 = row.get(0)?;
         let forward: Patch =
-            serde_json::from_str(row.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?)?;
+            serde_json::from_str(row.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?)
+                .map_err(|e| unreadable(number, e))?;
         json_patch::patch(&mut document, &forward).map_err(|e| StoreError::Replay {
             document: document_id,
             revision: number,
