@@ -57,7 +57,7 @@ fn same_kind(a: &Value, b: &Value) -> bool {
 /// every token with a digit (numbers, percentages, years, dates) and names written as two or more
 /// capitalised words in a row.
 fn facts(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = contacts(text);
     let words: Vec<&str> = text.split_whitespace().collect();
     // A short value that is not a sentence (a title, an employer, a date) is one fact.
     let phrase = words.len() <= 6 && !text.contains(['.', '!', '?']);
@@ -94,6 +94,45 @@ fn facts(text: &str) -> Vec<String> {
     out
 }
 
+/// The e-mail addresses, URLs and phone numbers in a text, whole: how to reach someone is a fact a model
+/// must never bring in on its own (a prompt-injected job description would like your replies).
+fn contacts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in text.split_whitespace() {
+        let word = word.trim_matches(|c: char| "<>()[]\"'“”‘’,;!?".contains(c));
+        let word = word.trim_end_matches('.');
+        let email = word
+            .split_once('@')
+            .is_some_and(|(user, host)| !user.is_empty() && host.contains('.'));
+        let lower = word.to_ascii_lowercase();
+        let url = lower.starts_with("http://")
+            || lower.starts_with("https://")
+            || lower.starts_with("www.")
+            || lower.starts_with("mailto:");
+        if email || url {
+            out.push(word.to_owned());
+        }
+    }
+    // A phone number: a run of digits, spaces and + ( ) - . with at least seven digits.
+    let mut run = String::new();
+    let mut flush = |run: &mut String, out: &mut Vec<String>| {
+        let number = run.trim().trim_end_matches(['.', '-']);
+        if number.chars().filter(char::is_ascii_digit).count() >= 7 {
+            out.push(number.to_owned());
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() || "+()-. ".contains(c) {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +156,26 @@ mod tests {
         let before = json!({"basics": {"summary": "Engineer since 2015 at Initech."}});
         let after = json!({"basics": {"summary": "Since 2015, an engineer at Initech."}});
         assert!(invented(&before, &after, "").is_empty());
+    }
+
+    #[test]
+    fn new_contact_details_are_flagged() {
+        let before = json!({"basics": {"email": "ada@example.com", "phone": "+44 20 7946 0000", "summary": "Engineer."}});
+        let after = json!({"basics": {"email": "recruiter@evil.example", "phone": "+1 (555) 010-9999",
+            "url": "https://evil.example/apply", "summary": "Engineer. Write to ada@example.com or see www.evil.example."}});
+        let flagged = invented(&before, &after, "tighten my summary");
+        for fact in [
+            "recruiter@evil.example",
+            "+1 (555) 010-9999",
+            "https://evil.example/apply",
+            "www.evil.example",
+        ] {
+            assert!(flagged.iter().any(|f| f == fact), "{fact} in {flagged:?}");
+        }
+        assert!(
+            !flagged.iter().any(|f| f == "ada@example.com"),
+            "known: {flagged:?}"
+        );
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub struct Held {
 impl Held {
     /// Held operations written against revision `base` of `document_id`.
     pub fn new(document_id: i64, base: u64, ops: Vec<Operation>) -> Held {
-        let descriptions = ops.iter().map(describe).collect();
+        let descriptions = ops.iter().map(Operation::describe).collect();
         Held {
             document_id,
             base,
@@ -81,17 +81,15 @@ pub fn confirm(
     let ops = redline_patch::rebase(&base, &head.document, &held.ops)?;
     for op in &ops {
         // The user's confirmation is the scope: only the fixed rules remain.
-        policy.check_operation(op, &Scope::Anywhere)?;
+        policy.check_operation(op, &Scope::User)?;
     }
     let result = redline_patch::applied(&head.document, &ops).map_err(RebaseError::from)?;
     policy.check_bundle(&result, &ops)?;
-    let patch: json_patch::Patch =
-        serde_json::from_value(serde_json::to_value(&ops).map_err(StoreError::from)?)
-            .map_err(StoreError::from)?;
+    let patch = redline_patch::to_patch(&ops).map_err(RebaseError::from)?;
     // Worded from the operations, not from `descriptions`: a copy that went through the window is not
     // trusted.
     let summary = match held.ops.as_slice() {
-        [one] => format!("Confirmed: {}", describe(one)),
+        [one] => format!("Confirmed: {}", one.describe()),
         many => format!("Confirmed {} held edits", many.len()),
     };
     let committed = store.commit(
@@ -99,33 +97,6 @@ pub fn confirm(
         Change::new(head.number, Source::Ai, patch).summary(summary),
     )?;
     Ok((committed, ops))
-}
-
-/// One operation in words.
-fn describe(op: &Operation) -> String {
-    let value = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => {
-            let short: String = s.chars().take(80).collect();
-            let more = if short.len() < s.len() { "…" } else { "" };
-            format!("“{short}{more}”")
-        }
-        other => {
-            let text = other.to_string();
-            if text.len() > 80 {
-                format!("{}…", text.chars().take(80).collect::<String>())
-            } else {
-                text
-            }
-        }
-    };
-    match op {
-        Operation::Add { path, value: v } => format!("add {} at {path}", value(v)),
-        Operation::Replace { path, value: v } => format!("change {path} to {}", value(v)),
-        Operation::Remove { path } => format!("remove {path}"),
-        Operation::Move { from, path } => format!("move {from} to {path}"),
-        Operation::Copy { from, path } => format!("copy {from} to {path}"),
-        Operation::Test { path, value: v } => format!("check that {path} is {}", value(v)),
-    }
 }
 
 #[cfg(test)]

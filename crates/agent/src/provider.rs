@@ -16,8 +16,21 @@ use async_openai::error::OpenAIError;
 use futures::StreamExt;
 use serde_json::Value;
 
+/// The most tool calls read from one answer (the conversation uses one or two; a tool-call `index` at or
+/// past this number is refused before anything is allocated for it).
+pub const MAX_TOOL_CALLS: usize = 8;
+/// The most text one chat answer may stream, in bytes (a long reply is a few kilobytes).
+pub const MAX_REPLY_BYTES: usize = 64 * 1024;
+/// The most bytes one tool call's arguments may stream: `create_resume` carries a whole resume, at most
+/// [`redline_resume::MAX_DOCUMENT_BYTES`] of JSON, escaped once more inside a string.
+pub const MAX_ARGUMENTS_BYTES: usize = 2 * redline_resume::MAX_DOCUMENT_BYTES;
+/// `max_tokens` of every chat request: a reply and its tool calls.
+pub const CHAT_MAX_TOKENS: u32 = 4_096;
+/// `max_tokens` of every patch request: 100 operations of a typical size fit well within it.
+pub const PATCH_MAX_TOKENS: u32 = 16_384;
+
 /// Where the models are and which to use.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ProviderConfig {
     /// The OpenAI-compatible base URL (`https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`, …).
     pub base_url: String,
@@ -35,6 +48,20 @@ pub struct ProviderConfig {
 
 /// OpenAI's API, where no other base URL is given.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
+/// Everything but the key, which is only said to be set or not.
+impl std::fmt::Debug for ProviderConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .field("chat_model", &self.chat_model)
+            .field("patch_model", &self.patch_model)
+            .field("first_token_timeout", &self.first_token_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .finish()
+    }
+}
 
 impl ProviderConfig {
     /// OpenAI with its usual models.
@@ -66,22 +93,50 @@ impl ProviderConfig {
         Ok(config)
     }
 
-    /// Refuses a remote server without a key, in plain words.
+    /// Refuses a remote server without a key, and a key that would travel unencrypted, in plain words.
     pub fn check(&self) -> Result<(), String> {
+        let url = reqwest::Url::parse(&self.base_url)
+            .map_err(|e| format!("the base URL “{}” is not a URL: {e}", self.base_url))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(format!(
+                "the base URL “{}” must start with https:// (or http:// for a server on this computer)",
+                self.base_url
+            ));
+        }
         if self.api_key.is_none() && !is_loopback(&self.base_url) {
             return Err(format!(
                 "no API key for {}: set OPENAI_API_KEY, or REDLINE_BASE_URL to a local server (Ollama, llama.cpp, LM Studio)",
                 host(&self.base_url)
             ));
         }
+        if self.api_key.is_some() && !self.key_may_travel() {
+            return Err(format!(
+                "your API key would travel unencrypted to {} over http://; use an https:// address (plain http:// is only for servers on this computer)",
+                host(&self.base_url)
+            ));
+        }
         Ok(())
+    }
+
+    /// True when the key may be sent to the base URL: over https, or to this computer.
+    fn key_may_travel(&self) -> bool {
+        reqwest::Url::parse(&self.base_url)
+            .is_ok_and(|url| url.scheme() == "https" || is_loopback(&self.base_url))
     }
 }
 
-/// True for a base URL on this machine (a local server needs no key).
+/// True for a base URL on this machine (a local server needs no key), decided on the parsed host:
+/// `localhost`, `127.0.0.0/8` or `::1` — not `localhost.example.com` nor `127.0.0.1.example.com`.
 pub fn is_loopback(base_url: &str) -> bool {
-    let host = host(base_url);
-    host.starts_with("127.") || host.starts_with("localhost") || host.starts_with("[::1]")
+    let Ok(url) = reqwest::Url::parse(base_url) else {
+        return false;
+    };
+    match url.host() {
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
 }
 
 /// What went wrong with a model call, in words a user can act on.
@@ -111,6 +166,9 @@ pub enum ProviderError {
     BadResponse(String),
     #[error("{0}")]
     Refused(String),
+    /// The answer went past one of the limits every answer is held to.
+    #[error("the model's answer was refused: {0}")]
+    TooLong(String),
     #[error("stopped")]
     Cancelled,
 }
@@ -160,7 +218,8 @@ impl Provider {
     /// A provider for `config`.
     pub fn new(config: ProviderConfig) -> Provider {
         let mut openai = OpenAIConfig::new().with_api_base(config.base_url.trim_end_matches('/'));
-        if let Some(key) = &config.api_key {
+        // The key goes only where it may travel (`check` says why not, in words).
+        if let Some(key) = config.api_key.as_ref().filter(|_| config.key_may_travel()) {
             openai = openai.with_api_key(key);
         }
         let http = reqwest::Client::builder()
@@ -371,7 +430,7 @@ impl ChunkReader {
                     .filter(|s| !s.is_empty())
                     .map(str::to_owned);
                 let index = match (call["index"].as_u64(), &id) {
-                    (Some(i), _) => i as usize,
+                    (Some(i), _) => usize::try_from(i).unwrap_or(usize::MAX),
                     // No index (some servers): a new id is a new call, otherwise the call in progress.
                     (None, Some(id)) => match self.ids.get(id) {
                         Some(&i) => i,
@@ -379,6 +438,13 @@ impl ChunkReader {
                     },
                     (None, None) => self.last_index,
                 };
+                // A hostile index would size the caller's list of calls: refused before anything grows.
+                if index >= MAX_TOOL_CALLS {
+                    return Err(ProviderError::TooLong(format!(
+                        "it sent tool call number {}, and at most {MAX_TOOL_CALLS} are read from one answer",
+                        call["index"].as_u64().map_or(index as u64, |i| i) + 1
+                    )));
+                }
                 if let Some(id) = &id {
                     self.ids.entry(id.clone()).or_insert(index);
                 }

@@ -30,6 +30,10 @@ pub struct Reply {
     pub say: Option<String>,
     /// A tool call: `{"name": …, "arguments": {…}}` (the arguments streamed as a JSON string).
     pub tool_call: Option<Value>,
+    /// More tool calls in the same answer, after `tool_call`, each with the next index.
+    pub tool_calls: Vec<Value>,
+    /// The `index` the first tool call is sent with (default 0), as a hostile server might choose it.
+    pub tool_index: Option<u64>,
     /// Content the patch model writes: the final value, streamed as the encoder chunks it.
     pub patch: Option<Value>,
     /// Content as raw text (for output that is not valid or not complete JSON).
@@ -269,16 +273,19 @@ fn frames(reply: &Reply, model: &str, chunk: usize) -> Vec<String> {
         out.push(chunk_of(json!({"content": piece}), Value::Null));
     }
     let mut finish = json!("stop");
-    if let Some(call) = &reply.tool_call {
+    let calls = reply.tool_call.iter().chain(&reply.tool_calls);
+    let first_index = reply.tool_index.unwrap_or(0);
+    for (n, call) in calls.enumerate() {
+        let index = first_index + n as u64;
         let arguments = call["arguments"].to_string();
-        let mut first = json!({"index": 0, "id": "call_replay_1", "type": "function",
+        let mut first = json!({"index": index, "id": format!("call_replay_{}", n + 1), "type": "function",
                                "function": {"name": call["name"], "arguments": ""}});
         if quirk("noIndex") {
             first.as_object_mut().map(|o| o.remove("index"));
         }
         out.push(chunk_of(json!({"tool_calls": [first]}), Value::Null));
         for piece in split(&arguments, chunk) {
-            let mut delta = json!({"index": 0, "function": {"arguments": piece}});
+            let mut delta = json!({"index": index, "function": {"arguments": piece}});
             if quirk("noIndex") {
                 delta.as_object_mut().map(|o| o.remove("index"));
             }

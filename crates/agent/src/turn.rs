@@ -17,7 +17,14 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::held::Held;
-use crate::provider::{Delta, Provider, ProviderError};
+use crate::provider::{
+    CHAT_MAX_TOKENS, Delta, MAX_ARGUMENTS_BYTES, MAX_REPLY_BYTES, PATCH_MAX_TOKENS, Provider,
+    ProviderError,
+};
+
+/// The most `patch_resume` calls one turn carries out (a message asks for one change, sometimes a few);
+/// later ones are refused, so a model in a loop cannot keep rewriting the resume.
+pub const MAX_PATCH_CALLS: usize = 4;
 
 /// Something the turn reports while it runs, in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -69,6 +76,9 @@ pub enum TurnError {
     Store(#[from] StoreError),
     #[error("stopped; every preview was rolled back")]
     Cancelled,
+    /// The model's edit broke a rule the engine cannot work around.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The rules the patch model works by.
@@ -210,12 +220,14 @@ impl Turn<'_> {
             warnings: Vec::new(),
             held: Vec::new(),
         };
+        let mut patch_calls = 0;
         for _round in 0..3 {
             let body = json!({
                 "model": self.provider.config().chat_model,
                 "messages": messages,
                 "tools": tools(self.document_id.is_some()),
                 "tool_choice": "auto",
+                "max_tokens": CHAT_MAX_TOKENS,
                 "stream_options": {"include_usage": true},
             });
             let (text, calls) = self.chat(body, emit).await?;
@@ -229,7 +241,12 @@ impl Turn<'_> {
                 .collect();
             messages.push(json!({"role": "assistant", "content": text, "tool_calls": tool_calls}));
             for call in calls {
+                let patch = call.name == "patch_resume";
+                patch_calls += usize::from(patch);
                 let result = match (call.name.as_str(), self.document_id, asked) {
+                    ("patch_resume", ..) if patch_calls > MAX_PATCH_CALLS => format!(
+                        "Refused: at most {MAX_PATCH_CALLS} changes are made for one message; ask the user to send the rest as a new message."
+                    ),
                     ("patch_resume", Some(_), Some(asked)) => {
                         self.patch(&call.arguments, asked, &said, &mut outcome, emit)
                             .await?
@@ -280,9 +297,19 @@ impl Turn<'_> {
                     .to_owned(),
             );
         }
-        if let Err(problems) = redline_resume::validate(resume) {
-            let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
-            let reason = format!("the resume is not valid JSON Resume: {}", list.join("; "));
+        // A created resume passes the limits every edit does: its size, depth, strings and the schema.
+        if let Err(problem) = self
+            .policy
+            .check_strings("the resume", resume)
+            .and_then(|()| self.policy.check_bundle(resume, &[]))
+        {
+            let reason = match problem {
+                redline_patch::PolicyError::Schema(problems) => {
+                    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                    format!("the resume is not valid JSON Resume: {}", list.join("; "))
+                }
+                other => other.to_string(),
+            };
             emit(TurnEvent::Refused {
                 reason: reason.clone(),
                 retrying: false,
@@ -354,6 +381,13 @@ impl Turn<'_> {
             for delta in deltas? {
                 match delta {
                     Delta::Text(t) => {
+                        if text.len() + t.len() > MAX_REPLY_BYTES {
+                            return Err(ProviderError::TooLong(format!(
+                                "its reply is longer than {} KB",
+                                MAX_REPLY_BYTES / 1024
+                            ))
+                            .into());
+                        }
                         text.push_str(&t);
                         emit(TurnEvent::Chat { text: t });
                     }
@@ -372,6 +406,13 @@ impl Turn<'_> {
                         }
                         if let Some(name) = name {
                             call.name = name;
+                        }
+                        if call.arguments.len() + arguments.len() > MAX_ARGUMENTS_BYTES {
+                            return Err(ProviderError::TooLong(format!(
+                                "the arguments of its tool call are longer than {} MB",
+                                MAX_ARGUMENTS_BYTES >> 20
+                            ))
+                            .into());
                         }
                         call.arguments.push_str(&arguments);
                     }
@@ -446,6 +487,7 @@ impl Turn<'_> {
             let body = json!({
                 "model": self.provider.config().patch_model,
                 "temperature": 0.1,
+                "max_tokens": PATCH_MAX_TOKENS,
                 "messages": [
                     {"role": "system", "content": patch_rules()},
                     {"role": "user", "content": request},
@@ -493,12 +535,20 @@ impl Turn<'_> {
             let reason = match status {
                 Status::Complete(bundle) => {
                     let applied = serde_json::to_value(&bundle.ops).map_err(StoreError::from)?;
-                    let ops: json_patch::Patch =
-                        serde_json::from_value(applied.clone()).map_err(StoreError::from)?;
+                    let ops = match redline_patch::to_patch(&bundle.ops) {
+                        Ok(ops) => ops,
+                        Err(e) => {
+                            forward(stabilizer.abort(&e.to_string()), emit);
+                            *self.surface = stabilizer.into_surface();
+                            return Err(TurnError::Refused(e.to_string()));
+                        }
+                    };
                     let mut record = call(Outcome::Committed, applied, None);
                     record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
+                    // Worded from what the operations do, never from the model's description of them.
+                    let summary = redline_patch::summarize(&bundle.ops);
                     let change = Change::new(head.number, Source::Ai, ops)
-                        .summary(changes.clone())
+                        .summary(summary.clone())
                         .chat_message(asked)
                         .model_call(record);
                     match self.store.commit(self.doc(), change) {
@@ -508,7 +558,7 @@ impl Turn<'_> {
                             *self.surface = stabilizer.into_surface();
                             emit(TurnEvent::Committed {
                                 revision: n,
-                                summary: changes.clone(),
+                                summary: summary.clone(),
                             });
                             outcome.revisions.push(n);
                             for fact in
@@ -522,7 +572,7 @@ impl Turn<'_> {
                             }
                             let held = hold(self.doc(), n, bundle.held, outcome, emit);
                             return Ok(format!(
-                                "Committed as revision {n}: {changes}.{held} The resume now reads:\n{}",
+                                "Committed as revision {n}: {summary}.{held} The resume now reads:\n{}",
                                 committed.document
                             ));
                         }
@@ -551,7 +601,7 @@ impl Turn<'_> {
                 }
                 Status::Failed(reason) => {
                     *self.surface = stabilizer.into_surface();
-                    reason
+                    reason.to_string()
                 }
                 Status::Streaming | Status::Committed(_) => {
                     forward(stabilizer.abort("the model's answer ended early"), emit);

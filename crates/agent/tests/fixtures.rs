@@ -229,6 +229,19 @@ async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
     assert_eq!(requests.len(), 3);
     assert_eq!(requests[0]["tools"][0]["function"]["name"], "patch_resume");
     assert_eq!(requests[1]["response_format"]["type"], "json_schema");
+    // Every request bounds what the model may answer.
+    assert_eq!(
+        requests[0]["max_tokens"],
+        redline_agent::provider::CHAT_MAX_TOKENS
+    );
+    assert_eq!(
+        requests[1]["max_tokens"],
+        redline_agent::provider::PATCH_MAX_TOKENS
+    );
+    assert_eq!(
+        requests[2]["max_tokens"],
+        redline_agent::provider::CHAT_MAX_TOKENS
+    );
     let rules = requests[1]["messages"][0]["content"].as_str().unwrap();
     assert!(
         rules.contains("RFC 6902") && rules.contains("\"definitions\""),
@@ -428,4 +441,173 @@ async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
         said,
         ["I'm Grace Hopper, a Rear Admiral.", "Created your resume."]
     );
+}
+
+/// `create_resume` passes the limits a patch does: a resume nested past the depth limit, or with a string
+/// past the length limit, is refused in words and no document is made.
+#[tokio::test]
+async fn create_resume_is_held_to_the_limits_of_a_patch() {
+    let mut deep = serde_json::json!("x");
+    for _ in 0..100 {
+        deep = serde_json::json!([deep]);
+    }
+    let replies: Vec<redline_agent::Reply> = serde_json::from_value(serde_json::json!([
+        {"toolCall": {"name": "create_resume", "arguments": {"resume": {"basics": {"name": "Grace", "x": deep}}}}},
+        {"toolCall": {"name": "create_resume", "arguments": {"resume": {"basics": {"name": "Grace", "summary": "y".repeat(9000)}}}}},
+        {"say": "I could not."}
+    ]))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let server = ReplayServer::start(
+        replies,
+        Pace {
+            chunk: 4096,
+            delay: Duration::ZERO,
+        },
+    )
+    .await
+    .unwrap();
+    let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
+    let mut surface = Surface::new("main");
+    let mut events = Vec::new();
+    let outcome = Turn {
+        store: &mut store,
+        document_id: None,
+        provider: &provider,
+        surface: &mut surface,
+        policy: Policy::default(),
+        selected: None,
+        cancel: CancellationToken::new(),
+        stall: Duration::from_secs(5),
+    }
+    .run("I'm Grace.", &mut |e| events.push(e))
+    .await
+    .unwrap();
+    assert_eq!(outcome.document_id, None);
+    assert!(store.list().unwrap().is_empty(), "no document was made");
+    let reasons: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::Refused { reason, .. } => Some(reason.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 2, "{reasons:?}");
+    assert!(reasons[0].contains("levels deep"), "{}", reasons[0]);
+    assert!(reasons[1].contains("characters long"), "{}", reasons[1]);
+}
+
+/// The answers that once crashed the process — a value nested 200 levels deep, thirty copies of a part of
+/// the resume into itself, copies that double a part in two steps, a tool call numbered 4,000,000,000, an
+/// endless string — each end in a refusal with the resume untouched, under a 1 GB address-space limit. The
+/// test runs itself again in a child process under `ulimit -v`, so that running out of memory would show
+/// as a signal rather than take the test runner down.
+#[tokio::test]
+async fn hostile_answers_end_in_refusals_under_a_one_gigabyte_limit() {
+    if std::env::var_os("REDLINE_UNDER_LIMIT").is_none() {
+        if cfg!(not(unix)) {
+            return;
+        }
+        let exe = std::env::current_exe().unwrap();
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(r#"ulimit -v 1048576 && exec "$0" --exact hostile_answers_end_in_refusals_under_a_one_gigabyte_limit --nocapture"#)
+            .arg(exe)
+            .env("REDLINE_UNDER_LIMIT", "1")
+            .env("MALLOC_ARENA_MAX", "2")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&status.stdout);
+        assert!(
+            status.status.success() && said.contains("1 passed"),
+            "the child ended with {:?}: {said}{}",
+            status.status,
+            String::from_utf8_lossy(&status.stderr)
+        );
+        return;
+    }
+    let mut deep = String::new();
+    for _ in 0..200 {
+        deep.push('[');
+    }
+    let deep = format!(r#"{{"operations":[{{"op":"add","path":"/basics/x","value":{deep}"#);
+    let into_itself: Vec<Value> = (0..30)
+        .map(
+            |i| serde_json::json!({"op": "copy", "from": "/work", "path": format!("/work/0/c{i}")}),
+        )
+        .collect();
+    let mut doubling =
+        vec![serde_json::json!({"op": "copy", "from": "/work", "path": "/basics/a"})];
+    for i in 0..30 {
+        doubling.push(
+            serde_json::json!({"op": "copy", "from": "/basics/a", "path": format!("/basics/b{i}")}),
+        );
+        doubling.push(serde_json::json!({"op": "copy", "from": format!("/basics/b{i}"), "path": "/basics/a/-"}));
+    }
+    let endless = format!(
+        r#"{{"operations":[{{"op":"replace","path":"/basics/summary","value":"{}"#,
+        "a".repeat(8 << 20)
+    );
+    let patch = |reply: Value| {
+        serde_json::json!([
+            {"toolCall": {"name": "patch_resume", "arguments": {"changes": "x"}}},
+            reply, reply,
+            {"say": "Done."}
+        ])
+    };
+    let cases = [
+        patch(serde_json::json!({"raw": deep})),
+        patch(serde_json::json!({"patch": {"operations": into_itself}})),
+        patch(serde_json::json!({"patch": {"operations": doubling}})),
+        patch(serde_json::json!({"raw": endless})),
+        serde_json::json!([{"toolIndex": 4_000_000_000u64, "toolCall": {"name": "patch_resume", "arguments": {"changes": "x"}}}]),
+    ];
+    for (n, replies) in cases.into_iter().enumerate() {
+        let replies: Vec<redline_agent::Reply> = serde_json::from_value(replies).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store.import("Sample", &redline_resume::sample()).unwrap();
+        let server = ReplayServer::start(
+            replies,
+            Pace {
+                chunk: 64 << 10,
+                delay: Duration::ZERO,
+            },
+        )
+        .await
+        .unwrap();
+        let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
+        let mut surface = Surface::new("main");
+        let mut events = Vec::new();
+        let result = Turn {
+            store: &mut store,
+            document_id: Some(id),
+            provider: &provider,
+            surface: &mut surface,
+            policy: Policy::default(),
+            selected: None,
+            cancel: CancellationToken::new(),
+            stall: Duration::from_secs(30),
+        }
+        .run("Change it.", &mut |e| events.push(e))
+        .await;
+        let refused = events
+            .iter()
+            .any(|e| matches!(e, TurnEvent::Refused { .. }));
+        assert!(
+            refused || result.is_err(),
+            "case {n}: neither refused nor an error"
+        );
+        assert_eq!(
+            store.head(id).unwrap().number,
+            1,
+            "case {n}: nothing was committed"
+        );
+        assert_eq!(
+            store.head(id).unwrap().document,
+            redline_resume::sample(),
+            "case {n}"
+        );
+    }
 }

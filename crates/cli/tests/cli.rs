@@ -164,7 +164,7 @@ fn import_list_history_undo_redo_diff_and_restore() {
     assert_eq!(sources, ["import", "user", "undo", "redo"]);
     let readable = ok(redline(dir.path(), &["history"]));
     assert!(
-        readable.contains("Changed /basics/label") && readable.contains("Redid revision 2"),
+        readable.contains("Change /basics/label to") && readable.contains("Redid revision 2"),
         "{readable}"
     );
 

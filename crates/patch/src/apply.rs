@@ -88,6 +88,15 @@ fn apply_one_in_place(doc: &mut Value, op: &Operation) -> Option<Result<(), Stri
     })
 }
 
+/// `ops` in json-patch's form (for the store), each pointer checked.
+pub fn to_patch(ops: &[Operation]) -> Result<json_patch::Patch, ApplyError> {
+    ops.iter()
+        .enumerate()
+        .map(|(index, op)| to_json_patch(op).map_err(|reason| error(index, op, reason)))
+        .collect::<Result<Vec<_>, _>>()
+        .map(json_patch::Patch)
+}
+
 /// The result of applying `ops` to a copy of `doc`.
 pub fn applied(doc: &Value, ops: &[Operation]) -> Result<Value, ApplyError> {
     let mut copy = doc.clone();

@@ -27,8 +27,8 @@ pub mod stabilizer;
 pub mod surface;
 pub mod text;
 
-pub use apply::{ApplyError, applied, apply};
-pub use operation::Operation;
+pub use apply::{ApplyError, applied, apply, to_patch};
+pub use operation::{Operation, summarize};
 pub use policy::{Admission, Policy, PolicyError, Scope};
 pub use rebase::{RebaseError, rebase};
 pub use stabilizer::{Bundle, Notice, Output, Stabilizer, StabilizerError, Status};

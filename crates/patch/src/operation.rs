@@ -66,6 +66,94 @@ impl Operation {
     }
 }
 
+impl Operation {
+    /// The operation in words, for history, held edits and the CLI: `add “Python” at /skills/0/keywords/3`.
+    /// Values are quoted and cut to 80 characters: a model's text is shown, never trusted as markup.
+    pub fn describe(&self) -> String {
+        let value = |v: &Value| {
+            let (text, quoted) = match v {
+                Value::String(s) => (s.clone(), true),
+                other => (other.to_string(), false),
+            };
+            let mut short: String = text.chars().take(80).collect();
+            if short.len() < text.len() {
+                short.push('…');
+            }
+            if quoted {
+                format!("“{short}”")
+            } else {
+                short
+            }
+        };
+        match self {
+            Operation::Add { path, value: v } => format!("add {} at {path}", value(v)),
+            Operation::Replace { path, value: v } => format!("change {path} to {}", value(v)),
+            Operation::Remove { path } => format!("remove {path}"),
+            Operation::Move { from, path } => format!("move {from} to {path}"),
+            Operation::Copy { from, path } => format!("copy {from} to {path}"),
+            Operation::Test { path, value: v } => format!("check that {path} is {}", value(v)),
+        }
+    }
+}
+
+/// A bundle in words, for a revision's summary: its one operation, or the first and how many more (`test`
+/// guards are not changes, and are left out).
+pub fn summarize(ops: &[Operation]) -> String {
+    let changes: Vec<&Operation> = ops
+        .iter()
+        .filter(|op| !matches!(op, Operation::Test { .. }))
+        .collect();
+    let capitalised = |text: String| {
+        let mut chars = text.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    };
+    match changes.as_slice() {
+        [] => "No change".to_owned(),
+        [one] => capitalised(one.describe()),
+        [first, rest @ ..] => format!(
+            "{} and {} more change{}",
+            capitalised(first.describe()),
+            rest.len(),
+            if rest.len() == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// json-patch's form of an operation as ours: the one conversion between the two types.
+impl From<&json_patch::PatchOperation> for Operation {
+    fn from(op: &json_patch::PatchOperation) -> Self {
+        use json_patch::PatchOperation as P;
+        match op {
+            P::Add(o) => Operation::Add {
+                path: o.path.to_string(),
+                value: o.value.clone(),
+            },
+            P::Remove(o) => Operation::Remove {
+                path: o.path.to_string(),
+            },
+            P::Replace(o) => Operation::Replace {
+                path: o.path.to_string(),
+                value: o.value.clone(),
+            },
+            P::Move(o) => Operation::Move {
+                from: o.from.to_string(),
+                path: o.path.to_string(),
+            },
+            P::Copy(o) => Operation::Copy {
+                from: o.from.to_string(),
+                path: o.path.to_string(),
+            },
+            P::Test(o) => Operation::Test {
+                path: o.path.to_string(),
+                value: o.value.clone(),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +178,30 @@ mod tests {
         );
         assert_eq!(ops[3].path(), "/work/2");
         assert_eq!(serde_json::to_value(&ops).unwrap(), wire);
+    }
+
+    #[test]
+    fn operations_read_as_words_and_convert_from_json_patch() {
+        let wire = json!([
+            {"op": "add", "path": "/skills/0/keywords/-", "value": "Python"},
+            {"op": "test", "path": "/basics/name", "value": "Ada"},
+            {"op": "replace", "path": "/basics/summary", "value": "x".repeat(100)},
+            {"op": "move", "from": "/work/0", "path": "/work/2"}
+        ]);
+        let patch: json_patch::Patch = serde_json::from_value(wire.clone()).unwrap();
+        let ops: Vec<Operation> = patch.iter().map(Into::into).collect();
+        assert_eq!(ops, serde_json::from_value::<Vec<Operation>>(wire).unwrap());
+        assert_eq!(ops[0].describe(), "add “Python” at /skills/0/keywords/-");
+        assert!(
+            ops[2].describe().ends_with("xxx…”"),
+            "{}",
+            ops[2].describe()
+        );
+        assert_eq!(
+            summarize(&ops),
+            "Add “Python” at /skills/0/keywords/- and 2 more changes"
+        );
+        assert_eq!(summarize(&ops[1..2]), "No change");
     }
 
     #[test]

@@ -247,12 +247,22 @@ impl Policy {
                 limit: self.max_value_bytes,
             });
         }
+        self.check_strings(path, value)
+    }
+
+    /// Checks the length of every string in a value (keys included).
+    pub fn check_strings(&self, path: &str, value: &Value) -> Result<(), PolicyError> {
         let mut stack = vec![value];
         while let Some(v) = stack.pop() {
             match v {
                 Value::String(s) => self.check_string(path, s)?,
                 Value::Array(items) => stack.extend(items),
-                Value::Object(map) => stack.extend(map.values()),
+                Value::Object(map) => {
+                    for (key, item) in map {
+                        self.check_string(path, key)?;
+                        stack.push(item);
+                    }
+                }
                 _ => {}
             }
         }

@@ -827,7 +827,7 @@ impl Stabilizer {
     /// Makes the view show exactly the settled document (a no-op when the previews were exact).
     fn show_exactly_settled(&mut self, out: &mut Vec<Output>) {
         if self.shown != self.settled {
-            let ops = operations(json_patch::diff(&self.shown, &self.settled), &self.settled);
+            let ops = operations(json_patch::diff(&self.shown, &self.settled));
             self.emit_preview(ops, out);
         }
     }
@@ -835,7 +835,7 @@ impl Stabilizer {
     /// Rolls every preview back and records why.
     fn fail(&mut self, reason: StabilizerError, out: &mut Vec<Output>) {
         if self.shown != self.base {
-            let ops = operations(json_patch::diff(&self.shown, &self.base), &self.base);
+            let ops = operations(json_patch::diff(&self.shown, &self.base));
             out.push(Output::Surface(self.surface.patch(
                 self.base_revision,
                 PatchState::RolledBack,
@@ -848,16 +848,9 @@ impl Stabilizer {
     }
 }
 
-/// A json-patch diff as our operations (or, should it not convert, one replace of the whole document).
-fn operations(diff: json_patch::Patch, target: &Value) -> Vec<Operation> {
-    serde_json::to_value(&diff)
-        .and_then(serde_json::from_value)
-        .unwrap_or_else(|_| {
-            vec![Operation::Replace {
-                path: String::new(),
-                value: target.clone(),
-            }]
-        })
+/// A json-patch diff as our operations.
+fn operations(diff: json_patch::Patch) -> Vec<Operation> {
+    diff.iter().map(Into::into).collect()
 }
 
 /// Records an event inside `/operations` compactly (the callback cannot look at the reader's value).

@@ -11,7 +11,7 @@
 use json_patch::Patch;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::{ModelCall, Result, Revision, SNAPSHOT_EVERY, Source, Store, StoreError, now_ms};
 
@@ -497,32 +497,8 @@ fn rebuild(conn: &Connection, document_id: i64, revision: u64) -> Result<Value> 
 
 /// A short description of what a patch does, for history entries that came without a summary.
 pub(crate) fn describe(patch: &Patch) -> String {
-    let value = serde_json::to_value(patch).unwrap_or_else(|_| json!([]));
-    let ops = value.as_array().map(Vec::as_slice).unwrap_or_default();
-    let one = |op: &Value| {
-        let verb = match op["op"].as_str().unwrap_or("change") {
-            "add" => "added",
-            "remove" => "removed",
-            "replace" => "changed",
-            "move" => "moved",
-            "copy" => "copied",
-            _ => "checked",
-        };
-        format!("{verb} {}", op["path"].as_str().unwrap_or(""))
-    };
-    match ops {
-        [] => "no change".to_owned(),
-        [op] => capitalise(&one(op)),
-        [first, rest @ ..] => format!("{} and {} more", capitalise(&one(first)), rest.len()),
-    }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+    let ops: Vec<redline_patch::Operation> = patch.iter().map(Into::into).collect();
+    redline_patch::summarize(&ops)
 }
 
 #[cfg(test)]
@@ -581,7 +557,7 @@ mod tests {
         assert_eq!(name(&store, id), "D");
         let history = store.history(id).unwrap();
         assert_eq!(history.len(), 4);
-        assert_eq!(history[1].summary, "Changed /basics/name");
+        assert_eq!(history[1].summary, "Change /basics/name to “B”");
         assert_eq!(history[0].source, Source::Import);
     }
 
