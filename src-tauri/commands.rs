@@ -12,10 +12,7 @@ use crate::ipc::{
 /// again whenever it sees a gap in `seq`.
 #[tauri::command]
 pub async fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, IpcError> {
-    engine
-        .open_surface()
-        .await
-        .map_err(|message| IpcError { message })
+    engine.open_surface().await
 }
 
 /// Sends surface messages and chat events to the window as a turn produces them.
@@ -37,10 +34,7 @@ pub async fn send_message<R: Runtime>(
     selected: Option<String>,
 ) -> Result<TurnSummary, IpcError> {
     let mut emit = emitter(app);
-    engine
-        .send(&text, selected, &mut emit)
-        .await
-        .map_err(|message| IpcError { message })
+    engine.send(&text, selected, &mut emit).await
 }
 
 /// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume.
@@ -50,10 +44,7 @@ pub async fn start_demo<R: Runtime>(
     engine: State<'_, Engine>,
 ) -> Result<TurnSummary, IpcError> {
     let mut emit = emitter(app);
-    engine
-        .demo(&mut emit)
-        .await
-        .map_err(|message| IpcError { message })
+    engine.demo(&mut emit).await
 }
 
 /// Applies edits a turn held for confirmation; returns the new revision. The view hears the change as a
@@ -65,10 +56,7 @@ pub async fn apply_held<R: Runtime>(
     edits: redline_agent::Held,
 ) -> Result<u64, IpcError> {
     let mut emit = emitter(app);
-    engine
-        .apply_held(edits, &mut emit)
-        .await
-        .map_err(|message| IpcError { message })
+    engine.apply_held(edits, &mut emit).await
 }
 
 /// The HTML export of the document on screen, for the export dialog's preview.
@@ -85,7 +73,6 @@ pub async fn export_preview(
         .render(&html)
         .await
         .map(|(bytes, ..)| String::from_utf8_lossy(&bytes).into_owned())
-        .map_err(|message| IpcError { message })
 }
 
 /// Exports the document on screen into the Downloads folder.
@@ -96,22 +83,41 @@ pub async fn export_document(
 ) -> Result<ExportDone, IpcError> {
     let folder = dirs::download_dir()
         .or_else(dirs::home_dir)
-        .ok_or_else(|| IpcError {
-            message: "cannot tell where your Downloads folder is".into(),
+        .ok_or_else(|| {
+            IpcError::new(
+                crate::ipc::ErrorKind::NotFound,
+                "cannot tell where your Downloads folder is",
+            )
         })?;
-    engine
-        .export(&request, &folder)
-        .await
-        .map_err(|message| IpcError { message })
+    engine.export(&request, &folder).await
 }
 
 /// The conversation about the document on screen, oldest first.
 #[tauri::command]
 pub async fn chat_history(engine: State<'_, Engine>) -> Result<Vec<ChatLine>, IpcError> {
-    engine
-        .chat_history()
-        .await
-        .map_err(|message| IpcError { message })
+    engine.chat_history().await
+}
+
+/// Opens a link from the resume in the system's browser or mail program — only `https:`, `http:` and
+/// `mailto:` links, the rule of the HTML export; the window itself never navigates away.
+#[tauri::command]
+pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), IpcError> {
+    use tauri_plugin_opener::OpenerExt;
+    let Some(href) = redline_resume::outline::safe_href(&url) else {
+        let shown: String = url.chars().take(60).collect();
+        return Err(IpcError::new(
+            crate::ipc::ErrorKind::Invalid,
+            format!(
+                "“{shown}” is not a web or e-mail link; Redline opens only https:, http: and mailto: links"
+            ),
+        ));
+    };
+    app.opener().open_url(href, None::<&str>).map_err(|e| {
+        IpcError::new(
+            crate::ipc::ErrorKind::Internal,
+            format!("the link could not be opened: {e}"),
+        )
+    })
 }
 
 /// Stops the turn in progress: the HTTP stream is cancelled and every preview rolled back.
@@ -170,6 +176,43 @@ mod tests {
         assert_eq!(reply["surfaceId"], "main");
         assert_eq!(reply["seq"], 0);
         assert_eq!(reply["document"]["basics"]["name"], "Richard Hendriks");
+    }
+
+    #[test]
+    fn a_link_that_could_run_code_is_never_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = crate::with_redline(mock_builder(), Engine::start(Some(dir.path().to_owned())))
+            .build(mock_context(noop_assets()))
+            .unwrap();
+        for url in [
+            "javascript:alert(1)",
+            " data:text/html,<b>x</b>",
+            "file:///etc/passwd",
+            "tauri://localhost/x",
+        ] {
+            let err = super::open_link(app.handle().clone(), url.into()).unwrap_err();
+            assert_eq!(err.kind, crate::ipc::ErrorKind::Invalid, "{url}");
+            assert!(err.message.contains("not a web or e-mail link"), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_window_stays_on_the_app() {
+        let stays = |url: &str| crate::stays_in_app(&url.parse().unwrap(), None);
+        assert!(stays("tauri://localhost/index.html"));
+        assert!(stays("http://tauri.localhost/"));
+        assert!(!stays("https://evil.example/"));
+        assert!(!stays("http://localhost.evil.example/"));
+        assert!(!stays("javascript:alert(1)"));
+        let dev: tauri::Url = "http://localhost:1420".parse().unwrap();
+        assert!(crate::stays_in_app(
+            &"http://localhost:1420/src/main.ts".parse().unwrap(),
+            Some(&dev)
+        ));
+        assert!(!crate::stays_in_app(
+            &"http://localhost:9999/".parse().unwrap(),
+            Some(&dev)
+        ));
     }
 
     #[test]

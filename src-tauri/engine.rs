@@ -10,7 +10,9 @@ use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ipc::{ChatEvent, ChatLine, ExportDone, ExportRequest, TurnSummary};
+use crate::ipc::{
+    ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, TurnSummary,
+};
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
@@ -20,7 +22,7 @@ use redline_agent::fixtures::DEMO_TITLE;
 /// The engine as the app runs it.
 pub struct Engine {
     data_dir: Option<PathBuf>,
-    state: Result<Mutex<Open>, String>,
+    state: Result<Mutex<Open>, IpcError>,
     running: std::sync::Mutex<Option<CancellationToken>>,
 }
 
@@ -43,8 +45,11 @@ impl Engine {
     /// does not stop the app: the window opens and says what is wrong.
     pub fn start(data_dir: Option<PathBuf>) -> Engine {
         let state = match &data_dir {
-            None => Err("cannot tell where your data folder is: start Redline with --data-dir DIR or set REDLINE_DATA_DIR".to_owned()),
-            Some(dir) => open(dir).map(Mutex::new).map_err(|e| e.to_string()),
+            None => Err(IpcError::new(
+                ErrorKind::NotFound,
+                "cannot tell where your data folder is: start Redline with --data-dir DIR or set REDLINE_DATA_DIR",
+            )),
+            Some(dir) => open(dir).map(Mutex::new).map_err(IpcError::from),
         };
         Engine {
             data_dir,
@@ -55,7 +60,7 @@ impl Engine {
 
     /// Why the engine could not start, if it could not.
     pub fn problem(&self) -> Option<&str> {
-        self.state.as_ref().err().map(String::as_str)
+        self.state.as_ref().err().map(|e| e.message.as_str())
     }
 
     /// The data folder in use.
@@ -63,18 +68,15 @@ impl Engine {
         self.data_dir.as_ref()
     }
 
-    fn open(&self) -> Result<&Mutex<Open>, String> {
+    fn open(&self) -> Result<&Mutex<Open>, IpcError> {
         self.state.as_ref().map_err(Clone::clone)
     }
 
     /// A `create` message with the current document at its head revision. (During a turn this waits
     /// until the turn ends: the view then gets the committed document.)
-    pub async fn open_surface(&self) -> Result<SurfaceUpdate, String> {
+    pub async fn open_surface(&self) -> Result<SurfaceUpdate, IpcError> {
         let mut open = self.open()?.lock().await;
-        let head = open
-            .store
-            .head(open.document_id)
-            .map_err(|e| e.to_string())?;
+        let head = open.store.head(open.document_id)?;
         Ok(open.surface.create(head.number, head.document))
     }
 
@@ -82,48 +84,31 @@ impl Engine {
     pub async fn render(
         &self,
         request: &ExportRequest,
-    ) -> Result<(Vec<u8>, String, &'static str), String> {
-        use redline_resume::export::{self, Page, Template};
+    ) -> Result<(Vec<u8>, String, &'static str), IpcError> {
+        use redline_resume::export::{Format, Page, Template};
+        let format = Format::parse(&request.format)?;
         let template = Template::parse(&request.template)?;
         let page = Page::parse(&request.page)?;
         let open = self.open()?.lock().await;
-        let resume = open
-            .store
-            .head(open.document_id)
-            .map_err(|e| e.to_string())?
-            .document;
-        let title = open
-            .store
-            .document(open.document_id)
-            .map_err(|e| e.to_string())?
-            .title;
+        let resume = open.store.head(open.document_id)?.document;
+        let title = open.store.document(open.document_id)?.title;
         drop(open);
-        let (bytes, extension) = match request.format.as_str() {
-            "pdf" => {
-                // Typst works for some milliseconds: off the async threads.
-                let pdf =
-                    tokio::task::spawn_blocking(move || redline_pdf::pdf(&resume, template, page))
-                        .await
-                        .map_err(|e| e.to_string())?
-                        .map_err(|e| e.to_string())?;
-                (pdf, "pdf")
-            }
-            "html" => (export::html(&resume, template, page).into_bytes(), "html"),
-            "md" => (export::markdown(&resume).into_bytes(), "md"),
-            "txt" => (export::text(&resume).into_bytes(), "txt"),
-            "json" => (export::json(&resume).into_bytes(), "json"),
-            other => return Err(format!("there is no export format “{other}”")),
-        };
-        Ok((bytes, title, extension))
+        // Typst works for some milliseconds: off the async threads.
+        let bytes = tokio::task::spawn_blocking(move || {
+            redline_pdf::render(&resume, format, template, page)
+        })
+        .await
+        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+        Ok((bytes, title, format.name()))
     }
 
     /// Exports the document on screen into `folder` (the Downloads folder in the app) under its title,
-    /// never over an existing file, through a temporary file.
+    /// never over an existing file — not even one that appears while the export is written.
     pub async fn export(
         &self,
         request: &ExportRequest,
         folder: &std::path::Path,
-    ) -> Result<ExportDone, String> {
+    ) -> Result<ExportDone, IpcError> {
         let (bytes, title, extension) = self.render(request).await?;
         let stem: String = title
             .chars()
@@ -143,34 +128,47 @@ impl Engine {
         } else {
             stem
         };
-        std::fs::create_dir_all(folder)
-            .map_err(|e| format!("cannot use {}: {e}", folder.display()))?;
-        let mut path = folder.join(format!("{stem}.{extension}"));
-        let mut n = 2;
-        while path.exists() {
-            path = folder.join(format!("{stem} ({n}).{extension}"));
-            n += 1;
+        std::fs::create_dir_all(folder).map_err(|e| {
+            IpcError::new(
+                ErrorKind::ReadOnly,
+                format!("cannot use {}: {e}", folder.display()),
+            )
+        })?;
+        for n in 1..=1000 {
+            let path = match n {
+                1 => folder.join(format!("{stem}.{extension}")),
+                n => folder.join(format!("{stem} ({n}).{extension}")),
+            };
+            match redline_resume::export::write_new(&path, &bytes, false) {
+                Ok(()) => {
+                    return Ok(ExportDone {
+                        path: path.display().to_string(),
+                        bytes: bytes.len() as u64,
+                    });
+                }
+                // Taken (perhaps a moment ago): the next name.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(IpcError::new(
+                        ErrorKind::ReadOnly,
+                        format!("cannot write {}: {e}", path.display()),
+                    ));
+                }
+            }
         }
-        let partial = folder.join(format!(".{stem}.{extension}.partial"));
-        std::fs::write(&partial, &bytes)
-            .and_then(|()| std::fs::rename(&partial, &path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&partial);
-                format!("cannot write {}: {e}", path.display())
-            })?;
-        Ok(ExportDone {
-            path: path.display().to_string(),
-            bytes: bytes.len() as u64,
-        })
+        Err(IpcError::new(
+            ErrorKind::Invalid,
+            format!(
+                "{} holds a thousand exports named “{stem}”; nothing was written",
+                folder.display()
+            ),
+        ))
     }
 
     /// The conversation about the document on screen, oldest first (so that it survives a restart).
-    pub async fn chat_history(&self) -> Result<Vec<ChatLine>, String> {
+    pub async fn chat_history(&self) -> Result<Vec<ChatLine>, IpcError> {
         let open = self.open()?.lock().await;
-        let messages = open
-            .store
-            .messages(open.document_id)
-            .map_err(|e| e.to_string())?;
+        let messages = open.store.messages(open.document_id)?;
         Ok(messages
             .into_iter()
             .filter_map(|m| {
@@ -193,23 +191,25 @@ impl Engine {
         message: &str,
         selected: Option<String>,
         emit: &mut (dyn FnMut(Emit) + Send),
-    ) -> Result<TurnSummary, String> {
+    ) -> Result<TurnSummary, IpcError> {
         let config = ProviderConfig::from_env().map_err(|e| {
-            format!("{e}. Or press “Try the demo” to see Redline edit without a model.")
+            IpcError::new(
+                ErrorKind::NotConfigured,
+                format!("{e}. Or press “Try the demo” to see Redline edit without a model."),
+            )
         })?;
         self.turn(config, message, selected, emit).await
     }
 
     /// Plays the scripted demo on a fresh copy of the sample resume, through a replay server on
     /// 127.0.0.1: no model, no key, nothing leaves the machine.
-    pub async fn demo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<TurnSummary, String> {
+    pub async fn demo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<TurnSummary, IpcError> {
         let fixture = redline_agent::fixtures::demo();
         {
             let mut open = self.open()?.lock().await;
-            let id = redline_agent::fixtures::demo_document(&mut open.store)
-                .map_err(|e| e.to_string())?;
+            let id = redline_agent::fixtures::demo_document(&mut open.store)?;
             open.document_id = id;
-            let head = open.store.head(id).map_err(|e| e.to_string())?;
+            let head = open.store.head(id)?;
             emit(Emit::Surface(
                 open.surface.create(head.number, head.document),
             ));
@@ -224,7 +224,12 @@ impl Engine {
         }));
         let (server, config) = redline_agent::fixtures::replay(&fixture, Duration::from_millis(25))
             .await
-            .map_err(|e| format!("the demo could not start its local server: {e}"))?;
+            .map_err(|e| {
+                IpcError::new(
+                    ErrorKind::Internal,
+                    format!("the demo could not start its local server: {e}"),
+                )
+            })?;
         let summary = self.turn(config, &fixture.message, None, emit).await;
         drop(server);
         summary
@@ -236,7 +241,7 @@ impl Engine {
         message: &str,
         selected: Option<String>,
         emit: &mut (dyn FnMut(Emit) + Send),
-    ) -> Result<TurnSummary, String> {
+    ) -> Result<TurnSummary, IpcError> {
         let cancel = CancellationToken::new();
         *self.running.lock().unwrap_or_else(|p| p.into_inner()) = Some(cancel.clone());
         let provider = Provider::new(config);
@@ -279,7 +284,7 @@ impl Engine {
         &self,
         held: redline_agent::Held,
         emit: &mut (dyn FnMut(Emit) + Send),
-    ) -> Result<u64, String> {
+    ) -> Result<u64, IpcError> {
         let mut open = self.open()?.lock().await;
         let Open {
             store,
@@ -287,9 +292,10 @@ impl Engine {
             surface,
         } = &mut *open;
         if held.document_id != *document_id {
-            return Err(
-                "these edits were proposed for another resume than the one on screen".to_owned(),
-            );
+            return Err(IpcError::new(
+                ErrorKind::Conflict,
+                "these edits were proposed for another resume than the one on screen",
+            ));
         }
         match redline_agent::confirm(store, &held, &Policy::default()) {
             Ok((committed, ops)) => {
@@ -323,14 +329,18 @@ impl Engine {
 }
 
 /// A failure in the user's words, with the revision the resume stays at.
-fn nothing_changed(store: &Store, document_id: i64, error: impl std::fmt::Display) -> String {
+fn nothing_changed(store: &Store, document_id: i64, error: impl Into<IpcError>) -> IpcError {
+    let error = error.into();
     let head = store
         .document(document_id)
         .map(|d| d.head_revision)
         .unwrap_or_default();
-    format!(
-        "{}. Your resume stays at revision {head}.",
-        capital(&error.to_string())
+    IpcError::new(
+        error.kind,
+        format!(
+            "{}. Your resume stays at revision {head}.",
+            capital(&error.message)
+        ),
     )
 }
 
@@ -382,7 +392,9 @@ mod tests {
         std::fs::write(dir.path().join("redline.db"), b"garbage ".repeat(1000)).unwrap();
         let engine = Engine::start(Some(dir.path().to_owned()));
         assert!(engine.problem().unwrap().contains("damaged"));
-        assert!(engine.open_surface().await.unwrap_err().contains("damaged"));
+        let err = engine.open_surface().await.unwrap_err();
+        assert!(err.message.contains("damaged"), "{err}");
+        assert_eq!(err.kind, crate::ipc::ErrorKind::Damaged);
     }
 
     #[tokio::test]
@@ -499,7 +511,8 @@ mod tests {
             .await
             .unwrap_err();
         assert!(
-            err.contains("change nothing") && err.contains(&format!("revision {revision}")),
+            err.message.contains("change nothing")
+                && err.message.contains(&format!("revision {revision}")),
             "{err}"
         );
         let other = redline_agent::Held {
@@ -507,7 +520,8 @@ mod tests {
             ..held[0].clone()
         };
         let err = engine.apply_held(other, &mut |_| {}).await.unwrap_err();
-        assert!(err.contains("another resume"), "{err}");
+        assert!(err.message.contains("another resume"), "{err}");
+        assert_eq!(err.kind, crate::ipc::ErrorKind::Conflict);
     }
 
     #[tokio::test]
@@ -535,7 +549,7 @@ mod tests {
         let pdf = engine.export(&request("pdf"), &out).await.unwrap();
         assert!(std::fs::read(&pdf.path).unwrap().starts_with(b"%PDF-"));
         let err = engine.export(&request("docx"), &out).await.unwrap_err();
-        assert!(err.contains("docx"), "{err}");
+        assert!(err.message.contains("docx"), "{err}");
         assert_eq!(
             std::fs::read_dir(&out).unwrap().count(),
             3,
@@ -555,7 +569,7 @@ mod tests {
         }
         let err = engine.send("hi", None, &mut |_| {}).await.unwrap_err();
         assert!(
-            err.contains("OPENAI_API_KEY") && err.contains("Try the demo"),
+            err.message.contains("OPENAI_API_KEY") && err.message.contains("Try the demo"),
             "{err}"
         );
     }

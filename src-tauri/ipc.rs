@@ -127,19 +127,62 @@ pub struct AppInfo {
     pub data_dir: String,
 }
 
-/// A command's failure, in words for the user.
-#[derive(Debug, Clone, Serialize, TS)]
+/// A command's failure: its kind, for the UI to pick an action by, and words for the user.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct IpcError {
+    /// What kind of failure.
+    pub kind: ErrorKind,
     /// What went wrong and, where there is one, what to do about it.
     pub message: String,
 }
 
-impl<E: std::fmt::Display> From<E> for IpcError {
-    fn from(err: E) -> Self {
+pub use redline_agent::ErrorKind;
+
+impl std::fmt::Display for IpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl IpcError {
+    /// A failure of `kind` in these words.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> IpcError {
         IpcError {
-            message: err.to_string(),
+            kind,
+            message: message.into(),
         }
+    }
+}
+
+impl From<redline_store::StoreError> for IpcError {
+    fn from(err: redline_store::StoreError) -> Self {
+        IpcError::new(redline_agent::store_kind(&err), err.to_string())
+    }
+}
+
+impl From<redline_agent::TurnError> for IpcError {
+    fn from(err: redline_agent::TurnError) -> Self {
+        IpcError::new(err.kind(), err.to_string())
+    }
+}
+
+impl From<redline_agent::ConfirmError> for IpcError {
+    fn from(err: redline_agent::ConfirmError) -> Self {
+        IpcError::new(err.kind(), err.to_string())
+    }
+}
+
+impl From<redline_pdf::PdfError> for IpcError {
+    fn from(err: redline_pdf::PdfError) -> Self {
+        IpcError::new(ErrorKind::Internal, err.to_string())
+    }
+}
+
+/// A request the engine could not make sense of (an unknown export format, say).
+impl From<String> for IpcError {
+    fn from(message: String) -> Self {
+        IpcError::new(ErrorKind::Invalid, message)
     }
 }
 
@@ -149,6 +192,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     SurfaceUpdate::export_all(&cfg)?;
     AppInfo::export_all(&cfg)?;
     IpcError::export_all(&cfg)?;
+    ErrorKind::export_all(&cfg)?;
     ChatEvent::export_all(&cfg)?;
     redline_agent::Held::export_all(&cfg)?;
     TurnSummary::export_all(&cfg)?;

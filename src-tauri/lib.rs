@@ -37,8 +37,11 @@ pub fn with_redline<R: tauri::Runtime>(
     engine: Engine,
 ) -> tauri::Builder<R> {
     builder
+        .plugin(tauri_plugin_opener::init())
+        .plugin(navigation_guard())
         .manage(engine)
         .invoke_handler(tauri::generate_handler![
+            commands::open_link,
             commands::open_surface,
             commands::app_info,
             commands::send_message,
@@ -49,6 +52,29 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::export_preview,
             commands::export_document
         ])
+}
+
+/// True when `url` is the app's own page (or, in development, the dev server's): nothing else is ever
+/// shown in the window. A link in the resume opens in the system browser through `open_link` instead.
+pub fn stays_in_app(url: &tauri::Url, dev_url: Option<&tauri::Url>) -> bool {
+    let own = match url.scheme() {
+        "tauri" => url.host_str() == Some("localhost"),
+        "http" | "https" => url.host_str() == Some("tauri.localhost"),
+        _ => false,
+    };
+    own || dev_url.is_some_and(|dev| dev.origin() == url.origin())
+}
+
+/// Refuses every navigation of a window away from the app (a link clicked, a script setting `location`).
+fn navigation_guard<R: tauri::Runtime>() -> tauri::plugin::TauriPlugin<R> {
+    tauri::plugin::Builder::new("redline-navigation")
+        .on_navigation(|webview, url| {
+            let dev = tauri::Manager::config(webview).build.dev_url.clone();
+            // Only a debug build is served by the dev server.
+            let dev = dev.filter(|_| cfg!(debug_assertions));
+            stays_in_app(url, dev.as_ref())
+        })
+        .build()
 }
 
 /// Starts the desktop app.

@@ -115,7 +115,7 @@ fn contacts(text: &str) -> Vec<String> {
     }
     // A phone number: a run of digits, spaces and + ( ) - . with at least seven digits.
     let mut run = String::new();
-    let mut flush = |run: &mut String, out: &mut Vec<String>| {
+    let flush = |run: &mut String, out: &mut Vec<String>| {
         let number = run.trim().trim_end_matches(['.', '-']);
         if number.chars().filter(char::is_ascii_digit).count() >= 7 {
             out.push(number.to_owned());

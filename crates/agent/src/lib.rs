@@ -7,6 +7,7 @@
 //! - [`turn`]: the conversation agent and its tools; `patch_resume` streams the patch model's operations
 //!   through `redline-stream` and `redline-patch` into `redline-store`.
 //! - [`held`]: edits the model made outside what was asked, held until the user confirms them.
+//! - [`kind`]: [`ErrorKind`], what kind of failure an error is, for the UI to act on.
 //! - [`facts`]: the guard that flags numbers, names and dates the model brought in from nowhere.
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
 //!   and the demo.
@@ -15,11 +16,13 @@
 pub mod facts;
 pub mod fixtures;
 pub mod held;
+pub mod kind;
 pub mod provider;
 pub mod replay;
 pub mod turn;
 
 pub use held::{ConfirmError, Held, confirm};
+pub use kind::{ErrorKind, store_kind};
 pub use provider::{ChunkReader, Delta, Provider, ProviderConfig, ProviderError};
 pub use replay::{Pace, ReplayServer, Reply};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

@@ -152,11 +152,14 @@ enum Command {
         /// a4 or letter (HTML and PDF).
         #[arg(long, value_name = "SIZE", default_value = "a4")]
         page: String,
-        /// Where to write it.
+        /// Where to write it (a file that exists is left alone unless --force).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: PathBuf,
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Write a backup of the database now (into `backups/` in the data folder).
     Backup,
@@ -199,28 +202,38 @@ fn run(cli: Cli) -> Result<()> {
             };
             let mut rows = Vec::new();
             for d in &documents {
-                let name = match d.deleted_at {
-                    None => store.head(d.id)?.document["basics"]["name"]
-                        .as_str()
-                        .unwrap_or("")
-                        .to_owned(),
-                    Some(_) => String::new(),
+                // One document that cannot be read says so in its row; the others list as usual.
+                let (name, problem) = match d.deleted_at {
+                    None => match store.head(d.id) {
+                        Ok(head) => (
+                            head.document["basics"]["name"]
+                                .as_str()
+                                .unwrap_or("")
+                                .to_owned(),
+                            None,
+                        ),
+                        Err(e) => (String::new(), Some(e.to_string())),
+                    },
+                    Some(_) => (String::new(), None),
                 };
-                rows.push((d, name));
+                rows.push((d, name, problem));
             }
             if json {
                 let array: Vec<Value> = rows
                     .iter()
-                    .map(|(d, name)| {
+                    .map(|(d, name, problem)| {
                         let mut v = serde_json::to_value(d).unwrap_or_default();
                         v["name"] = json!(name);
+                        if let Some(problem) = problem {
+                            v["problem"] = json!(problem);
+                        }
                         v
                     })
                     .collect();
                 serde_json::to_writer_pretty(&mut out, &array)?;
                 writeln!(out)?;
             } else {
-                for (i, (d, name)) in rows.iter().enumerate() {
+                for (i, (d, name, problem)) in rows.iter().enumerate() {
                     let mark = if i == 0 && !deleted { "*" } else { " " };
                     writeln!(
                         out,
@@ -231,6 +244,9 @@ fn run(cli: Cli) -> Result<()> {
                         d.head_revision,
                         Utc::from_ms(d.deleted_at.unwrap_or(d.updated_at))
                     )?;
+                    if let Some(problem) = problem {
+                        writeln!(out, "        cannot be opened: {problem}")?;
+                    }
                 }
             }
         }
@@ -328,21 +344,31 @@ fn run(cli: Cli) -> Result<()> {
             page,
             output,
             doc,
+            force,
         } => {
-            use redline_resume::export::{self, Page, Template};
+            use redline_resume::export::{Format, Page, Template};
+            let format = Format::parse(&format).map_err(anyhow::Error::msg)?;
             let template = Template::parse(&template).map_err(anyhow::Error::msg)?;
             let page = Page::parse(&page).map_err(anyhow::Error::msg)?;
+            if output.exists() && !force {
+                bail!(
+                    "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
+                    output.display()
+                );
+            }
             let doc = document(&mut store, doc)?;
             let resume = store.head(doc)?.document;
-            let bytes = match format.as_str() {
-                "pdf" => redline_pdf::pdf(&resume, template, page)?,
-                "html" => export::html(&resume, template, page).into_bytes(),
-                "json" => export::json(&resume).into_bytes(),
-                "md" | "markdown" => export::markdown(&resume).into_bytes(),
-                "txt" | "text" => export::text(&resume).into_bytes(),
-                other => bail!("there is no format “{other}”; choose pdf, html, json, md or txt"),
-            };
-            write_atomically(&output, &bytes)?;
+            let bytes = redline_pdf::render(&resume, format, template, page)?;
+            redline_resume::export::write_new(&output, &bytes, force).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    anyhow::anyhow!(
+                        "{} appeared while the export was being made; it was left alone and nothing was written",
+                        output.display()
+                    )
+                } else {
+                    anyhow::anyhow!("cannot write {}: {e}", output.display())
+                }
+            })?;
             writeln!(out, "Exported to {}", output.display())?;
         }
         Command::Backup => {
@@ -403,10 +429,27 @@ fn report(out: &mut impl Write, done: &Committed) -> Result<()> {
     Ok(())
 }
 
+/// The largest file `import` reads: four times the largest resume, for indentation.
+const MAX_IMPORT_BYTES: u64 = 4 * redline_resume::MAX_DOCUMENT_BYTES as u64;
+
 /// Reads and checks a JSON Resume file; every problem is named by its JSON Pointer.
 fn read_resume(file: &Path) -> Result<Value> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    use std::io::Read;
+    let opened =
+        std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
+    // Read one byte past the limit rather than trust the size the file system reports (a pipe has none).
+    let mut text = String::new();
+    opened
+        .take(MAX_IMPORT_BYTES + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("cannot read {} as text", file.display()))?;
+    if text.len() as u64 > MAX_IMPORT_BYTES {
+        bail!(
+            "{} is larger than {} MB, far more than any resume; nothing was imported",
+            file.display(),
+            MAX_IMPORT_BYTES >> 20
+        );
+    }
     let document: Value = serde_json::from_str(&text)
         .with_context(|| format!("{} is not valid JSON", file.display()))?;
     if let Err(problems) = redline_resume::validate(&document) {
@@ -418,21 +461,6 @@ fn read_resume(file: &Path) -> Result<Value> {
         );
     }
     Ok(document)
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder, so that a failure never leaves a
-/// half-written file (or destroys an earlier one).
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().context("the output needs a file name")?;
-    let partial = dir.join(format!(".{}.partial", name.to_string_lossy()));
-    std::fs::write(&partial, bytes)
-        .with_context(|| format!("cannot write {}", partial.display()))?;
-    std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 fn recover(data_dir: &Path, force: bool) -> Result<()> {

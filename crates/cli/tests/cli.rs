@@ -447,3 +447,125 @@ fn export_writes_every_format_and_json_round_trips() {
         );
     }
 }
+
+#[test]
+fn an_export_never_overwrites_a_file_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("resume.txt");
+    std::fs::write(&target, "my only copy").unwrap();
+    let path = target.to_str().unwrap();
+    let refused = redline(dir.path(), &["export", "--format", "txt", "-o", path]);
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("already exists; nothing was written"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "my only copy");
+    ok(redline(
+        dir.path(),
+        &["export", "--format", "txt", "-o", path, "--force"],
+    ));
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .contains("Richard Hendriks")
+    );
+    let partial: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".partial"))
+        .collect();
+    assert!(partial.is_empty(), "no temporary file is left");
+}
+
+#[test]
+fn import_refuses_a_file_larger_than_any_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.json");
+    let summary = "x".repeat(5 << 20);
+    std::fs::write(&big, format!(r#"{{"basics": {{"summary": "{summary}"}}}}"#)).unwrap();
+    let failed = redline(dir.path(), &["import", big.to_str().unwrap()]);
+    assert!(!failed.status.success());
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.contains("larger than 4 MB") && err.contains("nothing was imported"),
+        "{err}"
+    );
+    assert_eq!(
+        json(redline(dir.path(), &["list", "--json"]))
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn one_unreadable_document_does_not_stop_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(redline(dir.path(), &["list"]));
+    ok(redline(dir.path(), &["variant", "Copy"]));
+    // An older Redline committed a value nested 200 levels deep to document 2.
+    {
+        let conn = rusqlite::Connection::open(dir.path().join("redline.db")).unwrap();
+        let deep = format!(
+            r#"[{{"op":"add","path":"/basics/x","value":{}1{}}}]"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        conn.execute(
+            "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward, inverse)
+             VALUES (2, 2, 0, 1, 'ai', 'deep', ?1, '[]')",
+            [deep],
+        )
+        .unwrap();
+        conn.execute(
+            "UPDATE documents SET head_revision = 2, updated_at = 0 WHERE id = 2",
+            [],
+        )
+        .unwrap();
+    }
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    let rows = list.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    let broken = rows.iter().find(|r| r["id"] == 2).unwrap();
+    assert!(
+        broken["problem"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be read back"),
+        "{broken}"
+    );
+    let fine = rows.iter().find(|r| r["id"] == 1).unwrap();
+    assert_eq!(fine["name"], "Richard Hendriks");
+    assert!(fine.get("problem").is_none());
+    ok(redline(dir.path(), &["show", "--doc", "1"]));
+    ok(redline(
+        dir.path(),
+        &[
+            "export",
+            "--doc",
+            "1",
+            "--format",
+            "md",
+            "-o",
+            dir.path().join("r.md").to_str().unwrap(),
+        ],
+    ));
+    let failed = redline(dir.path(), &["show", "--doc", "2"]);
+    assert!(
+        String::from_utf8_lossy(&failed.stderr)
+            .contains("revision 2 of document 2 cannot be read back")
+    );
+}
+
+#[test]
+fn recover_leaves_a_healthy_database_alone_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(redline(dir.path(), &["backup"]));
+    ok(redline(dir.path(), &["rename", "After the backup"]));
+    let refused = redline(dir.path(), &["recover"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("is healthy"));
+    assert!(ok(redline(dir.path(), &["list"])).contains("After the backup"));
+    ok(redline(dir.path(), &["recover", "--force"]));
+    assert!(!ok(redline(dir.path(), &["list"])).contains("After the backup"));
+}

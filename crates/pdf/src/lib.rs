@@ -148,6 +148,23 @@ fn data(resume: &Value, page: Page) -> Value {
     })
 }
 
+/// The resume in `format`: the one place every export is made, for the CLI and the app alike.
+pub fn render(
+    resume: &Value,
+    format: redline_resume::export::Format,
+    template: Template,
+    page: Page,
+) -> Result<Vec<u8>, PdfError> {
+    use redline_resume::export::{self, Format};
+    Ok(match format {
+        Format::Pdf => pdf(resume, template, page)?,
+        Format::Html => export::html(resume, template, page).into_bytes(),
+        Format::Json => export::json(resume).into_bytes(),
+        Format::Markdown => export::markdown(resume).into_bytes(),
+        Format::Text => export::text(resume).into_bytes(),
+    })
+}
+
 /// The resume as a PDF.
 pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, PdfError> {
     let body = match template {

@@ -8,6 +8,87 @@ use serde_json::Value;
 
 use crate::outline::{Entry, Item, outline};
 
+/// What an export is written as: one switch for the CLI, the app and the export dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// PDF, made by Typst (`redline-pdf`).
+    Pdf,
+    /// One self-contained HTML file.
+    Html,
+    /// JSON Resume, lossless.
+    Json,
+    /// Markdown.
+    Markdown,
+    /// Plain text.
+    Text,
+}
+
+impl Format {
+    /// Every format, in the order menus list them.
+    pub const ALL: [Format; 5] = [
+        Format::Pdf,
+        Format::Html,
+        Format::Json,
+        Format::Markdown,
+        Format::Text,
+    ];
+
+    /// Its name on the command line and over IPC (`pdf`, `html`, `json`, `md`, `txt`), which is also the
+    /// file's extension.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Pdf => "pdf",
+            Format::Html => "html",
+            Format::Json => "json",
+            Format::Markdown => "md",
+            Format::Text => "txt",
+        }
+    }
+
+    /// The format called `name` (`markdown` and `text` are understood too).
+    pub fn parse(name: &str) -> Result<Format, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "markdown" => Ok(Format::Markdown),
+            "text" => Ok(Format::Text),
+            lower => Format::ALL
+                .into_iter()
+                .find(|f| f.name() == lower)
+                .ok_or_else(|| {
+                    format!("there is no format “{name}”; choose pdf, html, json, md or txt")
+                }),
+        }
+    }
+
+    /// True for the formats that have a template and a page size.
+    pub fn laid_out(self) -> bool {
+        matches!(self, Format::Pdf | Format::Html)
+    }
+}
+
+/// Writes `bytes` as the new file `path`, whole or not at all: through a temporary file of a unique name in
+/// the same folder, then a rename that never replaces a file (one that appeared in the meantime included).
+/// An existing `path` is [`std::io::ErrorKind::AlreadyExists`] unless `replace`, when it is replaced
+/// atomically. A failure leaves no temporary file behind.
+pub fn write_new(path: &std::path::Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut file = tempfile::Builder::new()
+        .prefix(".redline-export-")
+        .suffix(".partial")
+        .tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    let persisted = if replace {
+        file.persist(path)
+    } else {
+        file.persist_noclobber(path)
+    };
+    persisted.map(|_| ()).map_err(|e| e.error)
+}
+
 /// An export's look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Template {

@@ -231,3 +231,30 @@ fn empty_sections_are_left_out_and_dates_read_as_months() {
     assert_eq!(month_year("2013"), "2013");
     assert_eq!(month_year("soon"), "soon");
 }
+
+/// The writer every export goes through never replaces a file, even one that appears after any check the
+/// caller made (the final rename refuses an existing name), and leaves no temporary file on failure.
+#[test]
+fn an_export_is_written_whole_and_never_over_a_file() {
+    use redline_resume::export::{Format, write_new};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("resume.md");
+    write_new(&path, b"first", false).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"first");
+    // The caller saw no file; then one appeared: the rename refuses it.
+    let err = write_new(&path, b"second", false).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+    assert_eq!(std::fs::read(&path).unwrap(), b"first");
+    write_new(&path, b"third", true).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"third");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["resume.md"]);
+    for format in Format::ALL {
+        assert_eq!(Format::parse(format.name()), Ok(format));
+    }
+    assert_eq!(Format::parse("Markdown"), Ok(Format::Markdown));
+    assert!(Format::parse("docx").unwrap_err().contains("docx"));
+}

@@ -504,6 +504,7 @@ pub(crate) fn describe(patch: &Patch) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn patch(ops: Value) -> Patch {
         serde_json::from_value(ops).unwrap()

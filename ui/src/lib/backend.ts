@@ -5,6 +5,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { ChatLine } from "../bindings/ChatLine";
+import type { ErrorKind } from "../bindings/ErrorKind";
 import type { ExportDone } from "../bindings/ExportDone";
 import type { ExportRequest } from "../bindings/ExportRequest";
 import type { HeldEdits } from "../bindings/HeldEdits";
@@ -14,6 +15,19 @@ import type { TurnSummary } from "../bindings/TurnSummary";
 
 /** The event name of surface messages after the first `create` (ipc.rs `SURFACE_EVENT`). */
 export const SURFACE_EVENT = "surface";
+
+/** A command's failure: what kind (the UI picks its action by it), or `internal` if it is not one of ours. */
+export function errorKind(err: unknown): ErrorKind {
+  if (typeof err === "object" && err !== null && "kind" in err) {
+    return (err as IpcError).kind;
+  }
+  return "internal";
+}
+
+/** Opens a link from the resume in the system's browser or mail program (never in the window). */
+export function openLink(url: string): Promise<void> {
+  return invoke<void>("open_link", { url });
+}
 
 /** A command's failure as the user should read it. */
 export function errorMessage(err: unknown): string {
