@@ -493,7 +493,7 @@ impl Stabilizer {
 
     fn handle(&mut self, seen: Seen, out: &mut Vec<Output>) -> Result<(), StabilizerError> {
         if seen.kind == Kind::ArrayClosed {
-            return self.complete_bundle();
+            return self.complete_bundle(out);
         }
         // The limit fires at the operation that crosses it: nothing of that one is shown.
         if seen.index >= self.policy.max_operations {
@@ -510,6 +510,21 @@ impl Stabilizer {
             });
         }
         let index = seen.index;
+        // A field given twice would change what is already shown (the reader keeps the later one, as
+        // serde_json does): no model means that, so it is refused.
+        let p = &self.pending[index];
+        let again = match (seen.field, &seen.kind) {
+            (Field::Op, Kind::StringEnd) => p.verb.is_some().then_some("op"),
+            (Field::Path, Kind::StringEnd) => p.path.is_some().then_some("path"),
+            (Field::From, Kind::StringEnd) => p.from.is_some().then_some("from"),
+            (Field::Value, Kind::Started | Kind::Scalar) if seen.top && p.value_started => {
+                Some("value")
+            }
+            _ => None,
+        };
+        if let Some(field) = again {
+            return Err(format!("operation {} gives its \"{field}\" twice", index + 1).into());
+        }
         match (seen.field, &seen.kind) {
             (Field::Whole, Kind::Ended) => self.complete_operation(index, out)?,
             (Field::Op, Kind::StringEnd) => {
@@ -725,6 +740,8 @@ impl Stabilizer {
                     }
                     .into());
                 }
+                // Whatever of it was shown (before its path said where it really goes) is withdrawn.
+                self.show_exactly_settled(out);
                 self.held.push(op.clone());
                 out.push(Output::Notice(Notice::Held {
                     operation: index,
@@ -805,17 +822,14 @@ impl Stabilizer {
         measure
     }
 
-    fn complete_bundle(&mut self) -> Result<(), StabilizerError> {
+    fn complete_bundle(&mut self, out: &mut Vec<Output>) -> Result<(), StabilizerError> {
         if let Some(open) = self.pending.iter().position(|p| !p.closed) {
             return Err(format!("operation {} was never finished", open + 1).into());
         }
         self.policy.check_bundle(&self.settled, &self.ops)?;
-        let mut out = Vec::new();
-        self.show_exactly_settled(&mut out);
-        debug_assert!(
-            out.is_empty(),
-            "the previews drifted from the settled document: {out:?}"
-        );
+        // The view ends on exactly what will be committed (each operation already corrected its own
+        // previews, so this sends nothing unless something was missed).
+        self.show_exactly_settled(out);
         self.status = Status::Complete(Bundle {
             ops: self.ops.clone(),
             document: self.settled.clone(),
