@@ -27,13 +27,13 @@ fn sse_payloads() -> Vec<String> {
         .collect()
 }
 
-fn stabilizer(now: Instant) -> Stabilizer {
+fn stabilizer(now: Instant, surface: &mut Surface) -> Stabilizer<'_> {
     Stabilizer::new(
         redline_resume::sample(),
         1,
         Policy::default(),
         Scope::Anywhere,
-        Surface::new("main"),
+        surface,
         now,
     )
 }
@@ -65,7 +65,8 @@ fn report(payloads: &[String]) {
     let mut parse = vec![Vec::with_capacity(PASSES); payloads.len()];
     for _ in 0..PASSES {
         let now = Instant::now();
-        let (mut reader, mut stab) = (ChunkReader::default(), stabilizer(now));
+        let mut surface = Surface::new("main");
+        let (mut reader, mut stab) = (ChunkReader::default(), stabilizer(now, &mut surface));
         for (i, payload) in payloads.iter().enumerate() {
             let start = Instant::now();
             let out = handle(payload, &mut reader, &mut stab, now);
@@ -115,7 +116,8 @@ fn benches(c: &mut Criterion) {
     group.bench_function("engine", |b| {
         b.iter(|| {
             let now = Instant::now();
-            let (mut reader, mut stab) = (ChunkReader::default(), stabilizer(now));
+            let mut surface = Surface::new("main");
+            let (mut reader, mut stab) = (ChunkReader::default(), stabilizer(now, &mut surface));
             for p in &payloads {
                 black_box(handle(p, &mut reader, &mut stab, now));
             }

@@ -470,3 +470,93 @@ impl ChunkReader {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_never_shows_in_debug_output() {
+        let config = ProviderConfig::new(None, Some("sk-very-secret-123".into()));
+        let shown = format!("{config:?} {config:#?}");
+        assert!(!shown.contains("sk-very-secret"), "{shown}");
+        assert!(shown.contains("(set)"), "{shown}");
+    }
+
+    #[test]
+    fn loopback_is_decided_on_the_parsed_host() {
+        for local in [
+            "http://localhost:11434/v1",
+            "http://LOCALHOST/v1",
+            "http://127.0.0.1:8080/v1",
+            "http://127.10.0.3/v1",
+            "http://[::1]:1234/v1",
+        ] {
+            assert!(is_loopback(local), "{local}");
+        }
+        for remote in [
+            "http://localhost.example.com/v1",
+            "http://127.0.0.1.example.com/v1",
+            "http://user@evil.example/localhost",
+            "https://api.openai.com/v1",
+            "http://[::2]/v1",
+            "not a url",
+        ] {
+            assert!(!is_loopback(remote), "{remote}");
+        }
+    }
+
+    #[test]
+    fn a_key_travels_only_over_https_or_to_this_computer() {
+        let with_key = |url: &str| ProviderConfig::new(Some(url.into()), Some("sk-x".into()));
+        assert!(with_key("https://api.example.com/v1").check().is_ok());
+        assert!(with_key("http://127.0.0.1:11434/v1").check().is_ok());
+        let err = with_key("http://api.example.com/v1").check().unwrap_err();
+        assert!(
+            err.contains("unencrypted") && err.contains("api.example.com"),
+            "{err}"
+        );
+        let err = with_key("http://localhost.example.com/v1")
+            .check()
+            .unwrap_err();
+        assert!(err.contains("unencrypted"), "{err}");
+        assert!(!with_key("http://api.example.com/v1").key_may_travel());
+        // A remote server with no key is refused too; a local one needs none.
+        assert!(
+            ProviderConfig::new(Some("https://api.example.com/v1".into()), None)
+                .check()
+                .is_err()
+        );
+        assert!(
+            ProviderConfig::new(Some("http://localhost:1234/v1".into()), None)
+                .check()
+                .is_ok()
+        );
+        let err = ProviderConfig::new(Some("ftp://x/v1".into()), None)
+            .check()
+            .unwrap_err();
+        assert!(err.contains("https://"), "{err}");
+    }
+
+    #[test]
+    fn a_tool_call_index_past_the_limit_is_refused_before_anything_grows() {
+        let mut reader = ChunkReader::default();
+        let chunk = serde_json::json!({"choices": [{"delta": {"tool_calls": [
+            {"index": 4_000_000_000u64, "id": "c", "function": {"name": "patch_resume", "arguments": "{"}}
+        ]}}]});
+        let err = reader.read(&chunk).unwrap_err();
+        assert!(
+            err.to_string().contains("tool call number 4000000001"),
+            "{err}"
+        );
+        // Index-less calls count too: the ninth new id is refused.
+        let mut reader = ChunkReader::default();
+        for n in 0..9 {
+            let chunk = serde_json::json!({"choices": [{"delta": {"tool_calls": [
+                {"id": format!("call-{n}"), "function": {"name": "patch_resume", "arguments": ""}}
+            ]}}]});
+            let read = reader.read(&chunk);
+            assert_eq!(read.is_err(), n == 8, "call {n}: {read:?}");
+        }
+    }
+}

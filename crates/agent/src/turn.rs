@@ -493,35 +493,46 @@ impl Turn<'_> {
                     {"role": "user", "content": request},
                 ],
             });
-            let (mut stabilizer, raw) = match self
-                .stream_operations(
-                    body.clone(),
-                    &head.document,
-                    head.number,
-                    scope.clone(),
-                    emit,
-                )
-                .await
-            {
-                Ok(done) => done,
-                Err((error, raw)) => {
-                    let outcome = match error {
-                        TurnError::Cancelled => Outcome::Cancelled,
-                        _ => Outcome::Failed,
-                    };
-                    let record = ModelCall {
-                        model: self.provider.config().patch_model.clone(),
-                        request: body.to_string(),
-                        raw_output: raw,
-                        outcome,
-                        applied: json!([]),
-                        refused: json!([]),
-                        error: Some(error.to_string()),
-                    };
-                    self.store.record_model_call(self.doc(), &record)?;
-                    return Err(error);
-                }
-            };
+            let doc = self.doc();
+            // The stabilizer numbers its messages on the turn's surface, borrowed for this bundle.
+            let mut stabilizer = Stabilizer::new(
+                head.document.clone(),
+                head.number,
+                self.policy.clone(),
+                scope.clone(),
+                self.surface,
+                Instant::now(),
+            )
+            .with_stall_threshold(self.stall);
+            let mut raw = String::new();
+            let streamed = drive(
+                self.provider,
+                &self.cancel,
+                &mut stabilizer,
+                body.clone(),
+                &mut raw,
+                emit,
+            )
+            .await;
+            if let Err(error) = streamed {
+                // Every preview is rolled back; the call is audited with what the model had sent.
+                forward(stabilizer.abort(&error.to_string()), emit);
+                let outcome = match error {
+                    TurnError::Cancelled => Outcome::Cancelled,
+                    _ => Outcome::Failed,
+                };
+                let record = ModelCall {
+                    model: self.provider.config().patch_model.clone(),
+                    request: body.to_string(),
+                    raw_output: raw,
+                    outcome,
+                    applied: json!([]),
+                    refused: json!([]),
+                    error: Some(error.to_string()),
+                };
+                self.store.record_model_call(doc, &record)?;
+                return Err(error);
+            }
             let status = stabilizer.status().clone();
             let call = |outcome: Outcome, applied: Value, error: Option<String>| ModelCall {
                 model: self.provider.config().patch_model.clone(),
@@ -539,7 +550,6 @@ impl Turn<'_> {
                         Ok(ops) => ops,
                         Err(e) => {
                             forward(stabilizer.abort(&e.to_string()), emit);
-                            *self.surface = stabilizer.into_surface();
                             return Err(TurnError::Refused(e.to_string()));
                         }
                     };
@@ -551,11 +561,10 @@ impl Turn<'_> {
                         .summary(summary.clone())
                         .chat_message(asked)
                         .model_call(record);
-                    match self.store.commit(self.doc(), change) {
+                    match self.store.commit(doc, change) {
                         Ok(committed) => {
                             let n = committed.info.number;
                             forward(stabilizer.commit(n), emit);
-                            *self.surface = stabilizer.into_surface();
                             emit(TurnEvent::Committed {
                                 revision: n,
                                 summary: summary.clone(),
@@ -570,14 +579,13 @@ impl Turn<'_> {
                                 emit(TurnEvent::Warning { text: text.clone() });
                                 outcome.warnings.push(text);
                             }
-                            let held = hold(self.doc(), n, bundle.held, outcome, emit);
+                            let held = hold(doc, n, bundle.held, outcome, emit);
                             return Ok(format!(
                                 "Committed as revision {n}: {summary}.{held} The resume now reads:\n{}",
                                 committed.document
                             ));
                         }
                         Err(StoreError::NoChange(_)) => {
-                            *self.surface = stabilizer.into_surface();
                             let nothing = if bundle.held.is_empty() {
                                 "nothing changed"
                             } else {
@@ -586,31 +594,27 @@ impl Turn<'_> {
                             let mut record =
                                 call(Outcome::Refused, json!([]), Some(nothing.into()));
                             record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
-                            self.store.record_model_call(self.doc(), &record)?;
-                            let held = hold(self.doc(), head.number, bundle.held, outcome, emit);
+                            self.store.record_model_call(doc, &record)?;
+                            let held = hold(doc, head.number, bundle.held, outcome, emit);
                             return Ok(format!(
                                 "Nothing changed: the operations left the resume as it was.{held}"
                             ));
                         }
                         Err(e) => {
                             forward(stabilizer.abort(&e.to_string()), emit);
-                            *self.surface = stabilizer.into_surface();
                             e.to_string()
                         }
                     }
                 }
-                Status::Failed(reason) => {
-                    *self.surface = stabilizer.into_surface();
-                    reason.to_string()
-                }
+                Status::Failed(reason) => reason.to_string(),
                 Status::Streaming | Status::Committed(_) => {
                     forward(stabilizer.abort("the model's answer ended early"), emit);
-                    *self.surface = stabilizer.into_surface();
                     "the model's answer ended early".to_owned()
                 }
             };
+            drop(stabilizer);
             self.store.record_model_call(
-                self.doc(),
+                doc,
                 &call(Outcome::Refused, json!([]), Some(reason.clone())),
             )?;
             emit(TurnEvent::Refused {
@@ -624,78 +628,48 @@ impl Turn<'_> {
             refusal.unwrap_or_default()
         ))
     }
+}
 
-    /// Streams the patch model's answer through a stabilizer against `base`. On success the stabilizer is
-    /// handed back (complete, or failed with its reason) with the raw output; on an error every preview is
-    /// rolled back and the view's numbering is kept.
-    async fn stream_operations(
-        &mut self,
-        body: Value,
-        base: &Value,
-        revision: u64,
-        scope: Scope,
-        emit: &mut (dyn FnMut(TurnEvent) + Send),
-    ) -> Result<(Stabilizer, String), (TurnError, String)> {
-        let surface = std::mem::replace(self.surface, Surface::new(self.surface.id().to_owned()));
-        let mut stabilizer = Stabilizer::new(
-            base.clone(),
-            revision,
-            self.policy.clone(),
-            scope,
-            surface,
-            Instant::now(),
-        )
-        .with_stall_threshold(self.stall);
-        let mut raw = String::new();
-        match self.drive(&mut stabilizer, body, &mut raw, emit).await {
-            Ok(()) => Ok((stabilizer, raw)),
-            Err(error) => {
-                let reason = error.to_string();
-                forward(stabilizer.abort(&reason), emit);
-                *self.surface = stabilizer.into_surface();
-                Err((error, raw))
-            }
+/// Streams the patch model's answer for `body` into `stabilizer`, until the bundle completes or fails, the
+/// answer ends, or the user stops it. `raw` keeps what the model sent, for the audit.
+async fn drive(
+    provider: &Provider,
+    cancel: &CancellationToken,
+    stabilizer: &mut Stabilizer<'_>,
+    body: Value,
+    raw: &mut String,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<(), TurnError> {
+    let schema = operations_schema();
+    let mut stream = tokio::select! {
+        _ = cancel.cancelled() => return Err(TurnError::Cancelled),
+        opened = provider.stream_patch(body, &schema) => opened?,
+    };
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    loop {
+        tokio::select! {
+            _ = cancel.cancelled() => return Err(TurnError::Cancelled),
+            _ = tick.tick() => forward(stabilizer.check_stall(Instant::now()), emit),
+            next = stream.next() => match next {
+                None => {
+                    forward(stabilizer.finish(), emit);
+                    return Ok(());
+                }
+                Some(deltas) => {
+                    for delta in deltas? {
+                        // The operations come as content, or as the arguments of the forced tool call on
+                        // servers that only do tools.
+                        let (Delta::Text(text) | Delta::ToolCall { arguments: text, .. }) = delta else {
+                            continue;
+                        };
+                        raw.push_str(&text);
+                        forward(stabilizer.feed(text.as_bytes(), Instant::now()), emit);
+                    }
+                }
+            },
         }
-    }
-
-    async fn drive(
-        &mut self,
-        stabilizer: &mut Stabilizer,
-        body: Value,
-        raw: &mut String,
-        emit: &mut (dyn FnMut(TurnEvent) + Send),
-    ) -> Result<(), TurnError> {
-        let schema = operations_schema();
-        let mut stream = tokio::select! {
-            _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
-            opened = self.provider.stream_patch(body, &schema) => opened?,
-        };
-        let mut tick = tokio::time::interval(Duration::from_millis(100));
-        loop {
-            tokio::select! {
-                _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
-                _ = tick.tick() => forward(stabilizer.check_stall(Instant::now()), emit),
-                next = stream.next() => match next {
-                    None => {
-                        forward(stabilizer.finish(), emit);
-                        return Ok(());
-                    }
-                    Some(deltas) => {
-                        for delta in deltas? {
-                            // The operations come as content, or as the arguments of the forced tool call
-                            // on servers that only do tools.
-                            let (Delta::Text(text) | Delta::ToolCall { arguments: text, .. }) = delta else {
-                                continue;
-                            };
-                            raw.push_str(&text);
-                            forward(stabilizer.feed(text.as_bytes(), Instant::now()), emit);
-                        }
-                    }
-                },
-            }
-            if !matches!(stabilizer.status(), Status::Streaming) {
-                return Ok(());
-            }
+        if !matches!(stabilizer.status(), Status::Streaming) {
+            return Ok(());
         }
     }
 }

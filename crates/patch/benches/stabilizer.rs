@@ -37,14 +37,15 @@ fn ten_times_larger() -> Value {
     doc
 }
 
-fn stabilize(doc: &Value) -> Stabilizer {
+fn stabilize(doc: &Value) -> Surface {
     let now = Instant::now();
+    let mut surface = Surface::new("main");
     let mut stabilizer = Stabilizer::new(
         doc.clone(),
         1,
         Policy::default(),
         Scope::Anywhere,
-        Surface::new("main"),
+        &mut surface,
         now,
     );
     for chunk in STREAM.chunks(CHUNK) {
@@ -55,7 +56,8 @@ fn stabilize(doc: &Value) -> Stabilizer {
         "{:?}",
         stabilizer.status()
     );
-    stabilizer
+    drop(stabilizer);
+    surface
 }
 
 struct Pass {
@@ -67,12 +69,13 @@ struct Pass {
 /// after every chunk, which is why the chunk times are measured in passes of their own).
 fn measure(doc: &Value) -> Pass {
     let now = Instant::now();
+    let mut surface = Surface::new("main");
     let mut stabilizer = Stabilizer::new(
         doc.clone(),
         1,
         Policy::default(),
         Scope::Anywhere,
-        Surface::new("main"),
+        &mut surface,
         now,
     );
     let (mut sent, mut naive) = (0, 0);
@@ -94,12 +97,13 @@ fn measure(doc: &Value) -> Pass {
 /// One pass timing each chunk (the messages are built, as the engine would, and dropped).
 fn time_chunks(doc: &Value) -> Vec<u64> {
     let now = Instant::now();
+    let mut surface = Surface::new("main");
     let mut stabilizer = Stabilizer::new(
         doc.clone(),
         1,
         Policy::default(),
         Scope::Anywhere,
-        Surface::new("main"),
+        &mut surface,
         now,
     );
     let mut times = Vec::with_capacity(STREAM.len() / CHUNK + 1);

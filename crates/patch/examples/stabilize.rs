@@ -55,12 +55,13 @@ fn main() -> ExitCode {
     }
 
     let base_revision = 1;
+    let mut surface = Surface::new("main");
     let mut stabilizer = Stabilizer::new(
         doc.clone(),
         base_revision,
         policy,
         Scope::Anywhere,
-        Surface::new("main"),
+        &mut surface,
         Instant::now(),
     );
     let print = |outputs: Vec<Output>| {

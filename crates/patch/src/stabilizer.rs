@@ -226,7 +226,7 @@ enum Kind {
 }
 
 /// Turns the patch model's streamed output into surface messages. See the [module docs](self).
-pub struct Stabilizer {
+pub struct Stabilizer<'s> {
     reader: Reader,
     /// The head revision the bundle applies to.
     base: Value,
@@ -243,7 +243,8 @@ pub struct Stabilizer {
     model_view: Option<Value>,
     policy: Policy,
     scope: Scope,
-    surface: Surface,
+    /// The view's numbering, borrowed from its owner (it continues across bundles and turns).
+    surface: &'s mut Surface,
     pending: Vec<Pending>,
     /// The operation being previewed, if any.
     active: Option<usize>,
@@ -255,7 +256,7 @@ pub struct Stabilizer {
     reported_stall: bool,
 }
 
-impl Stabilizer {
+impl<'s> Stabilizer<'s> {
     /// A stabilizer for a bundle against `base` (revision `base_revision`), numbering its messages on
     /// `surface`.
     pub fn new(
@@ -263,7 +264,7 @@ impl Stabilizer {
         base_revision: u64,
         policy: Policy,
         scope: Scope,
-        surface: Surface,
+        surface: &'s mut Surface,
         now: Instant,
     ) -> Self {
         // The reader refuses an answer deeper than any operation could go (the answer's object, the array,
@@ -317,11 +318,6 @@ impl Stabilizer {
     /// The document as the view shows it now.
     pub fn shown(&self) -> &Value {
         &self.shown
-    }
-
-    /// The surface, for the caller's own messages after this bundle.
-    pub fn into_surface(self) -> Surface {
-        self.surface
     }
 
     /// Feeds the next bytes of the patch model's output.

@@ -40,9 +40,9 @@ fn run(case: &Value) -> Value {
     };
     let start = Instant::now();
     let doc = case["doc"].clone();
-    let mut stabilizer =
-        Stabilizer::new(doc.clone(), 1, policy, scope, Surface::new("main"), start)
-            .with_stall_threshold(Duration::from_secs(5));
+    let mut surface = Surface::new("main");
+    let mut stabilizer = Stabilizer::new(doc.clone(), 1, policy, scope, &mut surface, start)
+        .with_stall_threshold(Duration::from_secs(5));
     if let Some(seen) = case.get("madeAgainst") {
         stabilizer = stabilizer.made_against(seen.clone());
     }

@@ -98,7 +98,7 @@ impl Store {
                 })
             })
             .and_then(|()| {
-                std::fs::rename(&partial, &path).map_err(|e| {
+                std::fs::rename(&partial, path).map_err(|e| {
                     StoreError::Backup(format!("cannot write {}: {e}", path.display()))
                 })
             });

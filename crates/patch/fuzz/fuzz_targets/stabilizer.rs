@@ -36,7 +36,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let base = sample().clone();
     let start = Instant::now();
-    let mut stabilizer = Stabilizer::new(base.clone(), 1, policy.clone(), scope, Surface::new("f"), start)
+    let mut surface = Surface::new("f");
+    let mut stabilizer = Stabilizer::new(base.clone(), 1, policy.clone(), scope, &mut surface, start)
         .with_stall_threshold(Duration::from_secs(1));
     let mut view = base.clone();
     let mut replay = |outputs: Vec<Output>, view: &mut Value| {
