@@ -76,9 +76,9 @@ pub fn run(
                             writeln!(out, "    created document {doc}")?;
                             continue;
                         }
-                        let diff = serde_json::to_value(store.diff(doc, n - 1, *n)?)?;
-                        for op in diff.as_array().into_iter().flatten() {
-                            writeln!(out, "    {}", describe(op))?;
+                        for op in store.diff(doc, n - 1, *n)?.iter() {
+                            let op: redline_patch::Operation = op.into();
+                            writeln!(out, "    {}", op.describe())?;
                         }
                     }
                     if outcome.revisions.is_empty() {
@@ -145,8 +145,7 @@ fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::
             update: SurfaceUpdate::Patch(p),
         } if !p.ops.is_empty() => {
             for op in &p.ops {
-                let op = serde_json::to_value(op).unwrap_or_default();
-                writeln!(out, "  {:?} {}", p.state, describe(&op))?;
+                writeln!(out, "  {:?} {}", p.state, op.describe())?;
             }
         }
         TurnEvent::Surface { .. } => {}
@@ -175,24 +174,4 @@ fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::
         }
     }
     out.flush()
-}
-
-/// `replace /basics/label = "Founder"`
-fn describe(op: &serde_json::Value) -> String {
-    let mut text = format!(
-        "{} {}",
-        op["op"].as_str().unwrap_or("?"),
-        op["path"].as_str().unwrap_or("")
-    );
-    if let Some(from) = op["from"].as_str() {
-        text.push_str(&format!(" from {from}"));
-    }
-    if let Some(value) = op.get("value") {
-        let mut shown = value.to_string();
-        if shown.chars().count() > 80 {
-            shown = shown.chars().take(77).collect::<String>() + "…";
-        }
-        text.push_str(&format!(" = {shown}"));
-    }
-    text
 }

@@ -335,7 +335,7 @@ fn chat_streams_the_turn_and_fails_in_plain_words() {
     let readable = ok(chat("05-several-operations.json", false));
     assert!(
         readable.contains("✓ revision 3:")
-            && readable.contains("replace /basics/label = \"Founder\""),
+            && readable.contains("change /basics/label to “Founder”"),
         "{readable}"
     );
 
