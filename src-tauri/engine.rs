@@ -354,7 +354,19 @@ fn capital(text: &str) -> String {
 
 fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
     let mut store = Store::open(dir)?;
-    let current = store.current_or_import(redline_resume::first_resume)?;
+    let mut current = store.current_or_import(redline_resume::first_resume)?;
+    // A document that cannot be read back (an older Redline let a model nest it too deeply) must not keep
+    // the window from the others: open the most recent one that reads, and say which did not.
+    if let Err(problem) = store.head(current.id) {
+        let readable = store.list()?.into_iter().find(|d| store.head(d.id).is_ok());
+        if let Some(readable) = readable {
+            eprintln!(
+                "redline: “{}” cannot be opened ({problem}); showing “{}” instead",
+                current.title, readable.title
+            );
+            current = readable;
+        }
+    }
     // A backup a day (by default), made on start; failing to make one must not keep the app from opening.
     if let Err(e) = store.backup_if_due() {
         eprintln!("redline: no backup was made: {e}");
@@ -369,6 +381,49 @@ fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn an_unreadable_document_does_not_keep_the_window_from_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let mut store = Store::open(dir.path()).unwrap();
+            let good = store.import("Good", &redline_resume::sample()).unwrap();
+            let bad = store.create_variant(good, 1, "Bad").unwrap();
+            // Written by an older Redline: a value nested 200 levels deep, as the newest change.
+            let deep = format!(
+                r#"[{{"op":"add","path":"/basics/x","value":{}1{}}}]"#,
+                "[".repeat(200),
+                "]".repeat(200)
+            );
+            let conn = raw_head(dir.path());
+            conn(bad, &deep);
+        }
+        let engine = Engine::start(Some(dir.path().to_owned()));
+        assert_eq!(engine.problem(), None);
+        let SurfaceUpdate::Create(create) = engine.open_surface().await.unwrap() else {
+            panic!("the first message is a create");
+        };
+        assert_eq!(create.document, redline_resume::sample());
+    }
+
+    /// Inserts a raw revision as the head of a document, bypassing every check (as an older Redline did).
+    fn raw_head(dir: &std::path::Path) -> impl Fn(i64, &str) {
+        let path = dir.join(redline_store::DATABASE_FILE);
+        move |doc, forward| {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute(
+                "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward, inverse)
+                 VALUES (?1, 2, 0, 1, 'ai', '', ?2, '[]')",
+                rusqlite::params![doc, forward],
+            )
+            .unwrap();
+            conn.execute(
+                "UPDATE documents SET head_revision = 2, updated_at = 99999999999999 WHERE id = ?1",
+                [doc],
+            )
+            .unwrap();
+        }
+    }
 
     #[tokio::test]
     async fn a_first_start_shows_the_sample() {
