@@ -47,7 +47,8 @@ if [ "$(uname -s)" = Linux ]; then
   step "App: end to end in a real window (Xvfb, tauri-driver, WebKitWebDriver)"
   # --workspace, as above, so that the test build is reused rather than built again with other features.
   # One window at a time: each test starts a tauri-driver on ports it picks free, and tests started together
-  # could pick the same one (seen once: the session's request cut off).
+  # could pick the same one. (The cut-off session once seen here was a request sent before WebKitWebDriver
+  # listened; the tests now wait for it.)
   logged env REDLINE_E2E_APP="$ROOT/target/debug/redline-app" xvfb-run -a --server-args="-screen 0 1400x900x24" \
     cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E 'binary(e2e)' --test-threads 1
 

@@ -45,22 +45,26 @@ fn start_driver() -> Driver {
 
 /// A tauri-driver whose app gets `env` on top of this process's environment.
 fn start_driver_with(env: &[(&str, &str)]) -> Driver {
-    let port = free_port();
+    let (port, native) = (free_port(), free_port());
     let child = Command::new("tauri-driver")
         .process_group(0)
         .envs(env.iter().copied())
-        .args(["--port", &port.to_string(), "--native-port", &free_port().to_string()])
+        .args(["--port", &port.to_string(), "--native-port", &native.to_string()])
         .stdout(Stdio::null())
         .spawn()
         .expect("tauri-driver is not on the PATH: run scripts/test.sh, or `cargo install tauri-driver --version '^2' --locked`");
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "tauri-driver did not start listening on {addr}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
+    // Both must listen: tauri-driver, and the WebKitWebDriver it starts behind it (a session asked for
+    // before the latter listens is cut off).
+    for port in [port, native] {
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "tauri-driver did not start listening on {addr}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
     Driver { child, port }
 }
@@ -151,6 +155,39 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
 
     // The app created its database in the data folder it was given, and nowhere else.
     assert!(data_dir.path().join("redline.db").exists());
+}
+
+/// A link in the resume opens in the system's browser, never in the window; and nothing, not even a script
+/// setting `location`, takes the window away from the app.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn a_link_in_the_resume_never_takes_the_window_away() {
+    let data_dir = tempfile::tempdir().unwrap();
+    // The "system browser" of this test does nothing.
+    let driver = start_driver_with(&[("BROWSER", "true")]);
+    let client = connect(&driver, data_dir.path()).await;
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+    let app = client.current_url().await.unwrap();
+    let link = element(&client, "basics-url")
+        .await
+        .find(Locator::Css("a"))
+        .await
+        .expect("the web site is a link");
+    link.click().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(client.current_url().await.unwrap(), app);
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+    client
+        .execute(
+            "window.location.href = 'https://evil.example/'; return true;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(client.current_url().await.unwrap(), app);
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+    client.close().await.ok();
 }
 
 /// Polls until the element with `testid` reads `want` (the view updates as events arrive).
