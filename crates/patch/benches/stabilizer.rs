@@ -44,7 +44,7 @@ fn stabilize(doc: &Value) -> Surface {
         doc.clone(),
         1,
         Policy::default(),
-        Scope::Anywhere,
+        Scope::User,
         &mut surface,
         now,
     );
@@ -74,7 +74,7 @@ fn measure(doc: &Value) -> Pass {
         doc.clone(),
         1,
         Policy::default(),
-        Scope::Anywhere,
+        Scope::User,
         &mut surface,
         now,
     );
@@ -102,7 +102,7 @@ fn time_chunks(doc: &Value) -> Vec<u64> {
         doc.clone(),
         1,
         Policy::default(),
-        Scope::Anywhere,
+        Scope::User,
         &mut surface,
         now,
     );
