@@ -19,7 +19,9 @@ install_system_packages() {
       command -v apt-get >/dev/null || die "this script knows Debian and Ubuntu (apt-get); on another Linux install the packages listed in README.md by hand"
       local pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libsoup-3.0-dev build-essential pkg-config
                   libssl-dev curl file)
-      [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils)
+      # For tests: a virtual display, the WebDriver for WebKitGTK, poppler's tools, and a real Secret Service
+      # (gnome-keyring on a private D-Bus session) for the keychain.
+      [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11)
       local missing=()
       for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
       if [ "${#missing[@]}" -gt 0 ]; then

@@ -185,19 +185,34 @@ impl Engine {
             .collect())
     }
 
-    /// Runs an AI turn for `message` against the provider configured in the environment.
+    /// Runs an AI turn for `message` against the saved provider (the environment on top), with its key
+    /// from `OPENAI_API_KEY` or the OS keychain.
     pub async fn send(
         &self,
         message: &str,
         selected: Option<String>,
         emit: &mut (dyn FnMut(Emit) + Send),
     ) -> Result<TurnSummary, IpcError> {
-        let config = ProviderConfig::from_env().map_err(|e| {
-            IpcError::new(
-                ErrorKind::NotConfigured,
-                format!("{e}. Or press “Try the demo” to see Redline edit without a model."),
-            )
-        })?;
+        let config = {
+            let open = self.open()?.lock().await;
+            let (saved, _) = redline_agent::ProviderSettings::load(&open.store)?;
+            let settings = saved.with_env(redline_agent::settings::env_var);
+            let config = settings
+                .config(
+                    redline_agent::settings::env_var("OPENAI_API_KEY"),
+                    &redline_agent::OsKeychain,
+                )
+                .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
+            config.check().map_err(|e| {
+                IpcError::new(
+                    ErrorKind::NotConfigured,
+                    format!(
+                        "{e} (or `redline provider set` and `redline key set`). Or press “Try the demo” to see Redline edit without a model."
+                    ),
+                )
+            })?;
+            config
+        };
         self.turn(config, message, selected, emit).await
     }
 

@@ -7,6 +7,8 @@
 //! - [`turn`]: the conversation agent and its tools; `patch_resume` streams the patch model's operations
 //!   through `redline-stream` and `redline-patch` into `redline-store`.
 //! - [`held`]: edits the model made outside what was asked, held until the user confirms them.
+//! - [`keychain`]: API keys in the OS keychain, one entry per provider and host ([`Keychain`]).
+//! - [`settings`]: the provider settings kept in the store, and how the environment overrides them.
 //! - [`kind`]: [`ErrorKind`], what kind of failure an error is, for the UI to act on.
 //! - [`facts`]: the guard that flags numbers, names and dates the model brought in from nowhere.
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
@@ -16,13 +18,17 @@
 pub mod facts;
 pub mod fixtures;
 pub mod held;
+pub mod keychain;
 pub mod kind;
 pub mod provider;
 pub mod replay;
+pub mod settings;
 pub mod turn;
 
 pub use held::{ConfirmError, Held, confirm};
+pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeychain};
 pub use kind::{ErrorKind, store_kind};
 pub use provider::{ChunkReader, Delta, Provider, ProviderConfig, ProviderError};
 pub use replay::{Pace, ReplayServer, Reply};
+pub use settings::{Preset, ProviderSettings};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

@@ -78,21 +78,6 @@ impl ProviderConfig {
 }
 
 impl ProviderConfig {
-    /// The configuration from the environment: `REDLINE_BASE_URL` (default OpenAI), `OPENAI_API_KEY`,
-    /// `REDLINE_MODEL`, `REDLINE_PATCH_MODEL`. A server that is not on this machine needs a key.
-    pub fn from_env() -> Result<ProviderConfig, String> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-        let mut config = ProviderConfig::new(var("REDLINE_BASE_URL"), var("OPENAI_API_KEY"));
-        if let Some(model) = var("REDLINE_MODEL") {
-            config.chat_model = model;
-        }
-        if let Some(model) = var("REDLINE_PATCH_MODEL") {
-            config.patch_model = model;
-        }
-        config.check()?;
-        Ok(config)
-    }
-
     /// Refuses a remote server without a key, and a key that would travel unencrypted, in plain words.
     pub fn check(&self) -> Result<(), String> {
         let url = reqwest::Url::parse(&self.base_url)

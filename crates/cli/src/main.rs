@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
+use redline_agent::{Keychain, OsKeychain, Preset, ProviderSettings};
 use redline_store::{Committed, DATA_DIR_ENV, Store, Utc};
 
 mod chat;
@@ -161,6 +162,16 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// The model server: show, change or test it (saved for the app and the CLI alike).
+    Provider {
+        #[command(subcommand)]
+        action: ProviderAction,
+    },
+    /// The API key of the saved provider, kept in the OS keychain (never in the database).
+    Key {
+        #[command(subcommand)]
+        action: KeyAction,
+    },
     /// Write a backup of the database now (into `backups/` in the data folder).
     Backup,
     /// Set a damaged database aside and open its latest backup instead. A healthy database is left alone
@@ -170,6 +181,40 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum ProviderAction {
+    /// The preset, base URL, models, and whether a key is set (never the key).
+    Show {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change the saved provider; what is not given stays as it is.
+    Set {
+        /// openai, ollama, lmstudio, llamacpp or custom (a preset brings its usual base URL).
+        #[arg(long, value_name = "NAME")]
+        preset: Option<String>,
+        /// An OpenAI-compatible base URL.
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+        /// The chat model.
+        #[arg(long, value_name = "M")]
+        model: Option<String>,
+        /// The patch model.
+        #[arg(long, value_name = "M")]
+        patch_model: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum KeyAction {
+    /// Read the key from standard input (without echo on a terminal) and keep it in the keychain for the
+    /// saved provider and its host.
+    Set,
+    /// Remove the saved provider's key from the keychain.
+    Clear,
 }
 
 fn main() -> std::process::ExitCode {
@@ -371,6 +416,8 @@ fn run(cli: Cli) -> Result<()> {
             })?;
             writeln!(out, "Exported to {}", output.display())?;
         }
+        Command::Provider { action } => provider(&mut store, action, &mut out)?,
+        Command::Key { action } => key(&store, action, &mut out)?,
         Command::Backup => {
             let path = store.backup_now()?;
             writeln!(out, "Backed up to {}", path.display())?;
@@ -389,17 +436,23 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 Some(document(&mut store, doc)?)
             };
-            let key = std::env::var("OPENAI_API_KEY")
-                .ok()
-                .filter(|k| !k.is_empty());
-            let mut config = redline_agent::ProviderConfig::new(base_url, key);
-            config.check().map_err(anyhow::Error::msg)?;
+            // The saved provider, with the environment and then the flags on top.
+            let (saved, _) = ProviderSettings::load(&store)?;
+            let mut settings = saved.with_env(redline_agent::settings::env_var);
+            if let Some(url) = base_url {
+                settings.base_url = url;
+            }
             if let Some(m) = model {
-                config.chat_model = m;
+                settings.chat_model = m;
             }
             if let Some(m) = patch_model {
-                config.patch_model = m;
+                settings.patch_model = m;
             }
+            let config = settings.config(
+                redline_agent::settings::env_var("OPENAI_API_KEY"),
+                &OsKeychain,
+            )?;
+            config.check().map_err(anyhow::Error::msg)?;
             drop(out);
             chat::run(&mut store, doc, config, &message, json, None)?;
         }
@@ -408,6 +461,128 @@ fn run(cli: Cli) -> Result<()> {
             chat::demo(&mut store, json)?;
         }
         Command::Recover { .. } => unreachable!("handled before the store is opened"),
+    }
+    Ok(())
+}
+
+/// `redline provider …`.
+fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> Result<()> {
+    match action {
+        ProviderAction::Show { json } => {
+            let (settings, saved) = ProviderSettings::load(store)?;
+            show_provider(&settings, saved, json, out)
+        }
+        ProviderAction::Set {
+            preset,
+            base_url,
+            model,
+            patch_model,
+        } => {
+            let (mut settings, _) = ProviderSettings::load(store)?;
+            if let Some(name) = preset {
+                settings.preset = Preset::parse(&name).map_err(anyhow::Error::msg)?;
+                if let Some(url) = settings.preset.base_url() {
+                    settings.base_url = url.to_owned();
+                }
+            }
+            if let Some(url) = base_url {
+                let check = redline_agent::ProviderConfig::new(Some(url.clone()), Some("-".into()));
+                if let Err(problem) = check.check()
+                    && !problem.contains("unencrypted")
+                {
+                    bail!("{problem}; nothing was changed");
+                }
+                settings.base_url = url;
+            }
+            if let Some(m) = model {
+                settings.chat_model = m;
+            }
+            if let Some(m) = patch_model {
+                settings.patch_model = m;
+            }
+            settings.save(store)?;
+            show_provider(&settings, true, false, out)
+        }
+    }
+}
+
+fn show_provider(
+    settings: &ProviderSettings,
+    saved: bool,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let account = settings.key_account();
+    let (key, problem) = if redline_agent::settings::env_var("OPENAI_API_KEY").is_some() {
+        ("set (OPENAI_API_KEY)", None)
+    } else {
+        match OsKeychain.get(&account) {
+            Ok(Some(_)) => ("set", None),
+            Ok(None) => ("not set", None),
+            Err(e) => ("unknown", Some(e.to_string())),
+        }
+    };
+    if json {
+        let mut value = serde_json::to_value(settings)?;
+        value["saved"] = json!(saved);
+        value["keySet"] = json!(key.starts_with("set"));
+        value["keyFor"] = json!(account.user());
+        if let Some(problem) = &problem {
+            value["keychainProblem"] = json!(problem);
+        }
+        serde_json::to_writer_pretty(&mut *out, &value)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "preset       {}{}",
+        settings.preset.name(),
+        if saved {
+            ""
+        } else {
+            " (default: nothing saved yet)"
+        }
+    )?;
+    writeln!(out, "base URL     {}", settings.base_url)?;
+    writeln!(out, "chat model   {}", settings.chat_model)?;
+    writeln!(out, "patch model  {}", settings.patch_model)?;
+    writeln!(out, "key          {key} (for {})", account.user())?;
+    if let Some(problem) = problem {
+        writeln!(out, "             {problem}")?;
+    }
+    Ok(())
+}
+
+/// `redline key …`.
+fn key(store: &Store, action: KeyAction, out: &mut impl Write) -> Result<()> {
+    let (settings, _) = ProviderSettings::load(store)?;
+    let account = settings.key_account();
+    let whose = format!("{} at {}", settings.preset.name(), account.host);
+    match action {
+        KeyAction::Set => {
+            use std::io::{IsTerminal, Read};
+            let key = if std::io::stdin().is_terminal() {
+                rpassword::prompt_password(format!("API key for {whose}: "))?
+            } else {
+                let mut text = String::new();
+                std::io::stdin().take(64 * 1024).read_to_string(&mut text)?;
+                text
+            };
+            let key = key.trim();
+            if key.is_empty() {
+                bail!("no key was given on standard input; nothing was saved");
+            }
+            OsKeychain.set(&account, key)?;
+            writeln!(out, "Saved the key for {whose} in the keychain.")?;
+        }
+        KeyAction::Clear => {
+            if OsKeychain.remove(&account)? {
+                writeln!(out, "Removed the key for {whose} from the keychain.")?;
+            } else {
+                writeln!(out, "There was no key for {whose} in the keychain.")?;
+            }
+        }
     }
     Ok(())
 }

@@ -569,3 +569,241 @@ fn recover_leaves_a_healthy_database_alone_unless_forced() {
     ok(redline(dir.path(), &["recover", "--force"]));
     assert!(!ok(redline(dir.path(), &["list"])).contains("After the backup"));
 }
+
+/// `redline` with no keychain to reach (no session bus) and none of the provider variables set, so that a
+/// test never touches a developer's real keychain or settings.
+fn redline_without_keychain(data_dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env_remove("REDLINE_DATA_DIR")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("REDLINE_BASE_URL")
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("REDLINE_MODEL")
+        .env_remove("REDLINE_PATCH_MODEL")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/redline-test-bus",
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_provider_is_saved_shown_and_used_by_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let shown = json(redline_without_keychain(
+        dir.path(),
+        &["provider", "show", "--json"],
+        None,
+    ));
+    assert_eq!(
+        (shown["preset"].as_str(), shown["saved"].as_bool()),
+        (Some("openai"), Some(false))
+    );
+    let said = ok(redline_without_keychain(
+        dir.path(),
+        &[
+            "provider", "set", "--preset", "ollama", "--model", "llama3.1",
+        ],
+        None,
+    ));
+    assert!(
+        said.contains("http://127.0.0.1:11434/v1") && said.contains("llama3.1"),
+        "{said}"
+    );
+    let shown = json(redline_without_keychain(
+        dir.path(),
+        &["provider", "show", "--json"],
+        None,
+    ));
+    assert_eq!(shown["baseUrl"], "http://127.0.0.1:11434/v1");
+    assert_eq!(shown["chatModel"], "llama3.1");
+    assert_eq!(shown["keySet"], false);
+    assert_eq!(shown["saved"], true);
+    let bad = redline_without_keychain(dir.path(), &["provider", "set", "--preset", "bard"], None);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("there is no preset “bard”"));
+    let bad = redline_without_keychain(
+        dir.path(),
+        &["provider", "set", "--base-url", "ftp://x"],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("nothing was changed"));
+
+    // `chat` with no flag and no variable uses what was saved: here, a replay server as the local server.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let fixture = redline_agent::fixtures::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let server = runtime
+        .block_on(redline_agent::ReplayServer::start(
+            fixture.replies,
+            redline_agent::Pace::default(),
+        ))
+        .unwrap();
+    let url = server.base_url();
+    ok(redline_without_keychain(
+        dir.path(),
+        &[
+            "provider",
+            "set",
+            "--base-url",
+            &url,
+            "--model",
+            "saved-chat",
+            "--patch-model",
+            "saved-patch",
+        ],
+        None,
+    ));
+    // The server runs on the runtime's own threads while the CLI runs here.
+    let out = redline_without_keychain(dir.path(), &["chat", &fixture.message], None);
+    let said = ok(out);
+    assert!(said.contains("✓ revision 2"), "{said}");
+    let models: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r["model"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(models, ["saved-chat", "saved-patch", "saved-chat"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn with_no_keychain_a_key_is_refused_in_plain_words_and_never_written_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = redline_without_keychain(dir.path(), &["key", "set"], Some("sk-nowhere-to-go-123\n"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no keychain is available") && err.contains("OPENAI_API_KEY"),
+        "{err}"
+    );
+    assert!(!err.contains("sk-nowhere"), "{err}");
+    let empty = redline_without_keychain(dir.path(), &["key", "set"], Some("  \n"));
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("no key was given"));
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(
+                !bytes.windows(10).any(|w| w == b"sk-nowhere"),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The key in a real Secret Service (`scripts/test.sh` runs this inside `dbus-run-session` with
+/// gnome-keyring unlocked by a throwaway password): stored, read, replaced, removed — and its bytes
+/// nowhere in the database, its backups or anything the CLI printed.
+#[test]
+#[ignore = "needs a Secret Service: run scripts/test.sh"]
+fn the_key_lives_in_the_os_keychain_and_nowhere_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], stdin: Option<&str>| {
+        use std::io::Write as _;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(args)
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("REDLINE_BASE_URL")
+            .env_remove("OPENAI_BASE_URL")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        if let Some(text) = stdin {
+            input.write_all(text.as_bytes()).unwrap();
+        }
+        drop(input);
+        child.wait_with_output().unwrap()
+    };
+    let mut printed = Vec::new();
+    let mut say = |out: Output| {
+        printed.extend_from_slice(&out.stdout);
+        printed.extend_from_slice(&out.stderr);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    say(run(
+        &[
+            "provider",
+            "set",
+            "--preset",
+            "custom",
+            "--base-url",
+            "https://models.redline-test.example/v1",
+        ],
+        None,
+    ));
+    say(run(&["key", "clear"], None));
+    assert!(say(run(&["provider", "show"], None)).contains("not set"));
+    say(run(&["key", "set"], Some("sk-redline-first-123\n")));
+    assert!(say(run(&["provider", "show"], None)).contains("key          set"));
+    say(run(&["key", "set"], Some("sk-redline-second-456\n")));
+    let shown = say(run(&["provider", "show", "--json"], None));
+    assert!(shown.contains("\"keySet\": true"), "{shown}");
+    say(run(&["backup"], None));
+    // Another host, the same preset: the key is not offered there.
+    say(run(
+        &[
+            "provider",
+            "set",
+            "--base-url",
+            "https://elsewhere.redline-test.example/v1",
+        ],
+        None,
+    ));
+    assert!(say(run(&["provider", "show"], None)).contains("not set"));
+    say(run(
+        &[
+            "provider",
+            "set",
+            "--base-url",
+            "https://models.redline-test.example/v1",
+        ],
+        None,
+    ));
+    assert!(say(run(&["key", "clear"], None)).contains("Removed the key"));
+    assert!(say(run(&["provider", "show"], None)).contains("not set"));
+    // The key's bytes are nowhere on disk or in what was printed.
+    let mut files = vec![dir.path().to_owned()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            let bytes = std::fs::read(&path).unwrap();
+            for key in [&b"sk-redline-first"[..], b"sk-redline-second"] {
+                assert!(
+                    !bytes.windows(key.len()).any(|w| w == key),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(!printed.windows(10).any(|w| w == b"sk-redline"));
+}

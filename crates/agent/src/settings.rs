@@ -1,0 +1,264 @@
+//! The provider settings: which server and models to use, kept in the store's settings table (shared by
+//! the app and the CLI), with the environment and command-line flags on top for scripts. Keys are not
+//! settings: they live in the keychain ([`crate::keychain`]).
+
+use std::time::Duration;
+
+use redline_store::{Store, StoreError};
+use serde::Serialize;
+
+use crate::keychain::{KeyAccount, Keychain, KeychainError};
+use crate::provider::{OPENAI_BASE_URL, ProviderConfig};
+
+/// A kind of server, with its usual address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    /// OpenAI's API.
+    OpenAi,
+    /// Ollama on this computer.
+    Ollama,
+    /// LM Studio's server on this computer.
+    LmStudio,
+    /// llama.cpp's server on this computer.
+    LlamaCpp,
+    /// Any other OpenAI-compatible base URL.
+    Custom,
+}
+
+impl Preset {
+    /// Every preset, in the order menus list them.
+    pub const ALL: [Preset; 5] = [
+        Preset::OpenAi,
+        Preset::Ollama,
+        Preset::LmStudio,
+        Preset::LlamaCpp,
+        Preset::Custom,
+    ];
+
+    /// Its name in settings and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::OpenAi => "openai",
+            Preset::Ollama => "ollama",
+            Preset::LmStudio => "lmstudio",
+            Preset::LlamaCpp => "llamacpp",
+            Preset::Custom => "custom",
+        }
+    }
+
+    /// The preset called `name`.
+    pub fn parse(name: &str) -> Result<Preset, String> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name() == name.to_ascii_lowercase())
+            .ok_or_else(|| {
+                format!(
+                    "there is no preset “{name}”; choose openai, ollama, lmstudio, llamacpp or custom"
+                )
+            })
+    }
+
+    /// The server's usual base URL (`None` for a custom one).
+    pub fn base_url(self) -> Option<&'static str> {
+        match self {
+            Preset::OpenAi => Some(OPENAI_BASE_URL),
+            Preset::Ollama => Some("http://127.0.0.1:11434/v1"),
+            Preset::LmStudio => Some("http://127.0.0.1:1234/v1"),
+            Preset::LlamaCpp => Some("http://127.0.0.1:8080/v1"),
+            Preset::Custom => None,
+        }
+    }
+}
+
+/// What is saved about the provider (never its key).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderSettings {
+    /// The kind of server.
+    pub preset: Preset,
+    /// Its base URL.
+    pub base_url: String,
+    /// The chat model.
+    pub chat_model: String,
+    /// The patch model.
+    pub patch_model: String,
+    /// Seconds to wait for the first token.
+    pub first_token_timeout_secs: u64,
+    /// Seconds a started answer may go quiet.
+    pub idle_timeout_secs: u64,
+}
+
+const PRESET: &str = "provider.preset";
+const BASE_URL: &str = "provider.base_url";
+const CHAT_MODEL: &str = "provider.chat_model";
+const PATCH_MODEL: &str = "provider.patch_model";
+const FIRST_TOKEN: &str = "provider.first_token_timeout_secs";
+const IDLE: &str = "provider.idle_timeout_secs";
+
+impl Default for ProviderSettings {
+    fn default() -> Self {
+        let config = ProviderConfig::new(None, None);
+        ProviderSettings {
+            preset: Preset::OpenAi,
+            base_url: config.base_url,
+            chat_model: config.chat_model,
+            patch_model: config.patch_model,
+            first_token_timeout_secs: config.first_token_timeout.as_secs(),
+            idle_timeout_secs: config.idle_timeout.as_secs(),
+        }
+    }
+}
+
+impl ProviderSettings {
+    /// The saved settings (the defaults for whatever was never set), and whether any were saved.
+    pub fn load(store: &Store) -> Result<(ProviderSettings, bool), StoreError> {
+        let mut settings = ProviderSettings::default();
+        let preset = store.setting(PRESET)?;
+        let saved = preset.is_some();
+        if let Some(preset) = preset.and_then(|p| Preset::parse(&p).ok()) {
+            settings.preset = preset;
+            if let Some(url) = preset.base_url() {
+                settings.base_url = url.to_owned();
+            }
+        }
+        if let Some(url) = store.setting(BASE_URL)? {
+            settings.base_url = url;
+        }
+        if let Some(model) = store.setting(CHAT_MODEL)? {
+            settings.chat_model = model;
+        }
+        if let Some(model) = store.setting(PATCH_MODEL)? {
+            settings.patch_model = model;
+        }
+        if let Some(secs) = store.setting(FIRST_TOKEN)?.and_then(|s| s.parse().ok()) {
+            settings.first_token_timeout_secs = secs;
+        }
+        if let Some(secs) = store.setting(IDLE)?.and_then(|s| s.parse().ok()) {
+            settings.idle_timeout_secs = secs;
+        }
+        Ok((settings, saved))
+    }
+
+    /// Saves these settings.
+    pub fn save(&self, store: &mut Store) -> Result<(), StoreError> {
+        store.set_setting(PRESET, self.preset.name())?;
+        store.set_setting(BASE_URL, &self.base_url)?;
+        store.set_setting(CHAT_MODEL, &self.chat_model)?;
+        store.set_setting(PATCH_MODEL, &self.patch_model)?;
+        store.set_setting(FIRST_TOKEN, &self.first_token_timeout_secs.to_string())?;
+        store.set_setting(IDLE, &self.idle_timeout_secs.to_string())
+    }
+
+    /// The keychain account of this provider's key.
+    pub fn key_account(&self) -> KeyAccount {
+        KeyAccount::new(self.preset.name(), &self.base_url)
+    }
+
+    /// The settings with the environment on top, as scripts set it: `REDLINE_BASE_URL` (or
+    /// `OPENAI_BASE_URL`, the variable the OpenAI ecosystem uses), `REDLINE_MODEL`, `REDLINE_PATCH_MODEL`.
+    pub fn with_env(mut self, var: impl Fn(&str) -> Option<String>) -> ProviderSettings {
+        if let Some(url) = var("REDLINE_BASE_URL").or_else(|| var("OPENAI_BASE_URL")) {
+            if url != self.base_url {
+                self.preset = Preset::Custom;
+            }
+            self.base_url = url;
+        }
+        if let Some(model) = var("REDLINE_MODEL") {
+            self.chat_model = model;
+        }
+        if let Some(model) = var("REDLINE_PATCH_MODEL") {
+            self.patch_model = model;
+        }
+        self
+    }
+
+    /// The configuration to run with: these settings, and the key from `OPENAI_API_KEY` if set, else from
+    /// the keychain for this provider and host. A keychain that cannot be reached counts as no key when
+    /// the server needs none (a local one); otherwise its error is returned.
+    pub fn config(
+        &self,
+        env_key: Option<String>,
+        keychain: &dyn Keychain,
+    ) -> Result<ProviderConfig, KeychainError> {
+        let api_key = match env_key {
+            Some(key) => Some(key),
+            None => match keychain.get(&self.key_account()) {
+                Ok(key) => key,
+                Err(_) if crate::provider::is_loopback(&self.base_url) => None,
+                Err(e) => return Err(e),
+            },
+        };
+        let mut config = ProviderConfig::new(Some(self.base_url.clone()), api_key);
+        config.chat_model = self.chat_model.clone();
+        config.patch_model = self.patch_model.clone();
+        config.first_token_timeout = Duration::from_secs(self.first_token_timeout_secs.max(1));
+        config.idle_timeout = Duration::from_secs(self.idle_timeout_secs.max(1));
+        Ok(config)
+    }
+}
+
+/// The environment variable, if set and not empty.
+pub fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keychain::MemoryKeychain;
+
+    #[test]
+    fn settings_are_saved_in_the_store_and_the_environment_overrides_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let (fresh, saved) = ProviderSettings::load(&store).unwrap();
+        assert!(!saved);
+        assert_eq!(fresh.preset, Preset::OpenAi);
+        let settings = ProviderSettings {
+            preset: Preset::Ollama,
+            base_url: Preset::Ollama.base_url().unwrap().to_owned(),
+            chat_model: "llama3.1".into(),
+            patch_model: "qwen2.5".into(),
+            ..ProviderSettings::default()
+        };
+        settings.save(&mut store).unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        let (loaded, saved) = ProviderSettings::load(&store).unwrap();
+        assert!(saved);
+        assert_eq!(loaded, settings);
+        let env = |name: &str| match name {
+            "OPENAI_BASE_URL" => Some("http://127.0.0.1:9999/v1".to_owned()),
+            "REDLINE_MODEL" => Some("phi".to_owned()),
+            _ => None,
+        };
+        let overridden = loaded.with_env(env);
+        assert_eq!(overridden.base_url, "http://127.0.0.1:9999/v1");
+        assert_eq!(overridden.preset, Preset::Custom);
+        assert_eq!(
+            (
+                overridden.chat_model.as_str(),
+                overridden.patch_model.as_str()
+            ),
+            ("phi", "qwen2.5")
+        );
+    }
+
+    #[test]
+    fn the_key_comes_from_the_environment_or_the_keychain_for_that_host() {
+        let keys = MemoryKeychain::default();
+        let openai = ProviderSettings::default();
+        keys.set(&openai.key_account(), "sk-keychain").unwrap();
+        let config = openai.config(None, &keys).unwrap();
+        assert_eq!(config.api_key.as_deref(), Some("sk-keychain"));
+        let config = openai.config(Some("sk-env".into()), &keys).unwrap();
+        assert_eq!(config.api_key.as_deref(), Some("sk-env"));
+        // Pointed elsewhere, the key entered for api.openai.com is not sent.
+        let moved = ProviderSettings {
+            base_url: "https://api.evil.example/v1".into(),
+            ..openai
+        };
+        assert_eq!(moved.config(None, &keys).unwrap().api_key, None);
+    }
+}
