@@ -11,6 +11,7 @@
 //! - [`settings`]: the provider settings kept in the store, and how the environment overrides them.
 //! - [`kind`]: [`ErrorKind`], what kind of failure an error is, for the UI to act on.
 //! - [`facts`]: the guard that flags numbers, names and dates the model brought in from nowhere.
+//! - [`probe`]: the connection test — the server, its models, and how the patch model gives JSON.
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
 //!   and the demo.
 //! - [`fixtures`]: scripted sessions (`fixtures/*.json`), including the demo.
@@ -20,6 +21,7 @@ pub mod fixtures;
 pub mod held;
 pub mod keychain;
 pub mod kind;
+pub mod probe;
 pub mod provider;
 pub mod replay;
 pub mod settings;

@@ -263,8 +263,11 @@ impl Provider {
                         "json_schema": {"name": "resume_operations", "schema": schema, "strict": false}
                     })
                 }
+                // JSON mode with the schema beside it: llama.cpp's server takes this where it refuses
+                // `json_schema`; others ignore the schema and still give JSON.
                 FORMAT_JSON_MODE => {
-                    body["response_format"] = serde_json::json!({"type": "json_object"})
+                    body["response_format"] =
+                        serde_json::json!({"type": "json_object", "schema": schema})
                 }
                 FORMAT_TOOL => {
                     body["tools"] = serde_json::json!([{"type": "function", "function": {
@@ -279,7 +282,7 @@ impl Provider {
             match self.stream(body.clone()).await {
                 Err(ProviderError::BadResponse(detail) | ProviderError::Refused(detail))
                     if format < FORMAT_NONE
-                        && (detail.contains("response_format")
+                        && (refuses_format(&detail)
                             || (format == FORMAT_TOOL && detail.contains("tool"))) =>
                 {
                     self.patch_format.store(format + 1, Ordering::Relaxed);
@@ -287,6 +290,70 @@ impl Provider {
                 other => return other,
             }
         }
+    }
+
+    /// How the patch model is asked for JSON now (what the server took): `json_schema`, `json_object`,
+    /// `tool` or `prompt`.
+    pub fn patch_format(&self) -> &'static str {
+        match self.patch_format.load(Ordering::Relaxed) {
+            FORMAT_SCHEMA => "json_schema",
+            FORMAT_JSON_MODE => "json_object",
+            FORMAT_TOOL => "tool",
+            _ => "prompt",
+        }
+    }
+
+    /// The server's model list (`GET {base}/models`), in the user's words when it fails.
+    pub async fn models(&self) -> Result<Vec<String>, ProviderError> {
+        let at = host(&self.config.base_url);
+        let url = format!("{}/models", self.config.base_url.trim_end_matches('/'));
+        let mut request = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(self.config.first_token_timeout)
+            .build()
+            .map_err(|e| ProviderError::BadResponse(e.to_string()))?
+            .get(url);
+        if let Some(key) = self
+            .config
+            .api_key
+            .as_ref()
+            .filter(|_| self.config.key_may_travel())
+        {
+            request = request.bearer_auth(key);
+        }
+        let response = request.send().await.map_err(|e| {
+            if e.is_timeout() {
+                ProviderError::Timeout(self.config.first_token_timeout.as_secs())
+            } else {
+                ProviderError::Unreachable(at.clone())
+            }
+        })?;
+        match response.status().as_u16() {
+            200..=299 => {}
+            401 | 403 => return Err(ProviderError::Unauthorized(at)),
+            429 => return Err(ProviderError::RateLimited(at, None)),
+            status @ 500..=599 => return Err(ProviderError::Server(at, status)),
+            status => {
+                return Err(ProviderError::Refused(format!(
+                    "{at} has no model list ({status})"
+                )));
+            }
+        }
+        // A model list is small; one that is not is not one.
+        let bytes = response.bytes().await.map_err(|_| ProviderError::Lost)?;
+        if bytes.len() > 4 << 20 {
+            return Err(ProviderError::TooLong("its model list is over 4 MB".into()));
+        }
+        let list: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| ProviderError::BadResponse(format!("the model list is not JSON: {e}")))?;
+        Ok(list["data"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|m| m["id"].as_str().map(str::to_owned))
+            .take(1000)
+            .collect())
     }
 
     /// An async-openai error in the user's words.
@@ -315,6 +382,12 @@ impl Provider {
                     {
                         ProviderError::ContextTooLong
                     }
+                    // A server that refuses an output format (some answer 500 for that) is refused, not
+                    // broken: the patch model is asked again another way.
+                    _ if refuses_format(&message) => ProviderError::Refused(format!(
+                        "{at} refused the request ({status}): {}",
+                        api.api_error.message
+                    )),
                     500..=599 => ProviderError::Server(at, status),
                     _ => ProviderError::Refused(format!(
                         "{at} refused the request ({status}): {}",
@@ -335,6 +408,14 @@ impl Provider {
             other => ProviderError::BadResponse(other.to_string()),
         }
     }
+}
+
+/// True when a server's error says it does not take the requested output format.
+fn refuses_format(detail: &str) -> bool {
+    let detail = detail.to_ascii_lowercase();
+    detail.contains("response_format")
+        || detail.contains("json_schema")
+        || detail.contains("json_object")
 }
 
 /// The host part of a base URL, for messages.

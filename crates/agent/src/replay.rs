@@ -17,7 +17,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderValue, Response, StatusCode};
-use axum::routing::post;
+use axum::routing::{get, post};
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -109,6 +109,8 @@ impl ReplayServer {
         let app = Router::new()
             .route("/v1/chat/completions", post(answer))
             .route("/chat/completions", post(answer))
+            .route("/v1/models", get(models))
+            .route("/models", get(models))
             .with_state((shared.clone(), pace));
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
@@ -157,6 +159,22 @@ impl Drop for ReplayServer {
             let _ = stop.send(());
         }
     }
+}
+
+/// The models the replay server lists (it answers for any model it is asked for).
+pub const MODELS: &[&str] = &["replay-chat", "replay-patch"];
+
+async fn models() -> Response<Body> {
+    let data: Vec<Value> = MODELS
+        .iter()
+        .map(|id| json!({"id": id, "object": "model", "created": 0, "owned_by": "redline-replay"}))
+        .collect();
+    Response::builder()
+        .header("content-type", "application/json")
+        .body(Body::from(
+            json!({"object": "list", "data": data}).to_string(),
+        ))
+        .unwrap_or_default()
 }
 
 async fn answer(

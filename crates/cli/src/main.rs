@@ -206,6 +206,13 @@ enum ProviderAction {
         #[arg(long, value_name = "M")]
         patch_model: Option<String>,
     },
+    /// Test the connection: the server's model list, one tiny request to each model, and how the patch
+    /// model gives JSON. Exits 0 only when both models answer.
+    Test {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -502,6 +509,56 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
             }
             settings.save(store)?;
             show_provider(&settings, true, false, out)
+        }
+        ProviderAction::Test { json } => {
+            let (saved, _) = ProviderSettings::load(store)?;
+            let settings = saved.with_env(redline_agent::settings::env_var);
+            let config = settings.config(
+                redline_agent::settings::env_var("OPENAI_API_KEY"),
+                &OsKeychain,
+            )?;
+            config.check().map_err(anyhow::Error::msg)?;
+            let provider = redline_agent::Provider::new(config.clone());
+            let report = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?
+                .block_on(redline_agent::probe::test_connection(&provider));
+            if json {
+                serde_json::to_writer_pretty(&mut *out, &report)?;
+                writeln!(out)?;
+            } else {
+                let line = |check: &redline_agent::probe::Check| match &check.problem {
+                    None => "answers".to_owned(),
+                    Some(problem) => format!("FAILED: {problem}"),
+                };
+                let listed = match &report.listing.problem {
+                    None => format!("answers; {} model(s) listed", report.models.len()),
+                    Some(problem) => format!("no model list ({problem})"),
+                };
+                writeln!(out, "server       {}: {listed}", report.base_url)?;
+                writeln!(
+                    out,
+                    "chat model   {}: {}",
+                    config.chat_model,
+                    line(&report.chat)
+                )?;
+                writeln!(
+                    out,
+                    "patch model  {}: {}{}",
+                    config.patch_model,
+                    line(&report.patch),
+                    if report.patch.ok {
+                        format!(" (JSON by {})", report.patch_format)
+                    } else {
+                        String::new()
+                    }
+                )?;
+            }
+            if !report.works() {
+                out.flush()?;
+                std::process::exit(1);
+            }
+            Ok(())
         }
     }
 }

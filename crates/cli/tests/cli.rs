@@ -807,3 +807,100 @@ fn the_key_lives_in_the_os_keychain_and_nowhere_else() {
     }
     assert!(!printed.windows(10).any(|w| w == b"sk-redline"));
 }
+
+#[test]
+fn provider_test_reports_what_works_and_what_does_not() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let serve = |replies: serde_json::Value| {
+        let replies: Vec<redline_agent::Reply> = serde_json::from_value(replies).unwrap();
+        runtime
+            .block_on(redline_agent::ReplayServer::start(
+                replies,
+                redline_agent::Pace::default(),
+            ))
+            .unwrap()
+    };
+    let point_at = |server: &redline_agent::ReplayServer, model: &str| {
+        ok(redline_without_keychain(
+            dir.path(),
+            &[
+                "provider",
+                "set",
+                "--base-url",
+                &server.base_url(),
+                "--model",
+                model,
+                "--patch-model",
+                "replay-patch",
+            ],
+            None,
+        ));
+    };
+    // A server that answers both models, by JSON schema.
+    let server = serve(serde_json::json!([{"say": "OK"}, {"patch": {"operations": []}}]));
+    point_at(&server, "replay-chat");
+    let report = json(redline_without_keychain(
+        dir.path(),
+        &["provider", "test", "--json"],
+        None,
+    ));
+    assert_eq!(
+        report["models"],
+        serde_json::json!(["replay-chat", "replay-patch"])
+    );
+    assert_eq!(
+        (
+            report["chat"]["ok"].as_bool(),
+            report["patch"]["ok"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
+    assert_eq!(report["patchFormat"], "json_schema");
+    assert_eq!(
+        server.requests()[0]["tools"][0]["function"]["name"],
+        "patch_resume"
+    );
+
+    // One that refuses `json_schema` with a 500, as llama.cpp's server does: asked again in JSON mode, with
+    // the schema beside it, it answers; the test says so.
+    let refusal = "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\"}]";
+    // (The client retries a 5xx three times before it gives up; a real server refuses each time.)
+    let refuse = serde_json::json!({"fail": {"status": 500, "message": refusal}});
+    let server = serve(serde_json::json!([
+        {"say": "OK"},
+        refuse, refuse, refuse, refuse,
+        {"patch": {"operations": []}}
+    ]));
+    point_at(&server, "replay-chat");
+    let said = ok(redline_without_keychain(
+        dir.path(),
+        &["provider", "test"],
+        None,
+    ));
+    assert!(
+        said.contains("patch model  replay-patch: answers (JSON by json_object)"),
+        "{said} {:#?}",
+        server
+            .requests()
+            .iter()
+            .map(|r| (r["model"].clone(), r["response_format"]["type"].clone()))
+            .collect::<Vec<_>>()
+    );
+    let asked = server.requests();
+    assert_eq!(asked[5]["response_format"]["type"], "json_object");
+    assert!(asked[5]["response_format"]["schema"]["properties"]["operations"].is_object());
+
+    // A model the server does not know: named, with what it does list; exit 1.
+    let server = serve(serde_json::json!([{"patch": {"operations": []}}]));
+    point_at(&server, "gpt-9");
+    let failed = redline_without_keychain(dir.path(), &["provider", "test"], None);
+    assert_eq!(failed.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&failed.stdout);
+    assert!(
+        said.contains("chat model   gpt-9: FAILED: the model “gpt-9” was not found")
+            && said.contains("replay-chat, replay-patch"),
+        "{said}"
+    );
+    drop(server);
+}
