@@ -4,8 +4,8 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::{Emit, Engine};
 use crate::ipc::{
-    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, IpcError, SURFACE_EVENT,
-    SurfaceUpdate, TurnSummary,
+    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, IpcError, ProviderView,
+    SURFACE_EVENT, SurfaceUpdate, TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -118,6 +118,41 @@ pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), IpcEr
             format!("the link could not be opened: {e}"),
         )
     })
+}
+
+/// The saved provider: settings, and whether a key is set (never the key).
+#[tauri::command]
+pub async fn provider_settings(engine: State<'_, Engine>) -> Result<ProviderView, IpcError> {
+    engine.provider().await
+}
+
+/// Saves the provider settings.
+#[tauri::command]
+pub async fn save_provider(
+    engine: State<'_, Engine>,
+    settings: redline_agent::ProviderSettings,
+) -> Result<ProviderView, IpcError> {
+    engine.save_provider(settings).await
+}
+
+/// Keeps the key in the OS keychain for the saved provider and host; the reply says only that it is set.
+#[tauri::command]
+pub async fn set_key(engine: State<'_, Engine>, key: String) -> Result<ProviderView, IpcError> {
+    engine.set_key(key).await
+}
+
+/// Removes the saved provider's key from the OS keychain.
+#[tauri::command]
+pub async fn clear_key(engine: State<'_, Engine>) -> Result<ProviderView, IpcError> {
+    engine.clear_key().await
+}
+
+/// Tests the connection: the model list, one tiny request to each model, how JSON is given.
+#[tauri::command]
+pub async fn test_connection(
+    engine: State<'_, Engine>,
+) -> Result<redline_agent::probe::ConnectionReport, IpcError> {
+    engine.test_connection().await
 }
 
 /// Stops the turn in progress: the HTTP stream is cancelled and every preview rolled back.

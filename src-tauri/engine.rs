@@ -11,7 +11,7 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::ipc::{
-    ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, TurnSummary,
+    ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, ProviderView, TurnSummary,
 };
 
 /// The surface id of the main window's resume view.
@@ -22,6 +22,8 @@ use redline_agent::fixtures::DEMO_TITLE;
 /// The engine as the app runs it.
 pub struct Engine {
     data_dir: Option<PathBuf>,
+    /// Where API keys are kept: the OS keychain (in memory in tests).
+    keychain: std::sync::Arc<dyn redline_agent::Keychain>,
     state: Result<Mutex<Open>, IpcError>,
     running: std::sync::Mutex<Option<CancellationToken>>,
 }
@@ -44,6 +46,14 @@ impl Engine {
     /// Opens the store in `data_dir`, creating it with the bundled sample resume on first start. A failure
     /// does not stop the app: the window opens and says what is wrong.
     pub fn start(data_dir: Option<PathBuf>) -> Engine {
+        Engine::start_with(data_dir, std::sync::Arc::new(redline_agent::OsKeychain))
+    }
+
+    /// [`Engine::start`] with another keychain (tests use one in memory).
+    pub fn start_with(
+        data_dir: Option<PathBuf>,
+        keychain: std::sync::Arc<dyn redline_agent::Keychain>,
+    ) -> Engine {
         let state = match &data_dir {
             None => Err(IpcError::new(
                 ErrorKind::NotFound,
@@ -53,6 +63,7 @@ impl Engine {
         };
         Engine {
             data_dir,
+            keychain,
             state,
             running: std::sync::Mutex::new(None),
         }
@@ -200,9 +211,16 @@ impl Engine {
             let config = settings
                 .config(
                     redline_agent::settings::env_var("OPENAI_API_KEY"),
-                    &redline_agent::OsKeychain,
+                    self.keychain.as_ref(),
                 )
-                .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
+                .map_err(|e| {
+                    IpcError::new(
+                        ErrorKind::NotConfigured,
+                        format!(
+                            "{e}. Or press “Try the demo” to see Redline edit without a model."
+                        ),
+                    )
+                })?;
             config.check().map_err(|e| {
                 IpcError::new(
                     ErrorKind::NotConfigured,
@@ -326,6 +344,91 @@ impl Engine {
         }
     }
 
+    /// The saved provider as the settings show it: never the key, only whether one is set.
+    pub async fn provider(&self) -> Result<ProviderView, IpcError> {
+        let open = self.open()?.lock().await;
+        let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
+        Ok(self.view(settings, saved))
+    }
+
+    fn view(&self, settings: redline_agent::ProviderSettings, saved: bool) -> ProviderView {
+        let account = settings.key_account();
+        let (key_set, keychain_problem) = match self.keychain.get(&account) {
+            Ok(key) => (key.is_some(), None),
+            Err(e) => (false, Some(e.to_string())),
+        };
+        ProviderView {
+            settings,
+            saved,
+            key_set,
+            key_for: account.user(),
+            keychain_problem,
+        }
+    }
+
+    /// Saves the provider settings (checked first: a URL, and no key sent unencrypted to another host).
+    pub async fn save_provider(
+        &self,
+        settings: redline_agent::ProviderSettings,
+    ) -> Result<ProviderView, IpcError> {
+        settings.check().map_err(|problem| {
+            IpcError::new(ErrorKind::Invalid, format!("{problem}; nothing was saved"))
+        })?;
+        let mut open = self.open()?.lock().await;
+        settings.save(&mut open.store)?;
+        Ok(self.view(settings, true))
+    }
+
+    /// Keeps `key` in the keychain for the saved provider and its host. The key is not returned, logged
+    /// or kept anywhere else.
+    pub async fn set_key(&self, key: String) -> Result<ProviderView, IpcError> {
+        let key = key.trim();
+        if key.is_empty() {
+            return Err(IpcError::new(
+                ErrorKind::Invalid,
+                "the key is empty; nothing was saved",
+            ));
+        }
+        let open = self.open()?.lock().await;
+        let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
+        self.keychain
+            .set(&settings.key_account(), key)
+            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
+        Ok(self.view(settings, saved))
+    }
+
+    /// Removes the saved provider's key from the keychain.
+    pub async fn clear_key(&self) -> Result<ProviderView, IpcError> {
+        let open = self.open()?.lock().await;
+        let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
+        self.keychain
+            .remove(&settings.key_account())
+            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
+        Ok(self.view(settings, saved))
+    }
+
+    /// The connection test against the saved provider (the environment on top).
+    pub async fn test_connection(
+        &self,
+    ) -> Result<redline_agent::probe::ConnectionReport, IpcError> {
+        let config = {
+            let open = self.open()?.lock().await;
+            let (saved, _) = redline_agent::ProviderSettings::load(&open.store)?;
+            let settings = saved.with_env(redline_agent::settings::env_var);
+            settings
+                .config(
+                    redline_agent::settings::env_var("OPENAI_API_KEY"),
+                    self.keychain.as_ref(),
+                )
+                .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?
+        };
+        config
+            .check()
+            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e))?;
+        let provider = Provider::new(config);
+        Ok(redline_agent::probe::test_connection(&provider).await)
+    }
+
     /// Stops the turn in progress; true if there was one.
     pub fn stop(&self) -> bool {
         match self
@@ -396,6 +499,7 @@ fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use redline_agent::Keychain as _;
 
     #[tokio::test]
     async fn an_unreadable_document_does_not_keep_the_window_from_the_others() {
@@ -438,6 +542,64 @@ mod tests {
             )
             .unwrap();
         }
+    }
+
+    #[tokio::test]
+    async fn the_provider_is_set_up_and_its_key_never_crosses_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys = std::sync::Arc::new(redline_agent::MemoryKeychain::default());
+        let engine = Engine::start_with(Some(dir.path().to_owned()), keys.clone());
+        let first = engine.provider().await.unwrap();
+        assert!(!first.saved && !first.key_set);
+        let replies: Vec<redline_agent::Reply> = serde_json::from_value(serde_json::json!([
+            {"say": "OK"}, {"patch": {"operations": []}}
+        ]))
+        .unwrap();
+        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+            .await
+            .unwrap();
+        let settings = redline_agent::ProviderSettings {
+            preset: redline_agent::Preset::Custom,
+            base_url: server.base_url(),
+            chat_model: "replay-chat".into(),
+            patch_model: "replay-patch".into(),
+            ..first.settings.clone()
+        };
+        let saved = engine.save_provider(settings.clone()).await.unwrap();
+        assert!(saved.saved);
+        let secret = "sk-engine-secret-42";
+        let view = engine.set_key(format!("  {secret}\n")).await.unwrap();
+        assert!(view.key_set);
+        assert_eq!(
+            keys.get(&settings.key_account()).unwrap().as_deref(),
+            Some(secret)
+        );
+        // No reply carries the key: not the view, not the connection test.
+        let report = engine.test_connection().await.unwrap();
+        assert!(report.works(), "{report:?}");
+        for reply in [
+            serde_json::to_string(&view).unwrap(),
+            serde_json::to_string(&engine.provider().await.unwrap()).unwrap(),
+            serde_json::to_string(&report).unwrap(),
+        ] {
+            assert!(!reply.contains("sk-engine"), "{reply}");
+        }
+        assert!(!engine.clear_key().await.unwrap().key_set);
+        // Settings that cannot work are refused in words, and nothing changes.
+        let err = engine
+            .save_provider(redline_agent::ProviderSettings {
+                base_url: "ftp://x".into(),
+                ..settings
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, crate::ipc::ErrorKind::Invalid);
+        assert!(err.message.contains("not a web address"), "{err}");
+        assert_eq!(
+            engine.provider().await.unwrap().settings.base_url,
+            server.base_url()
+        );
+        assert!(engine.set_key("   ".into()).await.is_err());
     }
 
     #[tokio::test]
@@ -630,7 +792,10 @@ mod tests {
     #[tokio::test]
     async fn without_a_model_configured_send_says_what_to_do() {
         let dir = tempfile::tempdir().unwrap();
-        let engine = Engine::start(Some(dir.path().to_owned()));
+        let engine = Engine::start_with(
+            Some(dir.path().to_owned()),
+            std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
+        );
         // SAFETY of the environment: this test only reads variables it removes, in its own process.
         if std::env::var_os("OPENAI_API_KEY").is_some()
             || std::env::var_os("REDLINE_BASE_URL").is_some()
@@ -642,5 +807,6 @@ mod tests {
             err.message.contains("OPENAI_API_KEY") && err.message.contains("Try the demo"),
             "{err}"
         );
+        assert_eq!(err.kind, crate::ipc::ErrorKind::NotConfigured);
     }
 }

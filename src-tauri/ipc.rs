@@ -186,6 +186,22 @@ impl From<String> for IpcError {
     }
 }
 
+/// The provider as the settings show it: what is saved, and whether a key is set — never the key.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderView {
+    /// The saved settings (the defaults if nothing was saved).
+    pub settings: redline_agent::ProviderSettings,
+    /// Whether anything was saved yet (false on a first run).
+    pub saved: bool,
+    /// Whether the keychain holds a key for this provider and host.
+    pub key_set: bool,
+    /// The keychain entry the key belongs to (`openai@api.openai.com`).
+    pub key_for: String,
+    /// Why the keychain could not be asked, if it could not (then the key may come from OPENAI_API_KEY).
+    pub keychain_problem: Option<String>,
+}
+
 /// Writes every IPC type's TypeScript declaration (with its dependencies) into `dir`.
 pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> {
     let cfg = ts_rs::Config::new().with_out_dir(dir);
@@ -193,6 +209,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     AppInfo::export_all(&cfg)?;
     IpcError::export_all(&cfg)?;
     ErrorKind::export_all(&cfg)?;
+    ProviderView::export_all(&cfg)?;
+    redline_agent::probe::ConnectionReport::export_all(&cfg)?;
     ChatEvent::export_all(&cfg)?;
     redline_agent::Held::export_all(&cfg)?;
     TurnSummary::export_all(&cfg)?;

@@ -42,6 +42,11 @@ pub fn with_redline<R: tauri::Runtime>(
         .manage(engine)
         .invoke_handler(tauri::generate_handler![
             commands::open_link,
+            commands::provider_settings,
+            commands::save_provider,
+            commands::set_key,
+            commands::clear_key,
+            commands::test_connection,
             commands::open_surface,
             commands::app_info,
             commands::send_message,

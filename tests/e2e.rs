@@ -319,3 +319,105 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
         "Pythonista"
     );
 }
+
+/// Settings in the real window: pointed at a server on this computer (the replay server standing in for
+/// Ollama), the connection test lists its models and both answer; saved, a turn then works with no key
+/// and no environment variable; and a key the server refuses shows "Replace key" in the chat.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn settings_point_the_app_at_a_model_server() {
+    let fixture = redline_agent::fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let mut replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+        {"say": "OK"},
+        {"patch": {"operations": []}}
+    ]))
+    .unwrap();
+    replies.extend(fixture.replies.clone());
+    replies.push(
+        serde_json::from_value(
+            json!({"fail": {"status": 401, "message": "Incorrect API key provided"}}),
+        )
+        .unwrap(),
+    );
+    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+        .await
+        .unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    // Nothing configured: no base URL, no key in the environment.
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let client = connect(&driver, data_dir.path()).await;
+    element(&client, "open-settings")
+        .await
+        .click()
+        .await
+        .unwrap();
+    element(&client, "settings-dialog").await;
+    let preset = element(&client, "settings-preset").await;
+    preset.select_by_value("custom").await.unwrap();
+    let fill = |testid: &'static str, text: String| {
+        let client = client.clone();
+        async move {
+            let input = element(&client, testid).await;
+            input.clear().await.unwrap();
+            input.send_keys(&text).await.unwrap();
+        }
+    };
+    fill("settings-base-url", server.base_url()).await;
+    fill("settings-chat-model", "replay-chat".into()).await;
+    fill("settings-patch-model", "replay-patch".into()).await;
+    element(&client, "settings-test")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let report = wait_for_text(&client, "settings-report", |t| t.contains("Patch model")).await;
+    assert!(
+        report.contains("answers, 2 model(s)") && report.contains("Chat model: answers"),
+        "{report}"
+    );
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("settings.png"), png).unwrap();
+    element(&client, "settings-save")
+        .await
+        .click()
+        .await
+        .unwrap();
+    client
+        .find(Locator::XPath("//button[normalize-space()='Close']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
+    let send = |text: String| {
+        let client = client.clone();
+        async move {
+            element(&client, "chat-input")
+                .await
+                .send_keys(&text)
+                .await
+                .unwrap();
+            element(&client, "chat-send").await.click().await.unwrap();
+        }
+    };
+    send(fixture.message.clone()).await;
+    wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
+    assert!(chat_says(&client, "Saved as revision 2.").await);
+    // The server now refuses the key: the chat says so and offers to replace it.
+    send("Tighten my summary.".into()).await;
+    let action = wait_for_text(&client, "chat-action", |t| !t.is_empty()).await;
+    assert_eq!(action.trim(), "Replace key");
+    client.close().await.ok();
+    drop(driver);
+    let models: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r["model"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(&models[..3], ["replay-chat", "replay-patch", "replay-chat"]);
+}

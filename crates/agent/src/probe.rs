@@ -4,13 +4,14 @@
 
 use serde::Serialize;
 use serde_json::json;
+use ts_rs::TS;
 
 use crate::kind::ErrorKind;
 use crate::provider::{Provider, ProviderError};
 use crate::turn::operations_schema;
 
 /// One check's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Check {
     /// It worked.
@@ -40,7 +41,7 @@ impl Check {
 }
 
 /// What the connection test found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionReport {
     /// The server asked.

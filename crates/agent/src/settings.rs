@@ -5,13 +5,14 @@
 use std::time::Duration;
 
 use redline_store::{Store, StoreError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::keychain::{KeyAccount, Keychain, KeychainError};
 use crate::provider::{OPENAI_BASE_URL, ProviderConfig};
 
 /// A kind of server, with its usual address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
     /// OpenAI's API.
@@ -72,7 +73,7 @@ impl Preset {
 }
 
 /// What is saved about the provider (never its key).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderSettings {
     /// The kind of server.
@@ -84,8 +85,10 @@ pub struct ProviderSettings {
     /// The patch model.
     pub patch_model: String,
     /// Seconds to wait for the first token.
+    #[ts(type = "number")]
     pub first_token_timeout_secs: u64,
     /// Seconds a started answer may go quiet.
+    #[ts(type = "number")]
     pub idle_timeout_secs: u64,
 }
 
@@ -148,6 +151,24 @@ impl ProviderSettings {
         store.set_setting(PATCH_MODEL, &self.patch_model)?;
         store.set_setting(FIRST_TOKEN, &self.first_token_timeout_secs.to_string())?;
         store.set_setting(IDLE, &self.idle_timeout_secs.to_string())
+    }
+
+    /// Refuses settings that cannot work, in words: a base URL that is not an `http(s)` URL, a model
+    /// with no name.
+    pub fn check(&self) -> Result<(), String> {
+        match reqwest::Url::parse(&self.base_url) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
+            _ => {
+                return Err(format!(
+                    "the base URL “{}” is not a web address (https://…, or http:// for a server on this computer)",
+                    self.base_url
+                ));
+            }
+        }
+        if self.chat_model.trim().is_empty() || self.patch_model.trim().is_empty() {
+            return Err("both models need a name".to_owned());
+        }
+        Ok(())
     }
 
     /// The keychain account of this provider's key.

@@ -60,3 +60,25 @@ describe("chat pane", () => {
     expect(onsend).toHaveBeenCalledWith("Tighten my summary");
   });
 });
+
+describe("chat errors", () => {
+  it("offer the action that fixes them", async () => {
+    const onsettings = vi.fn();
+    render(ChatPane, {
+      messages: [
+        { role: "error", text: "The API key was refused by api.openai.com (401)", action: "replace-key" },
+        { role: "error", text: "No API key for api.openai.com", action: "settings" },
+        { role: "error", text: "The disk is full" },
+      ],
+      onsend: () => {},
+      onstop: () => {},
+      ondemo: () => {},
+      onheld: () => {},
+      onsettings,
+    });
+    const buttons = screen.getAllByTestId("chat-action");
+    expect(buttons.map((b) => b.textContent?.trim())).toEqual(["Replace key", "Open settings"]);
+    await fireEvent.click(buttons[0]!);
+    expect(onsettings).toHaveBeenCalledTimes(1);
+  });
+});

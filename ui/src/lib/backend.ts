@@ -5,6 +5,9 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { ChatLine } from "../bindings/ChatLine";
+import type { ConnectionReport } from "../bindings/ConnectionReport";
+import type { ProviderSettings } from "../bindings/ProviderSettings";
+import type { ProviderView } from "../bindings/ProviderView";
 import type { ErrorKind } from "../bindings/ErrorKind";
 import type { ExportDone } from "../bindings/ExportDone";
 import type { ExportRequest } from "../bindings/ExportRequest";
@@ -93,4 +96,29 @@ export function exportPreview(request: ExportRequest): Promise<string> {
 /** Exports the document on screen into the Downloads folder. */
 export function exportDocument(request: ExportRequest): Promise<ExportDone> {
   return invoke<ExportDone>("export_document", { request });
+}
+
+/** The saved provider: its settings, and whether a key is set (never the key). */
+export function providerSettings(): Promise<ProviderView> {
+  return invoke<ProviderView>("provider_settings");
+}
+
+/** Saves the provider settings. */
+export function saveProvider(settings: ProviderSettings): Promise<ProviderView> {
+  return invoke<ProviderView>("save_provider", { settings });
+}
+
+/** Keeps `key` in the OS keychain for the saved provider; the reply says only that a key is set. */
+export function setKey(key: string): Promise<ProviderView> {
+  return invoke<ProviderView>("set_key", { key });
+}
+
+/** Removes the saved provider's key from the OS keychain. */
+export function clearKey(): Promise<ProviderView> {
+  return invoke<ProviderView>("clear_key");
+}
+
+/** Tests the connection to the saved provider and its two models. */
+export function testConnection(): Promise<ConnectionReport> {
+  return invoke<ConnectionReport>("test_connection");
 }

@@ -6,6 +6,8 @@ import type { HeldEdits } from "../bindings/HeldEdits";
 export interface ChatMessage {
   role: "user" | "assistant" | "notice" | "warning" | "error" | "held";
   text: string;
+  /** For `error`: what the user can do about it (the chat shows a button). */
+  action?: "settings" | "replace-key";
   /** For `held`: the edits waiting for the user, and what became of them. */
   held?: { edits: HeldEdits; state: "open" | "applying" | "applied" | "discarded"; error?: string };
 }

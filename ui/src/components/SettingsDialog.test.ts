@@ -1,0 +1,99 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ProviderSettings } from "../bindings/ProviderSettings";
+import type { ProviderView } from "../bindings/ProviderView";
+
+const calls: { saved: ProviderSettings[]; keys: string[]; cleared: number } = { saved: [], keys: [], cleared: 0 };
+let keySet = false;
+
+function view(settings: ProviderSettings): ProviderView {
+  return { settings, saved: true, keySet, keyFor: `${settings.preset}@host`, keychainProblem: null };
+}
+
+const initial: ProviderSettings = {
+  preset: "openai",
+  baseUrl: "https://api.openai.com/v1",
+  chatModel: "gpt-4.1-mini",
+  patchModel: "gpt-4.1-mini",
+  firstTokenTimeoutSecs: 60,
+  idleTimeoutSecs: 30,
+};
+
+vi.mock("../lib/backend", () => ({
+  errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
+  providerSettings: async () => view({ ...initial }),
+  saveProvider: async (settings: ProviderSettings) => {
+    calls.saved.push(settings);
+    return view(settings);
+  },
+  setKey: async (key: string) => {
+    calls.keys.push(key);
+    keySet = true;
+    return view(calls.saved.at(-1) ?? initial);
+  },
+  clearKey: async () => {
+    calls.cleared += 1;
+    keySet = false;
+    return view(initial);
+  },
+  testConnection: async () => ({
+    baseUrl: "http://127.0.0.1:11434/v1",
+    models: ["llama3.1", "qwen2.5"],
+    listing: { ok: true, problem: null, kind: null },
+    chat: { ok: true, problem: null, kind: null },
+    patch: { ok: false, problem: "the model “nope” was not found at 127.0.0.1:11434", kind: "model_not_found" },
+    patchFormat: "json_schema",
+  }),
+}));
+
+import SettingsDialog from "./SettingsDialog.svelte";
+
+afterEach(() => {
+  cleanup();
+  calls.saved.length = 0;
+  calls.keys.length = 0;
+  calls.cleared = 0;
+  keySet = false;
+});
+
+describe("settings", () => {
+  it("a preset brings its address, and Save keeps the settings", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    const preset = (await screen.findByTestId("settings-preset")) as HTMLSelectElement;
+    await fireEvent.change(preset, { target: { value: "ollama" } });
+    expect((screen.getByTestId("settings-base-url") as HTMLInputElement).value).toBe("http://127.0.0.1:11434/v1");
+    await fireEvent.input(screen.getByTestId("settings-chat-model"), { target: { value: "llama3.1" } });
+    await fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(calls.saved.length).toBe(1));
+    expect(calls.saved[0]).toMatchObject({ preset: "ollama", baseUrl: "http://127.0.0.1:11434/v1", chatModel: "llama3.1" });
+  });
+
+  it("the key goes to the keychain and the window only learns that it is set", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    expect((await screen.findByTestId("settings-key-state")).textContent).toContain("not set");
+    const input = screen.getByTestId("settings-key") as HTMLInputElement;
+    expect(input.type).toBe("password");
+    await fireEvent.input(input, { target: { value: "sk-test-123" } });
+    await fireEvent.click(screen.getByTestId("settings-save-key"));
+    await waitFor(() => expect(screen.getByTestId("settings-key-state").textContent).toContain("set"));
+    expect(calls.keys).toEqual(["sk-test-123"]);
+    expect(input.value).toBe("");
+    expect(screen.getByTestId("settings-save-key").textContent?.trim()).toBe("Replace key");
+    await fireEvent.click(screen.getByTestId("settings-remove-key"));
+    await waitFor(() => expect(calls.cleared).toBe(1));
+    expect(screen.getByTestId("settings-key-state").textContent).toContain("not set");
+  });
+
+  it("Test connection says in words what works and what does not, and offers the server's models", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    await fireEvent.click(await screen.findByTestId("settings-test"));
+    const report = await screen.findByTestId("settings-report");
+    expect(report.textContent).toContain("answers, 2 model(s)");
+    expect(report.textContent).toContain("the model “nope” was not found");
+    await waitFor(() =>
+      expect(screen.getByTestId("settings-status").textContent).toContain("Something does not work"),
+    );
+    const options = Array.from(document.querySelectorAll("#settings-models option")).map((o) => o.getAttribute("value"));
+    expect(options).toEqual(["llama3.1", "qwen2.5"]);
+  });
+});
