@@ -59,7 +59,8 @@ impl ProviderError {
             ProviderError::ContextTooLong
             | ProviderError::BadResponse(_)
             | ProviderError::Refused(_)
-            | ProviderError::TooLong(_) => ErrorKind::Refused,
+            | ProviderError::TooLong(_)
+            | ProviderError::Unfinished(_) => ErrorKind::Refused,
             ProviderError::Cancelled => ErrorKind::Stopped,
         }
     }

@@ -151,6 +151,11 @@ pub enum ProviderError {
     BadResponse(String),
     #[error("{0}")]
     Refused(String),
+    /// The stream ended cleanly but unfinished: no finish reason, no end marker.
+    #[error(
+        "{0} stopped its answer before finishing it (no end marker); the server may not support streamed answers with tools — `redline provider test` checks"
+    )]
+    Unfinished(String),
     /// The answer went past one of the limits every answer is held to.
     #[error("the model's answer was refused: {0}")]
     TooLong(String),
@@ -207,7 +212,11 @@ impl Provider {
         if let Some(key) = config.api_key.as_ref().filter(|_| config.key_may_travel()) {
             openai = openai.with_api_key(key);
         }
+        // No idle connection is reused: a server that cut a stream (llama.cpp does, after answering 200)
+        // leaves a connection the next request would fail on. A model call takes seconds; a connection,
+        // milliseconds.
         let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
             .connect_timeout(Duration::from_secs(10))
             .build()
             .unwrap_or_default();
@@ -240,6 +249,7 @@ impl Provider {
             first: self.config.first_token_timeout,
             started: false,
             chunks: ChunkReader::default(),
+            host: host(&self.config.base_url),
         })
     }
 
@@ -431,6 +441,8 @@ pub struct DeltaStream {
     first: Duration,
     started: bool,
     chunks: ChunkReader,
+    /// The server, for messages.
+    host: String,
 }
 
 impl DeltaStream {
@@ -445,6 +457,12 @@ impl DeltaStream {
             Ok(item) => item,
         };
         match item {
+            // A server that fails after answering 200 may just close the stream: an answer without its
+            // finish reason is not a complete answer, and the user is told.
+            None if !self.chunks.finished => {
+                self.chunks.finished = true;
+                Some(Err(ProviderError::Unfinished(self.host.clone())))
+            }
             None => None,
             Some(Err(OpenAIError::StreamError(_) | OpenAIError::Reqwest(_))) => {
                 Some(Err(ProviderError::Lost))
@@ -463,6 +481,8 @@ impl DeltaStream {
 pub struct ChunkReader {
     ids: HashMap<String, usize>,
     last_index: usize,
+    /// A finish reason was seen (even an empty one): the answer came to its end.
+    pub finished: bool,
 }
 
 impl ChunkReader {
@@ -528,7 +548,8 @@ impl ChunkReader {
                         .to_owned(),
                 });
             }
-            // `finish_reason: ""` (some servers) is no reason at all.
+            // `finish_reason: ""` (some servers) is no reason at all, but it does end the answer.
+            self.finished |= choice["finish_reason"].is_string();
             if let Some(reason) = choice["finish_reason"].as_str().filter(|r| !r.is_empty()) {
                 out.push(Delta::Finish(reason.to_owned()));
             }

@@ -47,7 +47,8 @@ pub struct Reply {
     /// How long a stall lasts.
     pub stall_ms: Option<u64>,
     /// Quirks of real servers to reproduce: `noIndex`, `emptyFinishReason`, `stopForToolCalls`, `crlf`,
-    /// `comments`.
+    /// `comments`, `unfinished` (the stream ends cleanly with no finish reason, no usage and no `[DONE]`, as
+    /// llama.cpp's server does when it fails after answering 200).
     pub quirks: Vec<String>,
 }
 
@@ -317,6 +318,9 @@ fn frames(reply: &Reply, model: &str, chunk: usize) -> Vec<String> {
     }
     if quirk("emptyFinishReason") {
         finish = json!("");
+    }
+    if quirk("unfinished") {
+        return out;
     }
     out.push(chunk_of(json!({}), finish));
     out.push(
