@@ -155,6 +155,12 @@ pub async fn test_connection(
     engine.test_connection().await
 }
 
+/// The model servers that answer at their usual addresses on this computer (for the first-run setup).
+#[tauri::command]
+pub async fn find_local_servers() -> Vec<redline_agent::probe::LocalServer> {
+    redline_agent::probe::find_local_servers().await
+}
+
 /// Stops the turn in progress: the HTTP stream is cancelled and every preview rolled back.
 #[tauri::command]
 pub fn stop_turn(engine: State<'_, Engine>) -> bool {

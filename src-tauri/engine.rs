@@ -357,12 +357,16 @@ impl Engine {
             Ok(key) => (key.is_some(), None),
             Err(e) => (false, Some(e.to_string())),
         };
+        let env = redline_agent::settings::env_var;
         ProviderView {
             settings,
             saved,
             key_set,
             key_for: account.user(),
             keychain_problem,
+            from_env: ["REDLINE_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_KEY"]
+                .into_iter()
+                .any(|name| env(name).is_some()),
         }
     }
 

@@ -200,6 +200,9 @@ pub struct ProviderView {
     pub key_for: String,
     /// Why the keychain could not be asked, if it could not (then the key may come from OPENAI_API_KEY).
     pub keychain_problem: Option<String>,
+    /// Whether the environment chooses the server or the key (`REDLINE_BASE_URL`, `OPENAI_BASE_URL`,
+    /// `OPENAI_API_KEY`), which then override the settings.
+    pub from_env: bool,
 }
 
 /// Writes every IPC type's TypeScript declaration (with its dependencies) into `dir`.
@@ -211,6 +214,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     ErrorKind::export_all(&cfg)?;
     ProviderView::export_all(&cfg)?;
     redline_agent::probe::ConnectionReport::export_all(&cfg)?;
+    redline_agent::probe::LocalServer::export_all(&cfg)?;
     ChatEvent::export_all(&cfg)?;
     redline_agent::Held::export_all(&cfg)?;
     TurnSummary::export_all(&cfg)?;

@@ -47,6 +47,7 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::set_key,
             commands::clear_key,
             commands::test_connection,
+            commands::find_local_servers,
             commands::open_surface,
             commands::app_info,
             commands::send_message,

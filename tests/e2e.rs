@@ -132,7 +132,7 @@ fn screenshot_path(name: &str) -> PathBuf {
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn the_window_shows_the_sample_resume_on_first_start() {
     let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver();
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
     let client = connect(&driver, data_dir.path()).await;
 
     assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
@@ -148,6 +148,9 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
         .await
         .unwrap();
     assert_eq!(send.text().await.unwrap(), "Send");
+    // Nothing is configured: the chat offers the ways on (a local server, a service, the demo).
+    let setup = wait_for_text(&client, "first-run", |t| t.contains("Try the demo")).await;
+    assert!(setup.contains("Choose a model to start"), "{setup}");
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("first-start.png"), png).unwrap();
     client.close().await.ok();

@@ -130,3 +130,81 @@ async fn answer(opened: Result<crate::provider::DeltaStream, ProviderError>) -> 
     }
     Check::passed()
 }
+
+/// A model server found on this computer.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalServer {
+    /// Which kind.
+    pub preset: crate::settings::Preset,
+    /// Where it answers.
+    pub base_url: String,
+    /// The models it lists.
+    pub models: Vec<String>,
+}
+
+/// The servers that answer `GET /models` at their usual addresses on this computer (Ollama, LM Studio,
+/// llama.cpp's server), asked at once, each given half a second.
+pub async fn find_local_servers() -> Vec<LocalServer> {
+    use crate::settings::Preset;
+    let candidates: Vec<(Preset, String)> = [Preset::Ollama, Preset::LmStudio, Preset::LlamaCpp]
+        .into_iter()
+        .filter_map(|p| p.base_url().map(|url| (p, url.to_owned())))
+        .collect();
+    find_servers(&candidates, std::time::Duration::from_millis(500)).await
+}
+
+/// The `candidates` that answer with a model list within `wait`, in the order given.
+pub async fn find_servers(
+    candidates: &[(crate::settings::Preset, String)],
+    wait: std::time::Duration,
+) -> Vec<LocalServer> {
+    let asks = candidates.iter().map(|(preset, url)| async move {
+        let mut config = crate::provider::ProviderConfig::new(Some(url.clone()), None);
+        config.first_token_timeout = wait;
+        let models = Provider::new(config).models().await.ok()?;
+        Some(LocalServer {
+            preset: *preset,
+            base_url: url.clone(),
+            models,
+        })
+    });
+    futures::future::join_all(asks)
+        .await
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Preset;
+
+    #[tokio::test]
+    async fn local_servers_are_found_by_their_model_list() {
+        let server = crate::ReplayServer::start(Vec::new(), crate::Pace::default())
+            .await
+            .unwrap();
+        // A port nothing listens on: taken, then let go.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let nobody = format!("http://{}/v1", closed.local_addr().unwrap());
+        drop(closed);
+        let found = find_servers(
+            &[
+                (Preset::Ollama, nobody),
+                (Preset::LlamaCpp, server.base_url()),
+            ],
+            std::time::Duration::from_millis(500),
+        )
+        .await;
+        assert_eq!(
+            found,
+            [LocalServer {
+                preset: Preset::LlamaCpp,
+                base_url: server.base_url(),
+                models: vec!["replay-chat".into(), "replay-patch".into()],
+            }]
+        );
+    }
+}

@@ -24,4 +24,9 @@ keyFor: string,
 /**
  * Why the keychain could not be asked, if it could not (then the key may come from OPENAI_API_KEY).
  */
-keychainProblem: string | null, };
+keychainProblem: string | null, 
+/**
+ * Whether the environment chooses the server or the key (`REDLINE_BASE_URL`, `OPENAI_BASE_URL`,
+ * `OPENAI_API_KEY`), which then override the settings.
+ */
+fromEnv: boolean, };

@@ -7,7 +7,7 @@ const calls: { saved: ProviderSettings[]; keys: string[]; cleared: number } = { 
 let keySet = false;
 
 function view(settings: ProviderSettings): ProviderView {
-  return { settings, saved: true, keySet, keyFor: `${settings.preset}@host`, keychainProblem: null };
+  return { settings, saved: true, keySet, keyFor: `${settings.preset}@host`, keychainProblem: null, fromEnv: false };
 }
 
 const initial: ProviderSettings = {

@@ -6,6 +6,7 @@ import type { AppInfo } from "../bindings/AppInfo";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { ChatLine } from "../bindings/ChatLine";
 import type { ConnectionReport } from "../bindings/ConnectionReport";
+import type { LocalServer } from "../bindings/LocalServer";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderView } from "../bindings/ProviderView";
 import type { ErrorKind } from "../bindings/ErrorKind";
@@ -121,4 +122,9 @@ export function clearKey(): Promise<ProviderView> {
 /** Tests the connection to the saved provider and its two models. */
 export function testConnection(): Promise<ConnectionReport> {
   return invoke<ConnectionReport>("test_connection");
+}
+
+/** The model servers that answer at their usual addresses on this computer. */
+export function findLocalServers(): Promise<LocalServer[]> {
+  return invoke<LocalServer[]>("find_local_servers");
 }
