@@ -570,11 +570,12 @@ fn recover_leaves_a_healthy_database_alone_unless_forced() {
     assert!(!ok(redline(dir.path(), &["list"])).contains("After the backup"));
 }
 
-/// `redline` with no keychain to reach (no session bus) and none of the provider variables set, so that a
-/// test never touches a developer's real keychain or settings.
-fn redline_without_keychain(data_dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+/// `redline` with `stdin` as its input and none of the provider variables set; with no keychain to reach
+/// (no session bus) unless `keychain`, so that a test never touches a developer's real keychain.
+fn redline_with(data_dir: &Path, args: &[&str], stdin: Option<&str>, keychain: bool) -> Output {
     use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_redline"));
+    command
         .arg("--data-dir")
         .arg(data_dir)
         .args(args)
@@ -584,21 +585,27 @@ fn redline_without_keychain(data_dir: &Path, args: &[&str], stdin: Option<&str>)
         .env_remove("OPENAI_BASE_URL")
         .env_remove("REDLINE_MODEL")
         .env_remove("REDLINE_PATCH_MODEL")
-        .env(
-            "DBUS_SESSION_BUS_ADDRESS",
-            "unix:path=/nonexistent/redline-test-bus",
-        )
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::piped());
+    if !keychain {
+        command.env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/redline-test-bus",
+        );
+    }
+    let mut child = command.spawn().unwrap();
     let mut input = child.stdin.take().unwrap();
     if let Some(text) = stdin {
         input.write_all(text.as_bytes()).unwrap();
     }
     drop(input);
     child.wait_with_output().unwrap()
+}
+
+/// [`redline_with`] and no keychain.
+fn redline_without_keychain(data_dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    redline_with(data_dir, args, stdin, false)
 }
 
 #[test]
@@ -716,27 +723,7 @@ fn with_no_keychain_a_key_is_refused_in_plain_words_and_never_written_elsewhere(
 #[ignore = "needs a Secret Service: run scripts/test.sh"]
 fn the_key_lives_in_the_os_keychain_and_nowhere_else() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |args: &[&str], stdin: Option<&str>| {
-        use std::io::Write as _;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
-            .arg("--data-dir")
-            .arg(dir.path())
-            .args(args)
-            .env_remove("OPENAI_API_KEY")
-            .env_remove("REDLINE_BASE_URL")
-            .env_remove("OPENAI_BASE_URL")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut input = child.stdin.take().unwrap();
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).unwrap();
-        }
-        drop(input);
-        child.wait_with_output().unwrap()
-    };
+    let run = |args: &[&str], stdin: Option<&str>| redline_with(dir.path(), args, stdin, true);
     let mut printed = Vec::new();
     let mut say = |out: Output| {
         printed.extend_from_slice(&out.stdout);
