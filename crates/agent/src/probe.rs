@@ -56,6 +56,8 @@ pub struct ConnectionReport {
     pub patch: Check,
     /// How the patch model gives JSON on this server (`json_schema`, `json_object`, `tool`, `prompt`).
     pub patch_format: String,
+    /// Whether the server streams a round that offers tools (else such rounds are asked without streaming).
+    pub streams_tools: bool,
 }
 
 impl ConnectionReport {
@@ -92,7 +94,21 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
                 "tool_choice": "auto",
                 "max_tokens": 16,
             });
-            answer(provider.stream(body).await).await
+            match answer(provider.stream(body.clone()).await).await {
+                // Cut with no end marker: asked again without streaming, as a turn would.
+                Check {
+                    kind: Some(ErrorKind::Refused),
+                    problem: Some(problem),
+                    ..
+                } if problem.contains("before finishing it") => {
+                    provider.stop_streaming_tools();
+                    match provider.complete(body).await {
+                        Ok(_) => Check::passed(),
+                        Err(e) => Check::failed(&e),
+                    }
+                }
+                other => other,
+            }
         }
     };
     let patch = match unknown(&config.patch_model) {
@@ -114,6 +130,7 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
         chat,
         patch,
         patch_format: provider.patch_format().to_owned(),
+        streams_tools: provider.streams_tools(),
     }
 }
 

@@ -7,7 +7,7 @@
 //! user's words.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::Duration;
 
 use async_openai::Client;
@@ -153,7 +153,7 @@ pub enum ProviderError {
     Refused(String),
     /// The stream ended cleanly but unfinished: no finish reason, no end marker.
     #[error(
-        "{0} stopped its answer before finishing it (no end marker); the server may not support streamed answers with tools — `redline provider test` checks"
+        "{0} stopped its answer before finishing it (no end marker): the server failed mid-answer, and its log says why — often a prompt longer than the model's context; `redline provider test` checks the basics"
     )]
     Unfinished(String),
     /// The answer went past one of the limits every answer is held to.
@@ -202,6 +202,9 @@ pub struct Provider {
     client: Client<OpenAIConfig>,
     config: ProviderConfig,
     patch_format: AtomicU8,
+    /// Whether rounds that offer tools are streamed: a server that cuts them (llama.cpp's cannot stream
+    /// automatic tool choice) is asked without streaming from then on.
+    streams_tools: AtomicBool,
 }
 
 impl Provider {
@@ -224,6 +227,7 @@ impl Provider {
             client: Client::build(http, openai),
             config,
             patch_format: AtomicU8::new(FORMAT_SCHEMA),
+            streams_tools: AtomicBool::new(true),
         }
     }
 
@@ -300,6 +304,63 @@ impl Provider {
                 other => return other,
             }
         }
+    }
+
+    /// Whether rounds that offer tools are streamed on this server (see [`Provider::complete`]).
+    pub fn streams_tools(&self) -> bool {
+        self.streams_tools.load(Ordering::Relaxed)
+    }
+
+    /// This server cut a streamed round that offered tools: ask such rounds without streaming from now on.
+    pub fn stop_streaming_tools(&self) {
+        self.streams_tools.store(false, Ordering::Relaxed);
+    }
+
+    /// One chat completion for `body`, not streamed, read as the deltas a stream would have given (its text,
+    /// its tool calls, its finish reason): for servers that cannot stream a round with tools. The same
+    /// limits hold once it is read; the whole answer must arrive within the first-token timeout.
+    pub async fn complete(&self, mut body: Value) -> Result<Vec<Delta>, ProviderError> {
+        body["stream"] = Value::Bool(false);
+        if let Some(o) = body.as_object_mut() {
+            o.remove("stream_options");
+        }
+        let model = body["model"].as_str().unwrap_or_default().to_owned();
+        let answer = tokio::time::timeout(
+            self.config.first_token_timeout,
+            self.client.chat().create_byot::<Value, Value>(body),
+        )
+        .await
+        .map_err(|_| ProviderError::Timeout(self.config.first_token_timeout.as_secs()))?
+        .map_err(|e| self.words(e, &model))?;
+        // The answer's message as the one chunk of a stream: the same lenient reading, the same limits.
+        let choices: Vec<Value> = answer["choices"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|choice| {
+                let message = &choice["message"];
+                let calls: Vec<Value> = message["tool_calls"]
+                    .as_array()
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, call)| {
+                        let mut call = call.clone();
+                        if call.get("index").is_none() {
+                            call["index"] = Value::from(i);
+                        }
+                        call
+                    })
+                    .collect();
+                serde_json::json!({
+                    "delta": {"content": message["content"], "tool_calls": calls},
+                    "finish_reason": choice["finish_reason"].as_str().unwrap_or("stop"),
+                })
+            })
+            .collect();
+        ChunkReader::default().read(&serde_json::json!({"choices": choices}))
     }
 
     /// How the patch model is asked for JSON now (what the server took): `json_schema`, `json_object`,

@@ -162,6 +162,55 @@ impl Drop for ReplayServer {
     }
 }
 
+/// True when the request just taken asked for no stream (`"stream": false` or no `stream`).
+fn request_stream_off(shared: &Arc<Mutex<Shared>>) -> bool {
+    let shared = shared.lock().unwrap_or_else(|p| p.into_inner());
+    shared
+        .requests
+        .last()
+        .is_some_and(|r| r["stream"] != Value::Bool(true))
+}
+
+/// A reply as one `chat.completion` (not streamed): its text, its tool calls, its finish reason.
+fn whole(reply: &Reply, model: &str) -> Response<Body> {
+    let mut content = reply.say.clone().unwrap_or_default();
+    if let Some(value) = &reply.patch {
+        content.push_str(&value.to_string());
+    }
+    if let Some(raw) = &reply.raw {
+        content.push_str(raw);
+    }
+    let calls: Vec<Value> = reply
+        .tool_call
+        .iter()
+        .chain(&reply.tool_calls)
+        .enumerate()
+        .map(|(n, call)| {
+            json!({"id": format!("call_replay_{}", n + 1), "type": "function",
+                   "function": {"name": call["name"], "arguments": call["arguments"].to_string()}})
+        })
+        .collect();
+    let finish = if calls.is_empty() {
+        "stop"
+    } else {
+        "tool_calls"
+    };
+    let message = if calls.is_empty() {
+        json!({"role": "assistant", "content": content})
+    } else {
+        json!({"role": "assistant", "content": content, "tool_calls": calls})
+    };
+    let body = json!({
+        "id": "chatcmpl-replay", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+    });
+    Response::builder()
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap_or_default()
+}
+
 /// The models the replay server lists (it answers for any model it is asked for).
 pub const MODELS: &[&str] = &["replay-chat", "replay-patch"];
 
@@ -194,6 +243,9 @@ async fn answer(
     };
     if let Some(f) = &reply.fail {
         return error(f.status, &f.message, f.code.as_deref(), f.retry_after);
+    }
+    if request_stream_off(&shared) {
+        return whole(&reply, &model);
     }
     let frames = frames(&reply, &model, pace.chunk);
     let crlf = reply.quirks.iter().any(|q| q == "crlf");

@@ -177,6 +177,78 @@ pub struct Turn<'a> {
     pub stall: Duration,
 }
 
+/// A chat answer as it accumulates from deltas, held to the limits every answer is held to.
+#[derive(Default)]
+struct Answer {
+    text: String,
+    calls: Vec<Call>,
+}
+
+impl Answer {
+    fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.calls.is_empty()
+    }
+
+    fn take(
+        &mut self,
+        delta: Delta,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<(), TurnError> {
+        match delta {
+            Delta::Text(t) => {
+                if self.text.len() + t.len() > MAX_REPLY_BYTES {
+                    return Err(ProviderError::TooLong(format!(
+                        "its reply is longer than {} KB",
+                        MAX_REPLY_BYTES / 1024
+                    ))
+                    .into());
+                }
+                self.text.push_str(&t);
+                emit(TurnEvent::Chat { text: t });
+            }
+            Delta::ToolCall {
+                index,
+                id,
+                name,
+                arguments,
+            } => {
+                while self.calls.len() <= index {
+                    self.calls.push(Call::default());
+                }
+                let call = &mut self.calls[index];
+                if let Some(id) = id {
+                    call.id = id;
+                }
+                if let Some(name) = name {
+                    call.name = name;
+                }
+                if call.arguments.len() + arguments.len() > MAX_ARGUMENTS_BYTES {
+                    return Err(ProviderError::TooLong(format!(
+                        "the arguments of its tool call are longer than {} MB",
+                        MAX_ARGUMENTS_BYTES >> 20
+                    ))
+                    .into());
+                }
+                call.arguments.push_str(&arguments);
+            }
+            // "stop" where "tool_calls" was meant is read the same: the calls are what count.
+            Delta::Finish(_) => {}
+        }
+        Ok(())
+    }
+
+    fn into_parts(self) -> (String, Vec<Call>) {
+        let Answer { text, mut calls } = self;
+        calls.retain(|c| !c.name.is_empty());
+        for (i, call) in calls.iter_mut().enumerate() {
+            if call.id.is_empty() {
+                call.id = format!("call_{i}");
+            }
+        }
+        (text, calls)
+    }
+}
+
 /// A tool call as it accumulates from deltas.
 #[derive(Debug, Default, Clone)]
 struct Call {
@@ -367,67 +439,41 @@ impl Turn<'_> {
         body: Value,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<(String, Vec<Call>), TurnError> {
+        let mut answer = Answer::default();
+        if !self.provider.streams_tools() {
+            let deltas = tokio::select! {
+                _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
+                deltas = self.provider.complete(body) => deltas?,
+            };
+            for delta in deltas {
+                answer.take(delta, emit)?;
+            }
+            return Ok(answer.into_parts());
+        }
         let mut stream = tokio::select! {
             _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
-            opened = self.provider.stream(body) => opened?,
+            opened = self.provider.stream(body.clone()) => opened?,
         };
-        let (mut text, mut calls) = (String::new(), Vec::<Call>::new());
         loop {
             let next = tokio::select! {
                 _ = self.cancel.cancelled() => return Err(TurnError::Cancelled),
                 next = stream.next() => next,
             };
-            let Some(deltas) = next else { break };
-            for delta in deltas? {
-                match delta {
-                    Delta::Text(t) => {
-                        if text.len() + t.len() > MAX_REPLY_BYTES {
-                            return Err(ProviderError::TooLong(format!(
-                                "its reply is longer than {} KB",
-                                MAX_REPLY_BYTES / 1024
-                            ))
-                            .into());
-                        }
-                        text.push_str(&t);
-                        emit(TurnEvent::Chat { text: t });
-                    }
-                    Delta::ToolCall {
-                        index,
-                        id,
-                        name,
-                        arguments,
-                    } => {
-                        while calls.len() <= index {
-                            calls.push(Call::default());
-                        }
-                        let call = &mut calls[index];
-                        if let Some(id) = id {
-                            call.id = id;
-                        }
-                        if let Some(name) = name {
-                            call.name = name;
-                        }
-                        if call.arguments.len() + arguments.len() > MAX_ARGUMENTS_BYTES {
-                            return Err(ProviderError::TooLong(format!(
-                                "the arguments of its tool call are longer than {} MB",
-                                MAX_ARGUMENTS_BYTES >> 20
-                            ))
-                            .into());
-                        }
-                        call.arguments.push_str(&arguments);
-                    }
-                    // "stop" where "tool_calls" was meant is read the same: the calls are what count.
-                    Delta::Finish(_) => {}
+            let deltas = match next {
+                None => break,
+                // Cut before it said anything: a server that cannot stream a round with tools (llama.cpp).
+                // Asked again without streaming, and remembered.
+                Some(Err(ProviderError::Unfinished(_))) if answer.is_empty() => {
+                    self.provider.stop_streaming_tools();
+                    return Box::pin(self.chat(body, emit)).await;
                 }
+                Some(deltas) => deltas?,
+            };
+            for delta in deltas {
+                answer.take(delta, emit)?;
             }
         }
-        calls.retain(|c| !c.name.is_empty());
-        for (i, call) in calls.iter_mut().enumerate() {
-            if call.id.is_empty() {
-                call.id = format!("call_{i}");
-            }
-        }
-        Ok((text, calls))
+        Ok(answer.into_parts())
     }
 
     /// Carries out `patch_resume`: the patch model's operations streamed through the stabilizer into the

@@ -443,6 +443,25 @@ async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
     );
 }
 
+/// Fixture 23's requests: the cut round was asked again without streaming, the patch model streamed, and
+/// the provider remembered for the last round.
+#[tokio::test]
+async fn a_server_that_cannot_stream_tool_rounds_is_asked_without_streaming() {
+    let fixture = fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/23-tools-without-streaming.json"),
+    )
+    .unwrap();
+    let (result, _, store, id, server) = play(&fixture).await;
+    assert!(result.is_ok(), "{result:?}");
+    let streamed: Vec<bool> = server
+        .requests()
+        .iter()
+        .map(|r| r["stream"] == Value::Bool(true))
+        .collect();
+    assert_eq!(streamed, [true, false, true, false]);
+    assert_eq!(store.head(id).unwrap().number, 2);
+}
+
 /// `create_resume` passes the limits a patch does: a resume nested past the depth limit, or with a string
 /// past the length limit, is refused in words and no document is made.
 #[tokio::test]

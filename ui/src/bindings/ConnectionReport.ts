@@ -28,4 +28,8 @@ patch: Check,
 /**
  * How the patch model gives JSON on this server (`json_schema`, `json_object`, `tool`, `prompt`).
  */
-patchFormat: string, };
+patchFormat: string, 
+/**
+ * Whether the server streams a round that offers tools (else such rounds are asked without streaming).
+ */
+streamsTools: boolean, };

@@ -43,6 +43,7 @@ vi.mock("../lib/backend", () => ({
     chat: { ok: true, problem: null, kind: null },
     patch: { ok: false, problem: "the model “nope” was not found at 127.0.0.1:11434", kind: "model_not_found" },
     patchFormat: "json_schema",
+    streamsTools: false,
   }),
 }));
 
@@ -89,6 +90,7 @@ describe("settings", () => {
     await fireEvent.click(await screen.findByTestId("settings-test"));
     const report = await screen.findByTestId("settings-report");
     expect(report.textContent).toContain("answers, 2 model(s)");
+    expect(report.textContent).toContain("without streaming");
     expect(report.textContent).toContain("the model “nope” was not found");
     await waitFor(() =>
       expect(screen.getByTestId("settings-status").textContent).toContain("Something does not work"),
