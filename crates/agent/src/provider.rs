@@ -24,6 +24,11 @@ pub const MAX_REPLY_BYTES: usize = 64 * 1024;
 /// The most bytes one tool call's arguments may stream: `create_resume` carries a whole resume, at most
 /// [`redline_resume::MAX_DOCUMENT_BYTES`] of JSON, escaped once more inside a string.
 pub const MAX_ARGUMENTS_BYTES: usize = 2 * redline_resume::MAX_DOCUMENT_BYTES;
+/// The most bytes of one answer that is not streamed: a reply and a tool call's arguments, each within its
+/// own limit, as JSON.
+pub const MAX_ANSWER_BYTES: usize = MAX_REPLY_BYTES + 2 * MAX_ARGUMENTS_BYTES;
+/// The most bytes of a server's model list (a long one is a few KB).
+pub const MAX_MODEL_LIST_BYTES: usize = 4 << 20;
 /// `max_tokens` of every chat request: a reply and its tool calls.
 pub const CHAT_MAX_TOKENS: u32 = 4_096;
 /// `max_tokens` of every patch request: 100 operations of a typical size fit well within it.
@@ -200,6 +205,8 @@ pub const OPERATIONS_TOOL: &str = "write_operations";
 /// A configured provider.
 pub struct Provider {
     client: Client<OpenAIConfig>,
+    /// The same HTTP client, for the requests async-openai does not make for us (bounded reads).
+    http: reqwest::Client,
     config: ProviderConfig,
     patch_format: AtomicU8,
     /// Whether rounds that offer tools are streamed: a server that cuts them (llama.cpp's cannot stream
@@ -224,7 +231,8 @@ impl Provider {
             .build()
             .unwrap_or_default();
         Provider {
-            client: Client::build(http, openai),
+            client: Client::build(http.clone(), openai),
+            http,
             config,
             patch_format: AtomicU8::new(FORMAT_SCHEMA),
             streams_tools: AtomicBool::new(true),
@@ -325,13 +333,18 @@ impl Provider {
             o.remove("stream_options");
         }
         let model = body["model"].as_str().unwrap_or_default().to_owned();
-        let answer = tokio::time::timeout(
-            self.config.first_token_timeout,
-            self.client.chat().create_byot::<Value, Value>(body),
-        )
-        .await
-        .map_err(|_| ProviderError::Timeout(self.config.first_token_timeout.as_secs()))?
-        .map_err(|e| self.words(e, &model))?;
+        let url = format!(
+            "{}/chat/completions",
+            self.config.base_url.trim_end_matches('/')
+        );
+        let request = self
+            .http
+            .post(url)
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        let bytes = self.send_capped(request, &model, MAX_ANSWER_BYTES).await?;
+        let answer: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| ProviderError::BadResponse(format!("the answer is not JSON: {e}")))?;
         // The answer's message as the one chunk of a stream: the same lenient reading, the same limits.
         let choices: Vec<Value> = answer["choices"]
             .as_array()
@@ -376,45 +389,18 @@ impl Provider {
 
     /// The server's model list (`GET {base}/models`), in the user's words when it fails.
     pub async fn models(&self) -> Result<Vec<String>, ProviderError> {
-        let at = host(&self.config.base_url);
         let url = format!("{}/models", self.config.base_url.trim_end_matches('/'));
-        let mut request = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(self.config.first_token_timeout)
-            .build()
-            .map_err(|e| ProviderError::BadResponse(e.to_string()))?
-            .get(url);
-        if let Some(key) = self
-            .config
-            .api_key
-            .as_ref()
-            .filter(|_| self.config.key_may_travel())
-        {
-            request = request.bearer_auth(key);
-        }
-        let response = request.send().await.map_err(|e| {
-            if e.is_timeout() {
-                ProviderError::Timeout(self.config.first_token_timeout.as_secs())
-            } else {
-                ProviderError::Unreachable(at.clone())
-            }
-        })?;
-        match response.status().as_u16() {
-            200..=299 => {}
-            401 | 403 => return Err(ProviderError::Unauthorized(at)),
-            429 => return Err(ProviderError::RateLimited(at, None)),
-            status @ 500..=599 => return Err(ProviderError::Server(at, status)),
-            status => {
-                return Err(ProviderError::Refused(format!(
-                    "{at} has no model list ({status})"
-                )));
-            }
-        }
         // A model list is small; one that is not is not one.
-        let bytes = response.bytes().await.map_err(|_| ProviderError::Lost)?;
-        if bytes.len() > 4 << 20 {
-            return Err(ProviderError::TooLong("its model list is over 4 MB".into()));
-        }
+        let bytes = self
+            .send_capped(self.http.get(url), "", MAX_MODEL_LIST_BYTES)
+            .await
+            .map_err(|e| match e {
+                ProviderError::ModelNotFound(..) => ProviderError::Refused(format!(
+                    "{} has no model list (404)",
+                    host(&self.config.base_url)
+                )),
+                other => other,
+            })?;
         let list: Value = serde_json::from_slice(&bytes)
             .map_err(|e| ProviderError::BadResponse(format!("the model list is not JSON: {e}")))?;
         Ok(list["data"]
@@ -427,44 +413,107 @@ impl Provider {
             .collect())
     }
 
+    /// A server's refusal (its status, error code and message) in the user's words.
+    fn status_words(&self, status: u16, code: &str, message: &str, model: &str) -> ProviderError {
+        let at = host(&self.config.base_url);
+        let lower = message.to_lowercase();
+        match status {
+            401 | 403 => ProviderError::Unauthorized(at),
+            429 if code == "insufficient_quota" => ProviderError::Quota(at),
+            429 => ProviderError::RateLimited(at, None),
+            404 => ProviderError::ModelNotFound(model.to_owned(), at),
+            _ if code == "model_not_found" => ProviderError::ModelNotFound(model.to_owned(), at),
+            _ if code == "context_length_exceeded" || lower.contains("context length") => {
+                ProviderError::ContextTooLong
+            }
+            // A server that refuses an output format (some answer 500 for that) is refused, not broken:
+            // the patch model is asked again another way.
+            _ if refuses_format(&lower) => {
+                ProviderError::Refused(format!("{at} refused the request ({status}): {message}"))
+            }
+            500..=599 => ProviderError::Server(at, status),
+            _ => ProviderError::Refused(format!("{at} refused the request ({status}): {message}")),
+        }
+    }
+
+    /// Sends `request` (with the key, where it may travel) and reads its body, at most `limit` bytes:
+    /// an answer that is larger is refused as it arrives, never held whole. A refusal is put in words.
+    async fn send_capped(
+        &self,
+        request: reqwest::RequestBuilder,
+        model: &str,
+        limit: usize,
+    ) -> Result<Vec<u8>, ProviderError> {
+        let at = host(&self.config.base_url);
+        let mut request = request.timeout(self.config.first_token_timeout);
+        if let Some(key) = self
+            .config
+            .api_key
+            .as_ref()
+            .filter(|_| self.config.key_may_travel())
+        {
+            request = request.bearer_auth(key);
+        }
+        let mut response = request.send().await.map_err(|e| {
+            if e.is_timeout() {
+                ProviderError::Timeout(self.config.first_token_timeout.as_secs())
+            } else {
+                ProviderError::Unreachable(at.clone())
+            }
+        })?;
+        let status = response.status();
+        let too_long = || ProviderError::TooLong(format!("its answer is over {} KB", limit / 1024));
+        if response.content_length().is_some_and(|n| n > limit as u64) {
+            return Err(too_long());
+        }
+        let mut body = Vec::new();
+        loop {
+            let chunk = match response.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(e) if e.is_timeout() => {
+                    return Err(ProviderError::Timeout(
+                        self.config.first_token_timeout.as_secs(),
+                    ));
+                }
+                Err(_) => return Err(ProviderError::Lost),
+            };
+            if body.len() + chunk.len() > limit {
+                return Err(too_long());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        if !status.is_success() {
+            let error: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            let error = &error["error"];
+            let code = error["code"]
+                .as_str()
+                .or(error["type"].as_str())
+                .unwrap_or("");
+            let text = String::from_utf8_lossy(&body);
+            let message = error["message"].as_str().unwrap_or(&text);
+            return Err(self.status_words(status.as_u16(), code, message, model));
+        }
+        Ok(body)
+    }
+
     /// An async-openai error in the user's words.
     fn words(&self, error: OpenAIError, model: &str) -> ProviderError {
         let at = host(&self.config.base_url);
         match error {
             OpenAIError::ApiError(api) => {
-                let status = api.status_code.as_u16();
                 let code = api
                     .api_error
                     .code
                     .clone()
                     .or(api.api_error.r#type.clone())
                     .unwrap_or_default();
-                let message = api.api_error.message.to_lowercase();
-                match status {
-                    401 | 403 => ProviderError::Unauthorized(at),
-                    429 if code == "insufficient_quota" => ProviderError::Quota(at),
-                    429 => ProviderError::RateLimited(at, None),
-                    404 => ProviderError::ModelNotFound(model.to_owned(), at),
-                    _ if code == "model_not_found" => {
-                        ProviderError::ModelNotFound(model.to_owned(), at)
-                    }
-                    _ if code == "context_length_exceeded"
-                        || message.contains("context length") =>
-                    {
-                        ProviderError::ContextTooLong
-                    }
-                    // A server that refuses an output format (some answer 500 for that) is refused, not
-                    // broken: the patch model is asked again another way.
-                    _ if refuses_format(&message) => ProviderError::Refused(format!(
-                        "{at} refused the request ({status}): {}",
-                        api.api_error.message
-                    )),
-                    500..=599 => ProviderError::Server(at, status),
-                    _ => ProviderError::Refused(format!(
-                        "{at} refused the request ({status}): {}",
-                        api.api_error.message
-                    )),
-                }
+                self.status_words(
+                    api.status_code.as_u16(),
+                    &code,
+                    &api.api_error.message,
+                    model,
+                )
             }
             OpenAIError::Reqwest(e) if e.is_connect() => ProviderError::Unreachable(at),
             OpenAIError::Reqwest(e) if e.is_timeout() => {
@@ -622,6 +671,46 @@ impl ChunkReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A server on 127.0.0.1 that answers every request `200 OK` and then sends a body that never ends.
+    async fn endless_server() -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut request = [0u8; 4096];
+                    let _ = socket.read(&mut request).await;
+                    let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n";
+                    if socket.write_all(head.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    let block = vec![b' '; 64 * 1024];
+                    // Bounded in time: at most 256 MB, and it stops as soon as the client hangs up.
+                    for _ in 0..4096 {
+                        if socket.write_all(&block).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        format!("http://{addr}/v1")
+    }
+
+    #[tokio::test]
+    async fn an_answer_without_end_is_refused_as_it_arrives() {
+        let provider = Provider::new(ProviderConfig::new(Some(endless_server().await), None));
+        let err = provider.models().await.unwrap_err();
+        assert!(matches!(err, ProviderError::TooLong(_)), "{err}");
+        let err = provider
+            .complete(serde_json::json!({"model": "m", "messages": []}))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ProviderError::TooLong(_)), "{err}");
+        assert!(err.to_string().contains("its answer is over"), "{err}");
+    }
 
     #[test]
     fn the_key_never_shows_in_debug_output() {
