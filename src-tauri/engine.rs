@@ -204,33 +204,7 @@ impl Engine {
         selected: Option<String>,
         emit: &mut (dyn FnMut(Emit) + Send),
     ) -> Result<TurnSummary, IpcError> {
-        let config = {
-            let open = self.open()?.lock().await;
-            let (saved, _) = redline_agent::ProviderSettings::load(&open.store)?;
-            let settings = saved.with_env(redline_agent::settings::env_var);
-            let config = settings
-                .config(
-                    redline_agent::settings::env_var("OPENAI_API_KEY"),
-                    self.keychain.as_ref(),
-                )
-                .map_err(|e| {
-                    IpcError::new(
-                        ErrorKind::NotConfigured,
-                        format!(
-                            "{e}. Or press “Try the demo” to see Redline edit without a model."
-                        ),
-                    )
-                })?;
-            config.check().map_err(|e| {
-                IpcError::new(
-                    ErrorKind::NotConfigured,
-                    format!(
-                        "{e} (or `redline provider set` and `redline key set`). Or press “Try the demo” to see Redline edit without a model."
-                    ),
-                )
-            })?;
-            config
-        };
+        let config = self.configured().await?;
         self.turn(config, message, selected, emit).await
     }
 
@@ -344,6 +318,23 @@ impl Engine {
         }
     }
 
+    /// The configuration to run with (see [`redline_agent::settings::resolve`]); what is missing in words,
+    /// with the demo as the way on.
+    async fn configured(&self) -> Result<ProviderConfig, IpcError> {
+        let open = self.open()?.lock().await;
+        redline_agent::settings::resolve(&open.store, self.keychain.as_ref(), |_| {}).map_err(
+            |e| match e {
+                redline_agent::SetupError::Store(e) => IpcError::from(e),
+                other => IpcError::new(
+                    ErrorKind::NotConfigured,
+                    format!(
+                        "{other} (or `redline provider set` and `redline key set`). Or press “Try the demo” to see Redline edit without a model."
+                    ),
+                ),
+            },
+        )
+    }
+
     /// The saved provider as the settings show it: never the key, only whether one is set.
     pub async fn provider(&self) -> Result<ProviderView, IpcError> {
         let open = self.open()?.lock().await;
@@ -415,20 +406,7 @@ impl Engine {
     pub async fn test_connection(
         &self,
     ) -> Result<redline_agent::probe::ConnectionReport, IpcError> {
-        let config = {
-            let open = self.open()?.lock().await;
-            let (saved, _) = redline_agent::ProviderSettings::load(&open.store)?;
-            let settings = saved.with_env(redline_agent::settings::env_var);
-            settings
-                .config(
-                    redline_agent::settings::env_var("OPENAI_API_KEY"),
-                    self.keychain.as_ref(),
-                )
-                .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?
-        };
-        config
-            .check()
-            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e))?;
+        let config = self.configured().await?;
         let provider = Provider::new(config);
         Ok(redline_agent::probe::test_connection(&provider).await)
     }

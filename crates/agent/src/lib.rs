@@ -32,5 +32,5 @@ pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeycha
 pub use kind::{ErrorKind, store_kind};
 pub use provider::{ChunkReader, Delta, Provider, ProviderConfig, ProviderError};
 pub use replay::{Pace, ReplayServer, Reply};
-pub use settings::{Preset, ProviderSettings};
+pub use settings::{Preset, ProviderSettings, SetupError};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

@@ -219,6 +219,35 @@ impl ProviderSettings {
     }
 }
 
+/// Why no configuration to run with could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// The settings could not be read.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    /// The key could not be read from the keychain.
+    #[error("{0}")]
+    Keychain(#[from] KeychainError),
+    /// The configuration cannot work (no key for a remote server, a key that would travel unencrypted).
+    #[error("{0}")]
+    Unusable(String),
+}
+
+/// The configuration to run with, for the app and the CLI alike: the saved settings, the environment on
+/// top, then `adjust` (a command's flags), with the key from `OPENAI_API_KEY` or the keychain — checked.
+pub fn resolve(
+    store: &Store,
+    keychain: &dyn Keychain,
+    adjust: impl FnOnce(&mut ProviderSettings),
+) -> Result<ProviderConfig, SetupError> {
+    let (saved, _) = ProviderSettings::load(store)?;
+    let mut settings = saved.with_env(env_var);
+    adjust(&mut settings);
+    let config = settings.config(env_var("OPENAI_API_KEY"), keychain)?;
+    config.check().map_err(SetupError::Unusable)?;
+    Ok(config)
+}
+
 /// The environment variable, if set and not empty.
 pub fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())

@@ -444,22 +444,17 @@ fn run(cli: Cli) -> Result<()> {
                 Some(document(&mut store, doc)?)
             };
             // The saved provider, with the environment and then the flags on top.
-            let (saved, _) = ProviderSettings::load(&store)?;
-            let mut settings = saved.with_env(redline_agent::settings::env_var);
-            if let Some(url) = base_url {
-                settings.base_url = url;
-            }
-            if let Some(m) = model {
-                settings.chat_model = m;
-            }
-            if let Some(m) = patch_model {
-                settings.patch_model = m;
-            }
-            let config = settings.config(
-                redline_agent::settings::env_var("OPENAI_API_KEY"),
-                &OsKeychain,
-            )?;
-            config.check().map_err(anyhow::Error::msg)?;
+            let config = redline_agent::settings::resolve(&store, &OsKeychain, |settings| {
+                if let Some(url) = base_url {
+                    settings.base_url = url;
+                }
+                if let Some(m) = model {
+                    settings.chat_model = m;
+                }
+                if let Some(m) = patch_model {
+                    settings.patch_model = m;
+                }
+            })?;
             drop(out);
             chat::run(&mut store, doc, config, &message, json, None)?;
         }
@@ -493,12 +488,6 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
                 }
             }
             if let Some(url) = base_url {
-                let check = redline_agent::ProviderConfig::new(Some(url.clone()), Some("-".into()));
-                if let Err(problem) = check.check()
-                    && !problem.contains("unencrypted")
-                {
-                    bail!("{problem}; nothing was changed");
-                }
                 settings.base_url = url;
             }
             if let Some(m) = model {
@@ -507,17 +496,14 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
             if let Some(m) = patch_model {
                 settings.patch_model = m;
             }
+            if let Err(problem) = settings.check() {
+                bail!("{problem}; nothing was changed");
+            }
             settings.save(store)?;
             show_provider(&settings, true, false, out)
         }
         ProviderAction::Test { json } => {
-            let (saved, _) = ProviderSettings::load(store)?;
-            let settings = saved.with_env(redline_agent::settings::env_var);
-            let config = settings.config(
-                redline_agent::settings::env_var("OPENAI_API_KEY"),
-                &OsKeychain,
-            )?;
-            config.check().map_err(anyhow::Error::msg)?;
+            let config = redline_agent::settings::resolve(store, &OsKeychain, |_| {})?;
             let provider = redline_agent::Provider::new(config.clone());
             let report = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()

@@ -155,64 +155,42 @@ impl Store {
         chat_message_id: Option<i64>,
         model_calls: Vec<ModelCall>,
     ) -> Result<Committed> {
-        let path = self.path.clone();
-        self.write_at(
-            document_id,
-            base,
-            source,
-            reverts,
-            change,
-            summary,
-            chat_message_id,
-            model_calls,
-        )
-        .map_err(|e| crate::located(e, &path))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn write_at(
-        &mut self,
-        document_id: i64,
-        base: Option<u64>,
-        source: Source,
-        reverts: Option<u64>,
-        change: impl FnOnce(&Value) -> Result<(Patch, Value)>,
-        summary: String,
-        chat_message_id: Option<i64>,
-        model_calls: Vec<ModelCall>,
-    ) -> Result<Committed> {
         let Store {
-            conn, head_cache, ..
+            conn,
+            head_cache,
+            path,
         } = self;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let head = head_number(&tx, document_id)?;
-        if let Some(base) = base
-            && base != head
-        {
-            return Err(StoreError::Stale {
-                document: document_id,
-                base,
-                head,
-            });
-        }
-        let before = match head_cache.take() {
-            Some((id, number, doc)) if id == document_id && number == head => doc,
-            _ => rebuild(&tx, document_id, head)?,
-        };
-        let (forward, after) = change(&before)?;
-        if after == before {
-            *head_cache = Some((document_id, head, before));
-            return Err(StoreError::NoChange(document_id));
-        }
-        // Nothing is written that could not be read back (a stored patch adds two levels to its value).
-        crate::check_readable(&after)?;
-        let inverse = json_patch::diff(&after, &before);
-        let number = head + 1;
-        let now = now_ms();
-        let snapshot = number
-            .is_multiple_of(SNAPSHOT_EVERY)
-            .then(|| after.to_string());
-        tx.execute(
+        // Every failure names this database's file (busy, read-only, full).
+        let written = (|| -> Result<Committed> {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let head = head_number(&tx, document_id)?;
+            if let Some(base) = base
+                && base != head
+            {
+                return Err(StoreError::Stale {
+                    document: document_id,
+                    base,
+                    head,
+                });
+            }
+            let before = match head_cache.take() {
+                Some((id, number, doc)) if id == document_id && number == head => doc,
+                _ => rebuild(&tx, document_id, head)?,
+            };
+            let (forward, after) = change(&before)?;
+            if after == before {
+                *head_cache = Some((document_id, head, before));
+                return Err(StoreError::NoChange(document_id));
+            }
+            // Nothing is written that could not be read back (a stored patch adds two levels to its value).
+            crate::check_readable(&after)?;
+            let inverse = json_patch::diff(&after, &before);
+            let number = head + 1;
+            let now = now_ms();
+            let snapshot = number
+                .is_multiple_of(SNAPSHOT_EVERY)
+                .then(|| after.to_string());
+            tx.execute(
             "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward,
                                     inverse, snapshot, chat_message_id, reverts)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -230,34 +208,36 @@ impl Store {
                 reverts
             ],
         )?;
-        tx.execute(
-            "UPDATE documents SET head_revision = ?2, updated_at = ?3 WHERE id = ?1",
-            params![document_id, number, now],
-        )?;
-        for call in &model_calls {
-            crate::conversation::insert_model_call(&tx, document_id, Some(number), now, call)?;
-        }
-        tx.commit()?;
-        *head_cache = Some((document_id, number, after.clone()));
-        let summary = if summary.is_empty() {
-            describe(&forward)
-        } else {
-            summary
-        };
-        Ok(Committed {
-            info: RevisionInfo {
-                document_id,
-                number,
-                created_at: now,
-                base_revision: Some(head),
-                source,
-                summary,
-                chat_message_id,
-                reverts,
-            },
-            document: after,
-            forward,
-        })
+            tx.execute(
+                "UPDATE documents SET head_revision = ?2, updated_at = ?3 WHERE id = ?1",
+                params![document_id, number, now],
+            )?;
+            for call in &model_calls {
+                crate::conversation::insert_model_call(&tx, document_id, Some(number), now, call)?;
+            }
+            tx.commit()?;
+            *head_cache = Some((document_id, number, after.clone()));
+            let summary = if summary.is_empty() {
+                describe(&forward)
+            } else {
+                summary
+            };
+            Ok(Committed {
+                info: RevisionInfo {
+                    document_id,
+                    number,
+                    created_at: now,
+                    base_revision: Some(head),
+                    source,
+                    summary,
+                    chat_message_id,
+                    reverts,
+                },
+                document: after,
+                forward,
+            })
+        })();
+        written.map_err(|e| crate::located(e, path))
     }
 
     /// The head revision of `document_id`.
