@@ -191,6 +191,12 @@ impl Policy {
             .any(|c| is_within(path, c) || is_within(c, path))
     }
 
+    /// True when a write at `path` waits for the user's confirmation: a model's edit outside the scope, or of
+    /// who the resume is about. A person's own edit never waits.
+    pub fn holds(&self, path: &str, scope: &Scope) -> bool {
+        *scope != Scope::User && (!scope.contains(path) || self.always_confirm(path))
+    }
+
     /// Checks one complete operation against the protected paths, the limits and the scope.
     pub fn check_operation(&self, op: &Operation, scope: &Scope) -> Result<Admission, PolicyError> {
         let writes: &[&str] = match op {
@@ -223,14 +229,11 @@ impl Policy {
                 });
             }
         }
-        if *scope == Scope::User {
-            return Ok(Admission::Allowed);
-        }
         let held = writes
             .iter()
-            .find(|path| !scope.contains(path) || self.always_confirm(path))
+            .find(|path| self.holds(path, scope))
             .map(|path| (*path).to_owned())
-            .or_else(|| removes_entry(op).then(|| op.path().to_owned()));
+            .or_else(|| (*scope != Scope::User && removes_entry(op)).then(|| op.path().to_owned()));
         Ok(match held {
             Some(path) => Admission::NeedsConfirmation { path },
             None => Admission::Allowed,

@@ -590,9 +590,7 @@ impl<'s> Stabilizer<'s> {
             .into());
         }
         // An edit that will be held is not shown: outside the targets, or of who the resume is about.
-        let held = !self.scope.contains(&path)
-            || (self.scope != Scope::User && self.policy.always_confirm(&path));
-        if verb == Verb::Test || held {
+        if verb == Verb::Test || self.policy.holds(&path, &self.scope) {
             self.pending[index].out_of_scope = verb != Verb::Test;
             return Ok(());
         }
