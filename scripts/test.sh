@@ -45,6 +45,13 @@ if [ "$(uname -s)" = Linux ]; then
   rm -rf "$KEYRINGS"
 fi
 
+# A server no one here wrote, with a real model: llama.cpp's OpenAI-compatible server (llama-cpp-python, set up
+# by setup.sh) and SmolLM2-135M. The test starts the server itself and prints what the model managed.
+step "Real model: llama.cpp's server with SmolLM2-135M, through redline provider test and chat"
+logged env REDLINE_LLAMA_PYTHON="${XDG_CACHE_HOME:-$HOME/.cache}/redline/llama-venv/bin/python" \
+  cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only --no-capture \
+    -E 'test(a_real_small_model_on_llama_cpp_never_breaks_the_resume)'
+
 if [ "$(uname -s)" = Linux ]; then
   step "App: build with the UI embedded, and the .deb package"
   "$TAURI" build --debug --bundles deb --ci
@@ -60,8 +67,14 @@ if [ "$(uname -s)" = Linux ]; then
   # One window at a time: each test starts a tauri-driver on ports it picks free, and tests started together
   # could pick the same one. (The cut-off session once seen here was a request sent before WebKitWebDriver
   # listened; the tests now wait for it.)
-  logged env REDLINE_E2E_APP="$ROOT/target/debug/redline-app" xvfb-run -a --server-args="-screen 0 1400x900x24" \
-    cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E 'binary(e2e)' --test-threads 1
+  # On a private session bus with a throwaway keyring, as above: a key entered in the window's settings goes
+  # to a real Secret Service, and the test then looks for it everywhere else.
+  KEYRINGS=$(mktemp -d)
+  logged env REDLINE_E2E_APP="$ROOT/target/debug/redline-app" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
+    'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null &&
+     exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
+       cargo nextest run --workspace --features custom-protocol --run-ignored only -E "binary(e2e)" --test-threads 1'
+  rm -rf "$KEYRINGS"
 
   step "Package: the .deb installs and removes cleanly"
   deb=$(ls -t target/debug/bundle/deb/*.deb | head -n 1)

@@ -251,8 +251,8 @@ impl Engine {
     ) -> Result<TurnSummary, IpcError> {
         let cancel = CancellationToken::new();
         *self.running.lock().unwrap_or_else(|p| p.into_inner()) = Some(cancel.clone());
-        let provider = Provider::new(config);
         let mut open = self.open()?.lock().await;
+        let provider = redline_agent::settings::provider(&open.store, config)?;
         let Open {
             store,
             document_id,
@@ -276,6 +276,11 @@ impl Engine {
         })
         .await;
         *self.running.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        // What the server was found to take is kept for the next run; failing to keep it costs one
+        // refused request next time, not this turn.
+        if let Err(e) = redline_agent::settings::remember(&mut open.store, &provider, false) {
+            eprintln!("redline: could not keep what the server takes: {e}");
+        }
         match result {
             Ok(outcome) => Ok(TurnSummary {
                 reply: outcome.reply,
@@ -407,8 +412,12 @@ impl Engine {
         &self,
     ) -> Result<redline_agent::probe::ConnectionReport, IpcError> {
         let config = self.configured().await?;
+        // Tested from scratch, so that a server that changed is learned again; then remembered.
         let provider = Provider::new(config);
-        Ok(redline_agent::probe::test_connection(&provider).await)
+        let report = redline_agent::probe::test_connection(&provider).await;
+        let mut open = self.open()?.lock().await;
+        redline_agent::settings::remember(&mut open.store, &provider, true)?;
+        Ok(report)
     }
 
     /// Stops the turn in progress; true if there was one.

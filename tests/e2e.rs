@@ -45,12 +45,18 @@ fn start_driver() -> Driver {
 
 /// A tauri-driver whose app gets `env` on top of this process's environment.
 fn start_driver_with(env: &[(&str, &str)]) -> Driver {
+    start_driver_logged(env, Stdio::inherit())
+}
+
+/// [`start_driver_with`], the app's diagnostics (its standard error) going to `log`.
+fn start_driver_logged(env: &[(&str, &str)], log: impl Into<Stdio>) -> Driver {
     let (port, native) = (free_port(), free_port());
     let child = Command::new("tauri-driver")
         .process_group(0)
         .envs(env.iter().copied())
         .args(["--port", &port.to_string(), "--native-port", &native.to_string()])
         .stdout(Stdio::null())
+        .stderr(log)
         .spawn()
         .expect("tauri-driver is not on the PATH: run scripts/test.sh, or `cargo install tauri-driver --version '^2' --locked`");
     // Both must listen: tauri-driver, and the WebKitWebDriver it starts behind it (a session asked for
@@ -423,4 +429,188 @@ async fn settings_point_the_app_at_a_model_server() {
         .map(|r| r["model"].as_str().unwrap_or("").to_owned())
         .collect();
     assert_eq!(&models[..3], ["replay-chat", "replay-patch", "replay-chat"]);
+}
+
+/// Records every reply the page receives from the app (command results and errors, events) from now on,
+/// into `window.__redlineSeen`: Tauri hands each to a callback kept in `__TAURI_INTERNALS__.callbacks`.
+const RECORD_IPC: &str = r#"
+    const callbacks = window.__TAURI_INTERNALS__.callbacks;
+    window.__redlineSeen = [];
+    const get = Map.prototype.get;
+    callbacks.get = function (id) {
+        const callback = get.call(callbacks, id);
+        return callback && ((data) => {
+            try { window.__redlineSeen.push(JSON.stringify(data)); } catch (e) { window.__redlineSeen.push(String(data)); }
+            return callback(data);
+        });
+    };
+    return true;
+"#;
+
+/// Every file under `dir`, read whole.
+fn files_under(dir: &std::path::Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(files_under(&path));
+        } else {
+            found.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+    found
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The first run in the real window: with nothing configured, the chat pane offers the setup and finds the
+/// model server on this computer (the replay server standing in for Ollama, where `OLLAMA_HOST` says); one
+/// click chooses it and a turn works. Then a key entered in Settings goes to the OS keychain and reaches the
+/// server — and appears nowhere else: not in the data folder (database, journal, backups), not in the app's
+/// log, not in any reply the window received.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver, a display and a Secret Service: run scripts/test.sh"]
+async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
+    let fixture = redline_agent::fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let mut replies = fixture.replies.clone();
+    replies.push(serde_json::from_value(json!({"say": "Hello from the server."})).unwrap());
+    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+        .await
+        .unwrap();
+    let port = server
+        .base_url()
+        .split(':')
+        .nth(2)
+        .unwrap()
+        .trim_end_matches("/v1")
+        .to_owned();
+    let data_dir = tempfile::tempdir().unwrap();
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("app.log");
+    // Nothing configured; Ollama (the replay server) where OLLAMA_HOST says.
+    let driver = start_driver_logged(
+        &[
+            ("OPENAI_API_KEY", ""),
+            ("REDLINE_BASE_URL", ""),
+            ("OPENAI_BASE_URL", ""),
+            ("OLLAMA_HOST", &format!("127.0.0.1:{port}")),
+        ],
+        std::fs::File::create(&log).unwrap(),
+    );
+    let client = connect(&driver, data_dir.path()).await;
+    element(&client, "first-run").await;
+    assert_eq!(
+        client.execute(RECORD_IPC, vec![]).await.unwrap(),
+        json!(true)
+    );
+    let found = wait_for_text(&client, "first-run-server", |t| t.contains("Ollama")).await;
+    assert!(found.contains("Ollama"), "{found}");
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("first-run.png"), png).unwrap();
+    element(&client, "first-run-use")
+        .await
+        .click()
+        .await
+        .unwrap();
+    assert!(chat_says(&client, "Redline will use replay-chat on Ollama").await);
+
+    let send = |text: String| {
+        let client = client.clone();
+        async move {
+            element(&client, "chat-input")
+                .await
+                .send_keys(&text)
+                .await
+                .unwrap();
+            element(&client, "chat-send").await.click().await.unwrap();
+        }
+    };
+    send(fixture.message.clone()).await;
+    wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
+    assert!(chat_says(&client, "Saved as revision 2.").await);
+    assert_eq!(
+        server.keys()[0],
+        None,
+        "a local server is sent no key unless one is set"
+    );
+
+    // A key, entered in Settings, kept in the keychain.
+    const KEY: &str = "sk-redline-e2e-7f3a9c1b5d2e8f40";
+    element(&client, "open-settings")
+        .await
+        .click()
+        .await
+        .unwrap();
+    element(&client, "settings-key")
+        .await
+        .send_keys(KEY)
+        .await
+        .unwrap();
+    element(&client, "settings-save-key")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let status = wait_for_text(&client, "settings-status", |t| {
+        !t.ends_with('…') && !t.is_empty()
+    })
+    .await;
+    assert_eq!(
+        status, "The key is in your keychain.",
+        "(is a Secret Service running?)"
+    );
+    assert!(text_of(&client, "settings-key-state").await.contains("set"));
+    client
+        .find(Locator::XPath("//button[normalize-space()='Close']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    send("Say hello.".into()).await;
+    assert!(chat_says(&client, "Hello from the server.").await);
+    assert_eq!(
+        server.keys().last().unwrap().as_deref(),
+        Some(KEY),
+        "the key reached the server"
+    );
+
+    let seen = client
+        .execute("return window.__redlineSeen", vec![])
+        .await
+        .unwrap();
+    let seen: Vec<String> = serde_json::from_value(seen).unwrap();
+    assert!(
+        seen.iter().any(|reply| reply.contains("keySet")),
+        "the page's replies were not recorded: {seen:?}"
+    );
+    assert!(
+        !seen.iter().any(|reply| reply.contains(KEY)),
+        "the key reached the window"
+    );
+    client.close().await.ok();
+    drop(driver);
+
+    for (path, bytes) in files_under(data_dir.path())
+        .into_iter()
+        .chain(files_under(logs.path()))
+    {
+        assert!(
+            !contains(&bytes, KEY.as_bytes()),
+            "the key is in {}",
+            path.display()
+        );
+    }
+    assert!(
+        files_under(data_dir.path())
+            .iter()
+            .any(|(p, _)| p.ends_with("redline.db")),
+        "the search looked in the wrong folder"
+    );
 }

@@ -30,7 +30,7 @@ pub mod turn;
 pub use held::{ConfirmError, Held, confirm};
 pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeychain};
 pub use kind::{ErrorKind, store_kind};
-pub use provider::{ChunkReader, Delta, Provider, ProviderConfig, ProviderError};
+pub use provider::{ChunkReader, Delta, Learned, Provider, ProviderConfig, ProviderError};
 pub use replay::{Pace, ReplayServer, Reply};
 pub use settings::{Preset, ProviderSettings, SetupError};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

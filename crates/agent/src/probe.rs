@@ -161,14 +161,40 @@ pub struct LocalServer {
 }
 
 /// The servers that answer `GET /models` at their usual addresses on this computer (Ollama, LM Studio,
-/// llama.cpp's server), asked at once, each given half a second.
+/// llama.cpp's server), asked at once, each given half a second. Ollama is looked for where `OLLAMA_HOST`
+/// puts it, as Ollama itself reads that variable, when it names this computer.
 pub async fn find_local_servers() -> Vec<LocalServer> {
     use crate::settings::Preset;
+    let ollama_host = crate::settings::env_var("OLLAMA_HOST");
     let candidates: Vec<(Preset, String)> = [Preset::Ollama, Preset::LmStudio, Preset::LlamaCpp]
         .into_iter()
-        .filter_map(|p| p.base_url().map(|url| (p, url.to_owned())))
+        .filter_map(|p| match (p, ollama_host.as_deref().and_then(ollama_url)) {
+            (Preset::Ollama, Some(url)) => Some((p, url)),
+            _ => p.base_url().map(|url| (p, url.to_owned())),
+        })
         .collect();
     find_servers(&candidates, std::time::Duration::from_millis(500)).await
+}
+
+/// The OpenAI-compatible base URL of the Ollama that `OLLAMA_HOST` names (`127.0.0.1:11500`,
+/// `http://localhost:11500`, `0.0.0.0`: Ollama's own forms), if it is on this computer.
+fn ollama_url(host: &str) -> Option<String> {
+    let with_scheme = if host.contains("://") {
+        host.to_owned()
+    } else {
+        format!("http://{host}")
+    };
+    let mut url = reqwest::Url::parse(&with_scheme).ok()?;
+    // Listening on every address includes this computer's loopback.
+    if matches!(url.host_str(), Some("0.0.0.0" | "[::]")) {
+        url.set_host(Some("127.0.0.1")).ok()?;
+    }
+    if url.port().is_none() && !host.contains("://") {
+        url.set_port(Some(11434)).ok()?;
+    }
+    url.set_path("/v1");
+    let url = url.to_string();
+    crate::provider::is_loopback(&url).then_some(url)
 }
 
 /// The `candidates` that answer with a model list within `wait`, in the order given.
@@ -197,6 +223,25 @@ pub async fn find_servers(
 mod tests {
     use super::*;
     use crate::settings::Preset;
+
+    #[test]
+    fn ollama_is_looked_for_where_ollama_host_says_on_this_computer_only() {
+        assert_eq!(
+            ollama_url("127.0.0.1:11500").as_deref(),
+            Some("http://127.0.0.1:11500/v1")
+        );
+        assert_eq!(
+            ollama_url("0.0.0.0").as_deref(),
+            Some("http://127.0.0.1:11434/v1")
+        );
+        assert_eq!(
+            ollama_url("http://localhost:8000").as_deref(),
+            Some("http://localhost:8000/v1")
+        );
+        assert_eq!(ollama_url("ollama.example.com:11434"), None);
+        assert_eq!(ollama_url("http://10.0.0.5:11434"), None);
+        assert_eq!(ollama_url("::not a host::"), None);
+    }
 
     #[tokio::test]
     async fn local_servers_are_found_by_their_model_list() {

@@ -83,6 +83,13 @@ impl ProviderConfig {
 }
 
 impl ProviderConfig {
+    /// How long an answer that is not streamed may take as a whole: nothing shows progress until it is
+    /// all there, so it gets the first token's wait and eight idle periods (5 minutes by default). Stop
+    /// ends it sooner.
+    pub fn answer_timeout(&self) -> Duration {
+        self.first_token_timeout + 8 * self.idle_timeout
+    }
+
     /// Refuses a remote server without a key, and a key that would travel unencrypted, in plain words.
     pub fn check(&self) -> Result<(), String> {
         let url = reqwest::Url::parse(&self.base_url)
@@ -197,6 +204,29 @@ const FORMAT_SCHEMA: u8 = 0;
 const FORMAT_JSON_MODE: u8 = 1;
 const FORMAT_TOOL: u8 = 2;
 const FORMAT_NONE: u8 = 3;
+/// The names of the formats, in the order they are tried.
+const FORMAT_NAMES: [&str; 4] = ["json_schema", "json_object", "tool", "prompt"];
+
+/// What a server was found to take: how its patch model gives JSON, and whether it streams a round that
+/// offers tools. Kept per server (see [`crate::settings::learned`]), so that a server is asked the way that
+/// works from the first request of the next run, not after a refusal.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Learned {
+    /// `json_schema`, `json_object`, `tool` or `prompt`.
+    pub patch_format: String,
+    /// False for a server that cuts a streamed round with tools (llama.cpp's).
+    pub streams_tools: bool,
+}
+
+impl Default for Learned {
+    fn default() -> Self {
+        Learned {
+            patch_format: FORMAT_NAMES[0].to_owned(),
+            streams_tools: true,
+        }
+    }
+}
 
 /// The tool the patch model writes its operations through when the server does tools but no JSON
 /// output; its arguments are the same `{"operations": […]}` object.
@@ -236,6 +266,25 @@ impl Provider {
             config,
             patch_format: AtomicU8::new(FORMAT_SCHEMA),
             streams_tools: AtomicBool::new(true),
+        }
+    }
+
+    /// The provider, asking its server the way it was `learned` to take (an unknown format name is
+    /// ignored: the formats are tried from the first again).
+    pub fn with_learned(self, learned: &Learned) -> Provider {
+        if let Some(format) = FORMAT_NAMES.iter().position(|f| *f == learned.patch_format) {
+            self.patch_format.store(format as u8, Ordering::Relaxed);
+        }
+        self.streams_tools
+            .store(learned.streams_tools, Ordering::Relaxed);
+        self
+    }
+
+    /// What this provider has found its server to take so far.
+    pub fn learned(&self) -> Learned {
+        Learned {
+            patch_format: self.patch_format().to_owned(),
+            streams_tools: self.streams_tools(),
         }
     }
 
@@ -326,7 +375,7 @@ impl Provider {
 
     /// One chat completion for `body`, not streamed, read as the deltas a stream would have given (its text,
     /// its tool calls, its finish reason): for servers that cannot stream a round with tools. The same
-    /// limits hold once it is read; the whole answer must arrive within the first-token timeout.
+    /// limits hold once it is read; the whole answer must arrive within [`ProviderConfig::answer_timeout`].
     pub async fn complete(&self, mut body: Value) -> Result<Vec<Delta>, ProviderError> {
         body["stream"] = Value::Bool(false);
         if let Some(o) = body.as_object_mut() {
@@ -342,7 +391,14 @@ impl Provider {
             .post(url)
             .header("content-type", "application/json")
             .body(body.to_string());
-        let bytes = self.send_capped(request, &model, MAX_ANSWER_BYTES).await?;
+        let bytes = self
+            .send_capped(
+                request,
+                &model,
+                MAX_ANSWER_BYTES,
+                self.config.answer_timeout(),
+            )
+            .await?;
         let answer: Value = serde_json::from_slice(&bytes)
             .map_err(|e| ProviderError::BadResponse(format!("the answer is not JSON: {e}")))?;
         // The answer's message as the one chunk of a stream: the same lenient reading, the same limits.
@@ -379,12 +435,8 @@ impl Provider {
     /// How the patch model is asked for JSON now (what the server took): `json_schema`, `json_object`,
     /// `tool` or `prompt`.
     pub fn patch_format(&self) -> &'static str {
-        match self.patch_format.load(Ordering::Relaxed) {
-            FORMAT_SCHEMA => "json_schema",
-            FORMAT_JSON_MODE => "json_object",
-            FORMAT_TOOL => "tool",
-            _ => "prompt",
-        }
+        let format = self.patch_format.load(Ordering::Relaxed);
+        FORMAT_NAMES[usize::from(format.min(FORMAT_NONE))]
     }
 
     /// The server's model list (`GET {base}/models`), in the user's words when it fails.
@@ -392,7 +444,12 @@ impl Provider {
         let url = format!("{}/models", self.config.base_url.trim_end_matches('/'));
         // A model list is small; one that is not is not one.
         let bytes = self
-            .send_capped(self.http.get(url), "", MAX_MODEL_LIST_BYTES)
+            .send_capped(
+                self.http.get(url),
+                "",
+                MAX_MODEL_LIST_BYTES,
+                self.config.first_token_timeout,
+            )
             .await
             .map_err(|e| match e {
                 ProviderError::ModelNotFound(..) => ProviderError::Refused(format!(
@@ -443,9 +500,10 @@ impl Provider {
         request: reqwest::RequestBuilder,
         model: &str,
         limit: usize,
+        timeout: Duration,
     ) -> Result<Vec<u8>, ProviderError> {
         let at = host(&self.config.base_url);
-        let mut request = request.timeout(self.config.first_token_timeout);
+        let mut request = request.timeout(timeout);
         if let Some(key) = self
             .config
             .api_key
@@ -456,7 +514,7 @@ impl Provider {
         }
         let mut response = request.send().await.map_err(|e| {
             if e.is_timeout() {
-                ProviderError::Timeout(self.config.first_token_timeout.as_secs())
+                ProviderError::Timeout(timeout.as_secs())
             } else {
                 ProviderError::Unreachable(at.clone())
             }
@@ -472,9 +530,7 @@ impl Provider {
                 Ok(Some(chunk)) => chunk,
                 Ok(None) => break,
                 Err(e) if e.is_timeout() => {
-                    return Err(ProviderError::Timeout(
-                        self.config.first_token_timeout.as_secs(),
-                    ));
+                    return Err(ProviderError::Timeout(timeout.as_secs()));
                 }
                 Err(_) => return Err(ProviderError::Lost),
             };

@@ -91,6 +91,8 @@ impl Default for Pace {
 struct Shared {
     replies: VecDeque<Reply>,
     requests: Vec<Value>,
+    /// Each chat request's bearer token, if it had one.
+    keys: Vec<Option<String>>,
 }
 
 /// A running replay server; it stops when dropped.
@@ -105,7 +107,7 @@ impl ReplayServer {
     pub async fn start(replies: Vec<Reply>, pace: Pace) -> std::io::Result<ReplayServer> {
         let shared = Arc::new(Mutex::new(Shared {
             replies: replies.into(),
-            requests: Vec::new(),
+            ..Shared::default()
         }));
         let app = Router::new()
             .route("/v1/chat/completions", post(answer))
@@ -141,6 +143,15 @@ impl ReplayServer {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .requests
+            .clone()
+    }
+
+    /// The bearer token each chat request carried (`None` for a request without one), in order.
+    pub fn keys(&self) -> Vec<Option<String>> {
+        self.shared
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys
             .clone()
     }
 
@@ -229,13 +240,20 @@ async fn models() -> Response<Body> {
 
 async fn answer(
     State((shared, pace)): State<(Arc<Mutex<Shared>>, Pace)>,
+    headers: axum::http::HeaderMap,
     body: Bytes,
 ) -> Response<Body> {
     let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let model = request["model"].as_str().unwrap_or("replay").to_owned();
+    let key = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_owned);
     let reply = {
         let mut shared = shared.lock().unwrap_or_else(|p| p.into_inner());
         shared.requests.push(request);
+        shared.keys.push(key);
         shared.replies.pop_front()
     };
     let Some(reply) = reply else {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::keychain::{KeyAccount, Keychain, KeychainError};
-use crate::provider::{OPENAI_BASE_URL, ProviderConfig};
+use crate::provider::{Learned, OPENAI_BASE_URL, Provider, ProviderConfig};
 
 /// A kind of server, with its usual address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -92,6 +92,9 @@ pub struct ProviderSettings {
     pub idle_timeout_secs: u64,
 }
 
+/// The longest timeout the settings take (an hour: a slow model on a slow computer, not forever).
+pub const MAX_TIMEOUT_SECS: u64 = 3600;
+
 const PRESET: &str = "provider.preset";
 const BASE_URL: &str = "provider.base_url";
 const CHAT_MODEL: &str = "provider.chat_model";
@@ -167,6 +170,13 @@ impl ProviderSettings {
         }
         if self.chat_model.trim().is_empty() || self.patch_model.trim().is_empty() {
             return Err("both models need a name".to_owned());
+        }
+        for secs in [self.first_token_timeout_secs, self.idle_timeout_secs] {
+            if !(1..=MAX_TIMEOUT_SECS).contains(&secs) {
+                return Err(format!(
+                    "a timeout of {secs} s cannot work: choose between 1 s and {MAX_TIMEOUT_SECS} s"
+                ));
+            }
         }
         Ok(())
     }
@@ -248,6 +258,39 @@ pub fn resolve(
     Ok(config)
 }
 
+/// The setting that keeps what was learned about the server at `base_url`.
+fn learned_key(base_url: &str) -> String {
+    format!("server.learned:{}", base_url.trim_end_matches('/'))
+}
+
+/// What was learned about the server at `base_url` in earlier runs, if anything. A value that cannot be
+/// read counts as nothing learned: it is learned again.
+pub fn learned(store: &Store, base_url: &str) -> Result<Option<Learned>, StoreError> {
+    Ok(store
+        .setting(&learned_key(base_url))?
+        .and_then(|saved| serde_json::from_str(&saved).ok()))
+}
+
+/// A provider for `config` that asks its server the way earlier runs found it takes.
+pub fn provider(store: &Store, config: ProviderConfig) -> Result<Provider, StoreError> {
+    let learned = learned(store, &config.base_url)?.unwrap_or_default();
+    Ok(Provider::new(config).with_learned(&learned))
+}
+
+/// Keeps what `provider` learned about its server for the next run. After a turn it is written only when
+/// it differs from what the next run would assume (so the demo's throwaway servers leave nothing behind);
+/// after a connection test (`tested`), always, so that the settings can say what the server takes.
+pub fn remember(store: &mut Store, provider: &Provider, tested: bool) -> Result<(), StoreError> {
+    let base_url = &provider.config().base_url;
+    let now = provider.learned();
+    let before = learned(store, base_url)?;
+    if before.as_ref() != Some(&now) && (tested || before.unwrap_or_default() != now) {
+        let value = serde_json::to_string(&now).unwrap_or_default();
+        store.set_setting(&learned_key(base_url), &value)?;
+    }
+    Ok(())
+}
+
 /// The environment variable, if set and not empty.
 pub fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
@@ -292,6 +335,56 @@ mod tests {
                 overridden.patch_model.as_str()
             ),
             ("phi", "qwen2.5")
+        );
+    }
+
+    #[test]
+    fn what_a_server_takes_is_remembered_per_server_across_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let local = ProviderConfig::new(Some("http://127.0.0.1:8080/v1".into()), None);
+        let fresh = provider(&store, local.clone()).unwrap();
+        assert_eq!(fresh.learned(), Learned::default());
+        // A turn that learned nothing new leaves nothing behind; a connection test says what it found.
+        remember(&mut store, &fresh, false).unwrap();
+        assert_eq!(learned(&store, &local.base_url).unwrap(), None);
+        remember(&mut store, &fresh, true).unwrap();
+        assert_eq!(
+            learned(&store, &local.base_url).unwrap(),
+            Some(Learned::default())
+        );
+        let llama = Learned {
+            patch_format: "json_object".into(),
+            streams_tools: false,
+        };
+        remember(
+            &mut store,
+            &Provider::new(local.clone()).with_learned(&llama),
+            false,
+        )
+        .unwrap();
+        drop(store);
+        let mut store = Store::open(dir.path()).unwrap();
+        // The same server, even written with a trailing slash, is asked the learned way from the start …
+        let mut slashed = local.clone();
+        slashed.base_url.push('/');
+        let again = provider(&store, slashed).unwrap();
+        assert_eq!(again.learned(), llama);
+        assert_eq!(again.patch_format(), "json_object");
+        assert!(!again.streams_tools());
+        // … another server is not.
+        let other = ProviderConfig::new(Some("http://127.0.0.1:11434/v1".into()), None);
+        assert_eq!(
+            provider(&store, other).unwrap().learned(),
+            Learned::default()
+        );
+        // A value that cannot be read is learned again, not an error.
+        store
+            .set_setting(&learned_key(&local.base_url), "{not json")
+            .unwrap();
+        assert_eq!(
+            provider(&store, local).unwrap().learned(),
+            Learned::default()
         );
     }
 

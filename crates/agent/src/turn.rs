@@ -90,13 +90,14 @@ prependParagraph, which only apply to summaries and descriptions), \"path\" (a J
 ask for; keep every other field exactly as it is. Never touch /meta. Never invent numbers, employers, titles or \
 dates that the resume or the user did not give. Use \"-\" to append to a list.";
 
-/// The patch model's rules, with the JSON Resume schema the result must satisfy (minified once).
+/// The patch model's rules, with the shape of a JSON Resume (the schema itself, some 2,500 tokens, would
+/// not leave a small local model room for the resume; what breaks the schema is refused and explained).
 fn patch_rules() -> &'static str {
     static RULES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     RULES.get_or_init(|| {
-        let schema: Value = serde_json::from_str(redline_resume::SCHEMA).unwrap_or(Value::Null);
         format!(
-            "{PATCH_RULES}\n\nThe resume must stay valid against this JSON Resume schema:\n{schema}"
+            "{PATCH_RULES}\n\nThe resume must keep the JSON Resume shape:\n{}",
+            redline_resume::shape()
         )
     })
 }

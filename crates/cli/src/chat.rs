@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use redline_agent::fixtures::Fixture;
-use redline_agent::{Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
+use redline_agent::{ProviderConfig, ReplayServer, Turn, TurnEvent};
 use redline_patch::{Policy, Surface, SurfaceUpdate};
 use redline_store::Store;
 use serde_json::json;
@@ -25,7 +25,7 @@ pub fn run(
         .build()?;
     runtime.block_on(async move {
         let _server = server;
-        let provider = Provider::new(config);
+        let provider = redline_agent::settings::provider(store, config)?;
         let cancel = CancellationToken::new();
         let stop = cancel.clone();
         tokio::spawn(async move {
@@ -50,6 +50,11 @@ pub fn run(
         }
         .run(message, &mut emit)
         .await;
+        // What the server was found to take is kept for the next run (a failure costs one refused
+        // request next time, not this turn).
+        if let Err(e) = redline_agent::settings::remember(store, &provider, false) {
+            eprintln!("redline: could not keep what the server takes: {e}");
+        }
         let mut out = std::io::stdout().lock();
         let doc = match &result {
             Ok(outcome) => outcome.document_id,
@@ -149,11 +154,7 @@ fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::
             }
         }
         TurnEvent::Surface { .. } => {}
-        TurnEvent::Notice { notice } => writeln!(
-            out,
-            "  … {}",
-            serde_json::to_string(notice).unwrap_or_default()
-        )?,
+        TurnEvent::Notice { notice } => writeln!(out, "  … {notice}")?,
         TurnEvent::Committed { revision, summary } => {
             writeln!(out, "  committed revision {revision}: {summary}")?
         }

@@ -205,6 +205,13 @@ enum ProviderAction {
         /// The patch model.
         #[arg(long, value_name = "M")]
         patch_model: Option<String>,
+        /// How long to wait for a model's first token, in seconds (default 60; a slow local model on a
+        /// long resume may need more).
+        #[arg(long, value_name = "SECONDS")]
+        first_token_timeout: Option<u64>,
+        /// How long a model's answer may go quiet once it has started, in seconds (default 30).
+        #[arg(long, value_name = "SECONDS")]
+        idle_timeout: Option<u64>,
     },
     /// Test the connection: the server's model list, one tiny request to each model, and how the patch
     /// model gives JSON. Exits 0 only when both models answer.
@@ -472,15 +479,23 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
     match action {
         ProviderAction::Show { json } => {
             let (settings, saved) = ProviderSettings::load(store)?;
-            show_provider(&settings, saved, json, out)
+            show_provider(store, &settings, saved, json, out)
         }
         ProviderAction::Set {
             preset,
             base_url,
             model,
             patch_model,
+            first_token_timeout,
+            idle_timeout,
         } => {
             let (mut settings, _) = ProviderSettings::load(store)?;
+            if let Some(secs) = first_token_timeout {
+                settings.first_token_timeout_secs = secs;
+            }
+            if let Some(secs) = idle_timeout {
+                settings.idle_timeout_secs = secs;
+            }
             if let Some(name) = preset {
                 settings.preset = Preset::parse(&name).map_err(anyhow::Error::msg)?;
                 if let Some(url) = settings.preset.base_url() {
@@ -500,7 +515,7 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
                 bail!("{problem}; nothing was changed");
             }
             settings.save(store)?;
-            show_provider(&settings, true, false, out)
+            show_provider(store, &settings, true, false, out)
         }
         ProviderAction::Test { json } => {
             let config = redline_agent::settings::resolve(store, &OsKeychain, |_| {})?;
@@ -509,6 +524,7 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
                 .enable_all()
                 .build()?
                 .block_on(redline_agent::probe::test_connection(&provider));
+            redline_agent::settings::remember(store, &provider, true)?;
             if json {
                 serde_json::to_writer_pretty(&mut *out, &report)?;
                 writeln!(out)?;
@@ -550,6 +566,7 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
 }
 
 fn show_provider(
+    store: &Store,
     settings: &ProviderSettings,
     saved: bool,
     json: bool,
@@ -565,6 +582,7 @@ fn show_provider(
             Err(e) => ("unknown", Some(e.to_string())),
         }
     };
+    let learned = redline_agent::settings::learned(store, &settings.base_url)?;
     if json {
         let mut value = serde_json::to_value(settings)?;
         value["saved"] = json!(saved);
@@ -573,6 +591,7 @@ fn show_provider(
         if let Some(problem) = &problem {
             value["keychainProblem"] = json!(problem);
         }
+        value["learned"] = serde_json::to_value(&learned)?;
         serde_json::to_writer_pretty(&mut *out, &value)?;
         writeln!(out)?;
         return Ok(());
@@ -593,6 +612,27 @@ fn show_provider(
     writeln!(out, "key          {key} (for {})", account.user())?;
     if let Some(problem) = problem {
         writeln!(out, "             {problem}")?;
+    }
+    writeln!(
+        out,
+        "timeouts     {} s for the first token, {} s of silence",
+        settings.first_token_timeout_secs, settings.idle_timeout_secs
+    )?;
+    match learned {
+        Some(learned) => writeln!(
+            out,
+            "server takes JSON by {}; rounds with tools {}",
+            learned.patch_format,
+            if learned.streams_tools {
+                "streamed"
+            } else {
+                "asked without streaming"
+            }
+        )?,
+        None => writeln!(
+            out,
+            "server takes (not learned yet: `redline provider test` finds out)"
+        )?,
     }
     Ok(())
 }

@@ -891,3 +891,73 @@ fn provider_test_reports_what_works_and_what_does_not() {
     );
     drop(server);
 }
+
+/// What a server takes is learned once and kept: the next `redline` run asks it that way from its first
+/// request, with no refusal to go through again.
+#[test]
+fn what_a_server_takes_is_kept_across_runs() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let refusal = "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\"}]";
+    let refuse = serde_json::json!({"fail": {"status": 500, "message": refusal}});
+    let ask = serde_json::json!({"toolCall": {"name": "patch_resume", "arguments": {
+        "changes": "Add Python to the Web Development keywords", "targets": ["/skills/0/keywords"]}}});
+    let add = |word: &str| serde_json::json!({"patch": {"operations": [{"op": "add", "path": "/skills/0/keywords/-", "value": word}]}});
+    let replies: Vec<redline_agent::Reply> = serde_json::from_value(serde_json::json!([
+        // The first run: JSON schema refused (the client retries a 5xx three times), JSON mode taken.
+        ask, refuse, refuse, refuse, refuse, add("Python"), {"say": "Done."},
+        // The second run.
+        ask, add("Rust"), {"say": "Done."},
+    ]))
+    .unwrap();
+    let server = runtime
+        .block_on(redline_agent::ReplayServer::start(
+            replies,
+            redline_agent::Pace::default(),
+        ))
+        .unwrap();
+    let url = server.base_url();
+    ok(redline_without_keychain(
+        dir.path(),
+        &["provider", "set", "--base-url", &url, "--model", "m"],
+        None,
+    ));
+    let shown = json(redline_without_keychain(
+        dir.path(),
+        &["provider", "show", "--json"],
+        None,
+    ));
+    assert_eq!(shown["learned"], serde_json::Value::Null);
+    let chat = |message: &str| {
+        let dir = dir.path().to_owned();
+        let message = message.to_owned();
+        runtime.block_on(async move {
+            tokio::task::spawn_blocking(move || {
+                redline_without_keychain(&dir, &["chat", &message], None)
+            })
+            .await
+            .unwrap()
+        })
+    };
+    ok(chat("Add Python to my web development skills."));
+    let shown = json(redline_without_keychain(
+        dir.path(),
+        &["provider", "show", "--json"],
+        None,
+    ));
+    assert_eq!(shown["learned"]["patchFormat"], "json_object");
+    let before = server.requests().len();
+    ok(chat("And Rust."));
+    let asked = server.requests();
+    let formats: Vec<serde_json::Value> = asked[before..]
+        .iter()
+        .filter(|r| r.get("response_format").is_some())
+        .map(|r| r["response_format"]["type"].clone())
+        .collect();
+    assert_eq!(formats, [serde_json::json!("json_object")]);
+    let shown = json(redline(dir.path(), &["show"]));
+    assert_eq!(
+        shown["skills"][0]["keywords"],
+        serde_json::json!(["HTML", "CSS", "Javascript", "Python", "Rust"])
+    );
+}

@@ -53,6 +53,31 @@ pub enum Notice {
     },
 }
 
+/// The notice in words, for the CLI and the log: `operation 2 (at /work/0/summary) is waiting for the model`.
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Notice::Waiting {
+                operation,
+                path: Some(path),
+            } => write!(
+                f,
+                "operation {} (at {path}) is waiting for the model",
+                operation + 1
+            ),
+            Notice::Waiting { operation, .. } => {
+                write!(f, "operation {} is waiting for the model", operation + 1)
+            }
+            Notice::Held { op, .. } => write!(f, "held for your confirmation: {}", op.describe()),
+            Notice::Duplicate { operation } => write!(
+                f,
+                "operation {} repeats an earlier one and was applied once",
+                operation + 1
+            ),
+        }
+    }
+}
+
 /// One thing to hand on: a message for the view, or a notice for the caller.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {

