@@ -4,8 +4,8 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::{Emit, Engine};
 use crate::ipc::{
-    AppInfo, CHAT_EVENT, ChatLine, ExportDone, ExportRequest, IpcError, ProviderView,
-    SURFACE_EVENT, SurfaceUpdate, TurnSummary,
+    AppInfo, CHAT_EVENT, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryRow,
+    IpcError, ProviderView, RevisionView, SURFACE_EVENT, SurfaceUpdate, TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -266,4 +266,159 @@ mod tests {
             "{reply}"
         );
     }
+}
+
+/// Every resume that is not deleted, most recently changed first.
+#[tauri::command]
+pub async fn list_documents(engine: State<'_, Engine>) -> Result<Vec<DocumentRow>, IpcError> {
+    engine.documents().await
+}
+
+/// The resume on screen: which, its revision, what Undo and Redo would do.
+#[tauri::command]
+pub async fn document_state(engine: State<'_, Engine>) -> Result<DocState, IpcError> {
+    engine.state().await
+}
+
+/// Opens another resume; the view hears it as a `create`.
+#[tauri::command]
+pub async fn open_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    id: i64,
+) -> Result<DocState, IpcError> {
+    engine.switch(id, &mut emitter(app)).await
+}
+
+/// A new resume, blank or from the sample, opened.
+#[tauri::command]
+pub async fn new_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    from_sample: bool,
+) -> Result<DocState, IpcError> {
+    engine.new_document(from_sample, &mut emitter(app)).await
+}
+
+/// Imports a JSON Resume file as a new resume, and opens it: the file at `path` (dropped on the window),
+/// or, without one, the file the user picks in the system's open dialog (`None` when they cancel).
+#[tauri::command]
+pub async fn import_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    path: Option<String>,
+) -> Result<Option<DocState>, IpcError> {
+    let path = match path {
+        Some(path) => std::path::PathBuf::from(path),
+        None => {
+            use tauri_plugin_dialog::DialogExt;
+            let (picked, chosen) = tokio::sync::oneshot::channel();
+            app.dialog()
+                .file()
+                .set_title("Import a JSON Resume")
+                .add_filter("JSON Resume", &["json"])
+                .pick_file(move |file| {
+                    let _ = picked.send(file);
+                });
+            match chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) {
+                Some(path) => path,
+                None => return Ok(None),
+            }
+        }
+    };
+    engine.import(&path, &mut emitter(app)).await.map(Some)
+}
+
+/// What happened at start that the user should hear of (a file given to open that could not be), once.
+#[tauri::command]
+pub fn take_notices(engine: State<'_, Engine>) -> Vec<String> {
+    engine.take_notices()
+}
+
+/// A copy of a resume with its own history, opened.
+#[tauri::command]
+pub async fn duplicate_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    id: i64,
+) -> Result<DocState, IpcError> {
+    engine.duplicate(id, &mut emitter(app)).await
+}
+
+/// Gives a resume a new title.
+#[tauri::command]
+pub async fn rename_document(
+    engine: State<'_, Engine>,
+    id: i64,
+    title: String,
+) -> Result<(), IpcError> {
+    engine.rename(id, &title).await
+}
+
+/// Deletes a resume softly; [`undelete_document`] brings it back.
+#[tauri::command]
+pub async fn delete_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    id: i64,
+) -> Result<DocState, IpcError> {
+    engine.delete(id, &mut emitter(app)).await
+}
+
+/// Brings a deleted resume back.
+#[tauri::command]
+pub async fn undelete_document(engine: State<'_, Engine>, id: i64) -> Result<(), IpcError> {
+    engine.undelete(id).await
+}
+
+/// Undo on the resume on screen.
+#[tauri::command]
+pub async fn undo<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+) -> Result<DocState, IpcError> {
+    engine.undo(&mut emitter(app)).await
+}
+
+/// Redo on the resume on screen.
+#[tauri::command]
+pub async fn redo<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+) -> Result<DocState, IpcError> {
+    engine.redo(&mut emitter(app)).await
+}
+
+/// Every revision of the resume on screen, newest first.
+#[tauri::command]
+pub async fn history(engine: State<'_, Engine>) -> Result<Vec<HistoryRow>, IpcError> {
+    engine.history().await
+}
+
+/// One revision as it was, and what it changed, in words.
+#[tauri::command]
+pub async fn revision(engine: State<'_, Engine>, number: u64) -> Result<RevisionView, IpcError> {
+    engine.revision(number).await
+}
+
+/// Makes the resume read as it did at a revision, as a new revision.
+#[tauri::command]
+pub async fn restore<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    number: u64,
+) -> Result<DocState, IpcError> {
+    engine.restore(number, &mut emitter(app)).await
+}
+
+/// An edit made by hand in the resume view (operations against revision `base`), checked and committed
+/// like the model's, as a revision of the user's own.
+#[tauri::command]
+pub async fn edit_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    base: u64,
+    ops: Vec<redline_patch::Operation>,
+) -> Result<DocState, IpcError> {
+    engine.edit(base, ops, &mut emitter(app)).await
 }

@@ -19,6 +19,8 @@ pub const MAIN_SURFACE: &str = "main";
 
 use redline_agent::fixtures::DEMO_TITLE;
 
+mod documents;
+
 /// The engine as the app runs it.
 pub struct Engine {
     data_dir: Option<PathBuf>,
@@ -26,6 +28,8 @@ pub struct Engine {
     keychain: std::sync::Arc<dyn redline_agent::Keychain>,
     state: Result<Mutex<Open>, IpcError>,
     running: std::sync::Mutex<Option<CancellationToken>>,
+    /// What happened at start that the window should say (once).
+    notices: std::sync::Mutex<Vec<String>>,
 }
 
 struct Open {
@@ -66,7 +70,21 @@ impl Engine {
             keychain,
             state,
             running: std::sync::Mutex::new(None),
+            notices: std::sync::Mutex::new(Vec::new()),
         }
+    }
+
+    /// Keeps `text` for the window to say when it asks ([`Engine::take_notices`]).
+    pub fn notice(&self, text: impl Into<String>) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(text.into());
+    }
+
+    /// What the window should say about the start, once.
+    pub fn take_notices(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// Why the engine could not start, if it could not.
@@ -464,6 +482,12 @@ fn capital(text: &str) -> String {
 fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
     let mut store = Store::open(dir)?;
     let mut current = store.current_or_import(redline_resume::first_resume)?;
+    // The demo's copy is never where the next start opens: the user's own resume is.
+    if current.title == DEMO_TITLE
+        && let Some(own) = store.list()?.into_iter().find(|d| d.title != DEMO_TITLE)
+    {
+        current = own;
+    }
     // A document that cannot be read back (an older Redline let a model nest it too deeply) must not keep
     // the window from the others: open the most recent one that reads, and say which did not.
     if let Err(problem) = store.head(current.id) {

@@ -117,6 +117,84 @@ pub struct TurnSummary {
     pub warnings: Vec<String>,
 }
 
+/// A resume in the documents list.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentRow {
+    /// Its id.
+    #[ts(type = "number")]
+    pub id: i64,
+    /// Its title.
+    pub title: String,
+    /// The name on it (`basics.name` at its head), empty if none.
+    pub name: String,
+    /// Its last change, milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub updated_at: i64,
+    /// Its head revision.
+    #[ts(type = "number")]
+    pub revision: u64,
+    /// It is the one on screen.
+    pub current: bool,
+    /// It is the demo's copy of the sample.
+    pub demo: bool,
+    /// For a variant: the title of the resume it was made from.
+    pub variant_of: Option<String>,
+    /// Why it cannot be opened, if it cannot.
+    pub problem: Option<String>,
+}
+
+/// Where the resume on screen stands: which it is, its revision, and what Undo and Redo would do.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DocState {
+    /// The document's id.
+    #[ts(type = "number")]
+    pub document_id: i64,
+    /// Its title.
+    pub title: String,
+    /// It is the demo's copy of the sample.
+    pub demo: bool,
+    /// Its head revision.
+    #[ts(type = "number")]
+    pub revision: u64,
+    /// What Undo would take back (the revision's summary), if anything.
+    pub undo: Option<String>,
+    /// What Redo would apply again, if anything.
+    pub redo: Option<String>,
+}
+
+/// One revision in the history panel.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryRow {
+    /// Its number, from 1.
+    #[ts(type = "number")]
+    pub number: u64,
+    /// When, milliseconds since the Unix epoch (the UI shows local time).
+    #[ts(type = "number")]
+    pub created_at: i64,
+    /// Where it came from: `ai`, `user` (made by hand), `import`, `undo`, `redo` or `restore`.
+    pub source: String,
+    /// What it did, in words.
+    pub summary: String,
+}
+
+/// A revision as it was, and what it changed, in words.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RevisionView {
+    /// Its number.
+    #[ts(type = "number")]
+    pub number: u64,
+    /// The resume at that revision.
+    #[ts(type = "unknown")]
+    pub document: serde_json::Value,
+    /// What it changed from the revision before, one line per operation
+    /// (`Add “Python” at /skills/0/keywords/3`).
+    pub changes: Vec<String>,
+}
+
 /// Facts about the running app that the UI shows.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -221,6 +299,10 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     ChatLine::export_all(&cfg)?;
     ExportRequest::export_all(&cfg)?;
     ExportDone::export_all(&cfg)?;
+    DocumentRow::export_all(&cfg)?;
+    DocState::export_all(&cfg)?;
+    HistoryRow::export_all(&cfg)?;
+    RevisionView::export_all(&cfg)?;
     Ok(())
 }
 

@@ -38,6 +38,7 @@ pub fn with_redline<R: tauri::Runtime>(
 ) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_dialog::init())
         .plugin(navigation_guard())
         .manage(engine)
         .invoke_handler(tauri::generate_handler![
@@ -56,7 +57,23 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::stop_turn,
             commands::chat_history,
             commands::export_preview,
-            commands::export_document
+            commands::export_document,
+            commands::list_documents,
+            commands::document_state,
+            commands::open_document,
+            commands::new_document,
+            commands::import_document,
+            commands::duplicate_document,
+            commands::rename_document,
+            commands::delete_document,
+            commands::undelete_document,
+            commands::undo,
+            commands::redo,
+            commands::history,
+            commands::revision,
+            commands::restore,
+            commands::take_notices,
+            commands::edit_document
         ])
 }
 
@@ -83,13 +100,36 @@ fn navigation_guard<R: tauri::Runtime>() -> tauri::plugin::TauriPlugin<R> {
         .build()
 }
 
+/// The files named on the command line to open (`redline-app resume.json`, as a file manager or the OS's
+/// file association starts it): every argument that is not a flag or the data folder.
+pub fn files_from_args(args: impl IntoIterator<Item = String>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "--data-dir" {
+            args.next();
+        } else if !arg.starts_with('-') {
+            files.push(PathBuf::from(arg));
+        }
+    }
+    files
+}
+
 /// Starts the desktop app.
 pub fn run() {
-    let data_dir = redline_store::resolve_data_dir(data_dir_from_args(std::env::args().skip(1)));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let data_dir = redline_store::resolve_data_dir(data_dir_from_args(args.clone()));
     let engine = Engine::start(data_dir);
     if let Some(problem) = engine.problem() {
         // The window shows this too; the terminal gets it for whoever started the app from one.
         eprintln!("redline: {problem}");
+    }
+    // A resume the app was asked to open is imported and shown; one that cannot be is said in the chat.
+    for file in files_from_args(args) {
+        if let Err(e) = tauri::async_runtime::block_on(engine.import(&file, &mut |_| {})) {
+            eprintln!("redline: {}", e.message);
+            engine.notice(e.message);
+        }
     }
     with_redline(tauri::Builder::default(), engine)
         .run(tauri::generate_context!())
@@ -116,5 +156,14 @@ mod tests {
         );
         assert_eq!(data_dir_from_args(args(&["--data-dir"])), None);
         assert_eq!(data_dir_from_args(args(&[])), None);
+    }
+
+    #[test]
+    fn files_to_open_are_the_arguments_that_are_not_flags() {
+        assert_eq!(
+            files_from_args(args(&["--data-dir", "/tmp/a", "cv.json", "-v", "b.json"])),
+            [PathBuf::from("cv.json"), PathBuf::from("b.json")]
+        );
+        assert!(files_from_args(args(&["--data-dir=/tmp/a"])).is_empty());
     }
 }

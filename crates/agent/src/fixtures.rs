@@ -66,12 +66,18 @@ pub fn demo() -> Fixture {
 /// A fresh copy of the sample resume for the demo to edit; an earlier demo document is deleted (softly,
 /// so it can be brought back). Returns the new document's id.
 pub fn demo_document(store: &mut Store) -> Result<i64, StoreError> {
+    // The demo's copy never becomes the user's current resume: the one they had stays current.
+    let previous = store.current().ok().filter(|d| d.title != DEMO_TITLE);
     for old in store.list()? {
         if old.title == DEMO_TITLE {
             store.delete(old.id)?;
         }
     }
-    store.import(DEMO_TITLE, &redline_resume::sample())
+    let id = store.import(DEMO_TITLE, &redline_resume::sample())?;
+    if let Some(previous) = previous {
+        store.set_current(previous.id)?;
+    }
+    Ok(id)
 }
 
 /// A replay server for `fixture` on 127.0.0.1 (a pause of `delay` between deltas, so the edits are seen

@@ -68,33 +68,54 @@ impl From<StoreError> for ConfirmError {
     }
 }
 
-/// Applies held operations the user confirmed: re-targeted from their base to the head revision, checked
-/// by `policy` (protected paths, limits, the schema) and committed as one revision. Returns the revision
-/// and the operations as applied to the head. Nothing changes on any error.
+/// Applies `held` to the document's head as one revision, once the user confirmed it: the operations are
+/// carried over from the revision they were proposed against, checked by the policy as the user's own,
+/// and committed. Returns the revision and the operations as applied (for the view).
 pub fn confirm(
     store: &mut Store,
     held: &Held,
     policy: &Policy,
 ) -> Result<(Committed, Vec<Operation>), ConfirmError> {
-    let base = store.checkout(held.document_id, held.base)?.document;
-    let head = store.head(held.document_id)?;
-    let ops = redline_patch::rebase(&base, &head.document, &held.ops)?;
+    let summary = match held.ops.as_slice() {
+        [one] => format!("Confirmed: {}", one.describe()),
+        many => format!("Confirmed {} held edits", many.len()),
+    };
+    commit_ops(
+        store,
+        held.document_id,
+        held.base,
+        &held.ops,
+        policy,
+        Source::Ai,
+        summary,
+    )
+}
+
+/// Commits `ops`, made against revision `base` of a document, as one revision from `source`: carried over
+/// to the head (an edit made while another landed still lands where it was meant), checked by `policy` as
+/// the user's own edit (nothing held: the user made or confirmed it), applied all or nothing. Held edits
+/// the user confirmed and edits made by hand in the view both come through here.
+pub fn commit_ops(
+    store: &mut Store,
+    document_id: i64,
+    base: u64,
+    ops: &[Operation],
+    policy: &Policy,
+    source: Source,
+    summary: String,
+) -> Result<(Committed, Vec<Operation>), ConfirmError> {
+    let base = store.checkout(document_id, base)?.document;
+    let head = store.head(document_id)?;
+    let ops = redline_patch::rebase(&base, &head.document, ops)?;
     for op in &ops {
-        // The user's confirmation is the scope: only the fixed rules remain.
         policy.check_operation(op, &Scope::User)?;
     }
     let result = redline_patch::applied(&head.document, &ops).map_err(RebaseError::from)?;
     policy.check_bundle(&result, &ops)?;
     let patch = redline_patch::to_patch(&ops).map_err(RebaseError::from)?;
-    // Worded from the operations, not from `descriptions`: a copy that went through the window is not
-    // trusted.
-    let summary = match held.ops.as_slice() {
-        [one] => format!("Confirmed: {}", one.describe()),
-        many => format!("Confirmed {} held edits", many.len()),
-    };
     let committed = store.commit(
-        held.document_id,
-        Change::new(head.number, Source::Ai, patch).summary(summary),
+        document_id,
+        Change::new(head.number, source, patch).summary(summary),
     )?;
     Ok((committed, ops))
 }

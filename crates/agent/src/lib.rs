@@ -27,7 +27,7 @@ pub mod replay;
 pub mod settings;
 pub mod turn;
 
-pub use held::{ConfirmError, Held, confirm};
+pub use held::{ConfirmError, Held, commit_ops, confirm};
 pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeychain};
 pub use kind::{ErrorKind, store_kind};
 pub use provider::{ChunkReader, Delta, Learned, Provider, ProviderConfig, ProviderError};

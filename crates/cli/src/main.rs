@@ -687,38 +687,9 @@ fn report(out: &mut impl Write, done: &Committed) -> Result<()> {
     Ok(())
 }
 
-/// The largest file `import` reads: four times the largest resume, for indentation.
-const MAX_IMPORT_BYTES: u64 = 4 * redline_resume::MAX_DOCUMENT_BYTES as u64;
-
 /// Reads and checks a JSON Resume file; every problem is named by its JSON Pointer.
 fn read_resume(file: &Path) -> Result<Value> {
-    use std::io::Read;
-    let opened =
-        std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    // Read one byte past the limit rather than trust the size the file system reports (a pipe has none).
-    let mut text = String::new();
-    opened
-        .take(MAX_IMPORT_BYTES + 1)
-        .read_to_string(&mut text)
-        .with_context(|| format!("cannot read {} as text", file.display()))?;
-    if text.len() as u64 > MAX_IMPORT_BYTES {
-        bail!(
-            "{} is larger than {} MB, far more than any resume; nothing was imported",
-            file.display(),
-            MAX_IMPORT_BYTES >> 20
-        );
-    }
-    let document: Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not valid JSON", file.display()))?;
-    if let Err(problems) = redline_resume::validate(&document) {
-        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
-        bail!(
-            "{} is not a valid JSON Resume; nothing was imported:\n{}",
-            file.display(),
-            list.join("\n")
-        );
-    }
-    Ok(document)
+    Ok(redline_resume::read_file(file)?)
 }
 
 fn recover(data_dir: &Path, force: bool) -> Result<()> {

@@ -174,6 +174,48 @@ fn shape_of(node: &Value, depth: usize) -> String {
     }
 }
 
+/// The largest file [`read_file`] takes, in bytes: four times the largest resume, room for pretty-printing.
+pub const MAX_FILE_BYTES: u64 = 4 * MAX_DOCUMENT_BYTES as u64;
+
+/// Why a file is not a resume Redline can import; nothing is imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read {0}: {1}")]
+    Unreadable(String, std::io::Error),
+    #[error("{0} is larger than {mb} MB, far more than any resume; nothing was imported", mb = MAX_FILE_BYTES >> 20)]
+    TooLarge(String),
+    #[error("{0} is not valid JSON ({1}); nothing was imported")]
+    NotJson(String, serde_json::Error),
+    #[error("{0} is not a valid JSON Resume; nothing was imported:\n{list}", list = list(.1))]
+    Invalid(String, Vec<SchemaViolation>),
+}
+
+fn list(problems: &[SchemaViolation]) -> String {
+    let lines: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+    lines.join("\n")
+}
+
+/// Reads a JSON Resume file for import: at most [`MAX_FILE_BYTES`] (read one byte past the limit rather
+/// than trusting the size the file system reports: a pipe has none), JSON, and valid against the schema,
+/// each problem named by JSON Pointer.
+pub fn read_file(path: &std::path::Path) -> Result<Value, ReadError> {
+    use std::io::Read;
+    let name = path.display().to_string();
+    let opened = std::fs::File::open(path).map_err(|e| ReadError::Unreadable(name.clone(), e))?;
+    let mut bytes = Vec::new();
+    opened
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError::Unreadable(name.clone(), e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge(name));
+    }
+    let document: Value =
+        serde_json::from_slice(&bytes).map_err(|e| ReadError::NotJson(name.clone(), e))?;
+    validate(&document).map_err(|problems| ReadError::Invalid(name, problems))?;
+    Ok(document)
+}
+
 /// One way a document breaks the JSON Resume schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaViolation {

@@ -5,6 +5,9 @@ use serde_json::{Value, json};
 
 use crate::{DocumentSummary, Result, Source, Store, StoreError, now_ms};
 
+/// The setting that names the current document.
+const CURRENT: &str = "documents.current";
+
 const COLUMNS: &str = "id, title, created_at, updated_at, head_revision, parent_document, parent_revision, deleted_at";
 
 fn summary(row: &Row<'_>) -> rusqlite::Result<DocumentSummary> {
@@ -21,7 +24,8 @@ fn summary(row: &Row<'_>) -> rusqlite::Result<DocumentSummary> {
 }
 
 impl Store {
-    /// Creates a document whose first revision is `document`, and returns its id.
+    /// Creates a document whose first revision is `document`, and returns its id. A new document is the
+    /// current one.
     pub fn import(&mut self, title: &str, document: &Value) -> Result<i64> {
         self.create(title, document, None, format!("Imported “{title}”"))
     }
@@ -56,6 +60,11 @@ impl Store {
                 inverse.to_string(),
                 document.to_string()
             ],
+        )?;
+        tx.execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![CURRENT, id.to_string()],
         )?;
         tx.commit()?;
         Ok(id)
@@ -104,9 +113,21 @@ impl Store {
             .ok_or(StoreError::NoDocument(document_id))
     }
 
-    /// The document the user worked on last.
+    /// The document the user works on: the one last opened (see [`Store::set_current`]) or created, if it
+    /// is still there; else the one changed last.
     pub fn current(&self) -> Result<DocumentSummary> {
-        self.list()?.into_iter().next().ok_or(StoreError::Empty)
+        let chosen = self.setting(CURRENT)?.and_then(|id| id.parse::<i64>().ok());
+        let list = self.list()?;
+        let pick = chosen
+            .and_then(|id| list.iter().position(|d| d.id == id))
+            .unwrap_or(0);
+        list.into_iter().nth(pick).ok_or(StoreError::Empty)
+    }
+
+    /// Makes `document_id` the current document (the app opened it); it stays current across restarts.
+    pub fn set_current(&mut self, document_id: i64) -> Result<()> {
+        self.document(document_id)?;
+        self.set_setting(CURRENT, &document_id.to_string())
     }
 
     /// The current document, after creating one from `first` if the store is empty. This is how a new
@@ -217,6 +238,30 @@ mod tests {
         let grace = store.import("Grace", &resume("Grace")).unwrap();
         assert_eq!(store.current().unwrap().id, grace);
         assert_eq!(store.list().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_document_opened_last_stays_current_across_restarts_until_it_is_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let ada = store.import("Ada", &resume("Ada")).unwrap();
+        let grace = store.import("Grace", &resume("Grace")).unwrap();
+        assert_eq!(
+            store.current().unwrap().id,
+            grace,
+            "a new document is current"
+        );
+        store.set_current(ada).unwrap();
+        drop(store);
+        let mut store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.current().unwrap().id, ada);
+        // Deleted, it is not current: the one changed last is.
+        store.delete(ada).unwrap();
+        assert_eq!(store.current().unwrap().id, grace);
+        assert!(matches!(
+            store.set_current(ada),
+            Err(StoreError::NoDocument(_))
+        ));
     }
 
     #[test]

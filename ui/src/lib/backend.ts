@@ -16,6 +16,11 @@ import type { HeldEdits } from "../bindings/HeldEdits";
 import type { IpcError } from "../bindings/IpcError";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
+import type { DocState } from "../bindings/DocState";
+import type { DocumentRow } from "../bindings/DocumentRow";
+import type { HistoryRow } from "../bindings/HistoryRow";
+import type { RevisionView } from "../bindings/RevisionView";
+import type { Operation } from "../bindings/Operation";
 
 /** The event name of surface messages after the first `create` (ipc.rs `SURFACE_EVENT`). */
 export const SURFACE_EVENT = "surface";
@@ -127,4 +132,85 @@ export function testConnection(): Promise<ConnectionReport> {
 /** The model servers that answer at their usual addresses on this computer. */
 export function findLocalServers(): Promise<LocalServer[]> {
   return invoke<LocalServer[]>("find_local_servers");
+}
+
+/** Every resume that is not deleted, most recently changed first. */
+export function listDocuments(): Promise<DocumentRow[]> {
+  return invoke<DocumentRow[]>("list_documents");
+}
+
+/** The resume on screen: which, its revision, what Undo and Redo would do. */
+export function documentState(): Promise<DocState> {
+  return invoke<DocState>("document_state");
+}
+
+/** Opens another resume; the view hears it as a `create`. */
+export function openDocument(id: number): Promise<DocState> {
+  return invoke<DocState>("open_document", { id });
+}
+
+/** A new resume, blank or a copy of the sample, opened. */
+export function newDocument(fromSample: boolean): Promise<DocState> {
+  return invoke<DocState>("new_document", { fromSample });
+}
+
+/** Imports a JSON Resume file and opens it: the one at `path`, or (without) the one picked in the system's
+ * open dialog — `null` when the user cancels. */
+export function importDocument(path: string | null = null): Promise<DocState | null> {
+  return invoke<DocState | null>("import_document", { path });
+}
+
+/** A copy of a resume with its own history, opened. */
+export function duplicateDocument(id: number): Promise<DocState> {
+  return invoke<DocState>("duplicate_document", { id });
+}
+
+/** Gives a resume a new title. */
+export function renameDocument(id: number, title: string): Promise<void> {
+  return invoke<void>("rename_document", { id, title });
+}
+
+/** Deletes a resume softly (undeleteDocument brings it back); returns the resume now on screen. */
+export function deleteDocument(id: number): Promise<DocState> {
+  return invoke<DocState>("delete_document", { id });
+}
+
+/** Brings a deleted resume back. */
+export function undeleteDocument(id: number): Promise<void> {
+  return invoke<void>("undelete_document", { id });
+}
+
+/** Takes back the latest change to the resume on screen (a new revision: nothing is lost). */
+export function undo(): Promise<DocState> {
+  return invoke<DocState>("undo");
+}
+
+/** Applies again the change undone last. */
+export function redo(): Promise<DocState> {
+  return invoke<DocState>("redo");
+}
+
+/** Every revision of the resume on screen, newest first. */
+export function history(): Promise<HistoryRow[]> {
+  return invoke<HistoryRow[]>("history");
+}
+
+/** One revision as it was, and what it changed, in words. */
+export function revision(number: number): Promise<RevisionView> {
+  return invoke<RevisionView>("revision", { number });
+}
+
+/** Makes the resume read as it did at revision `number`, as a new revision. */
+export function restore(number: number): Promise<DocState> {
+  return invoke<DocState>("restore", { number });
+}
+
+/** What happened at start that the user should hear of (a file that could not be opened), once. */
+export function takeNotices(): Promise<string[]> {
+  return invoke<string[]>("take_notices");
+}
+
+/** An edit made by hand in the view: `ops` against revision `base`, committed as a revision of the user's. */
+export function editDocument(base: number, ops: Operation[]): Promise<DocState> {
+  return invoke<DocState>("edit_document", { base, ops });
 }

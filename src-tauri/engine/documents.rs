@@ -1,0 +1,647 @@
+//! The resumes and their history, as the window manages them: list, open, new, import, duplicate, rename,
+//! delete (softly, with Undo); Undo, Redo, the history and Restore. Each is thin over the store; what
+//! changes on screen reaches the view as surface messages — a `create` when another resume is opened, a
+//! committed `patch` of just the operations when the one on screen changes.
+
+use redline_agent::fixtures::DEMO_TITLE;
+use redline_patch::{Operation, PatchState, Policy};
+use redline_store::{Committed, Source, Store};
+
+use super::{Emit, Engine, Open};
+use crate::ipc::{DocState, DocumentRow, ErrorKind, HistoryRow, IpcError, RevisionView};
+
+/// The title of a new blank resume.
+const BLANK_TITLE: &str = "New resume";
+
+/// The longest title kept (longer ones are cut, at a character boundary).
+const MAX_TITLE_CHARS: usize = 200;
+
+impl Engine {
+    /// Every resume that is not deleted, most recently changed first.
+    pub async fn documents(&self) -> Result<Vec<DocumentRow>, IpcError> {
+        let open = self.open()?.lock().await;
+        let list = open.store.list()?;
+        Ok(list
+            .iter()
+            .map(|d| {
+                let head = open.store.head(d.id);
+                let name = head
+                    .as_ref()
+                    .ok()
+                    .and_then(|h| h.document["basics"]["name"].as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                DocumentRow {
+                    id: d.id,
+                    title: d.title.clone(),
+                    name,
+                    updated_at: d.updated_at,
+                    revision: d.head_revision,
+                    current: d.id == open.document_id,
+                    demo: d.title == DEMO_TITLE,
+                    variant_of: d
+                        .parent_document
+                        .and_then(|p| list.iter().find(|o| o.id == p))
+                        .map(|p| p.title.clone()),
+                    problem: head.err().map(|e| e.to_string()),
+                }
+            })
+            .collect())
+    }
+
+    /// The resume on screen: which, its revision, and what Undo and Redo would do.
+    pub async fn state(&self) -> Result<DocState, IpcError> {
+        let open = self.open()?.lock().await;
+        doc_state(&open)
+    }
+
+    /// Opens resume `id` in the window (it stays the one opened across restarts).
+    pub async fn switch(
+        &self,
+        id: i64,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        self.idle()?;
+        let mut open = self.open()?.lock().await;
+        show(&mut open, id, emit)
+    }
+
+    /// A new resume — blank, or a copy of the sample — opened in the window.
+    pub async fn new_document(
+        &self,
+        from_sample: bool,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        self.idle()?;
+        let mut open = self.open()?.lock().await;
+        let (title, document) = if from_sample {
+            redline_resume::first_resume()
+        } else {
+            (
+                BLANK_TITLE.to_owned(),
+                serde_json::json!({"basics": {"name": "", "label": "", "summary": ""}}),
+            )
+        };
+        let id = open.store.import(&title, &document)?;
+        show(&mut open, id, emit)
+    }
+
+    /// Imports the JSON Resume file at `path` as a new resume and opens it. A file that is not one is
+    /// refused with each problem named by field, and nothing changes.
+    pub async fn import(
+        &self,
+        path: &std::path::Path,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        self.idle()?;
+        let document = redline_resume::read_file(path)
+            .map_err(|e| IpcError::new(ErrorKind::Invalid, e.to_string()))?;
+        let title = redline_resume::title_of(&document);
+        let mut open = self.open()?.lock().await;
+        let id = open.store.import(&title, &document)?;
+        show(&mut open, id, emit)
+    }
+
+    /// A copy of resume `id` at its head, with its own history from there (a variant), opened.
+    pub async fn duplicate(
+        &self,
+        id: i64,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        self.idle()?;
+        let mut open = self.open()?.lock().await;
+        let from = open.store.document(id)?;
+        let title = short_title(&format!("{} (copy)", from.title));
+        let copy = open.store.create_variant(id, from.head_revision, &title)?;
+        show(&mut open, copy, emit)
+    }
+
+    /// Gives resume `id` a new title (trimmed; not empty).
+    pub async fn rename(&self, id: i64, title: &str) -> Result<(), IpcError> {
+        let title = short_title(title.trim());
+        if title.is_empty() {
+            return Err(IpcError::new(
+                ErrorKind::Invalid,
+                "a resume needs a title: type one, or press Escape to keep the old one",
+            ));
+        }
+        let mut open = self.open()?.lock().await;
+        open.store.rename(id, &title)?;
+        Ok(())
+    }
+
+    /// Deletes resume `id` softly (it can be brought back with [`Engine::undelete`]). The one on screen
+    /// is replaced by the next in the list, or a new blank one when it was the last.
+    pub async fn delete(
+        &self,
+        id: i64,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        self.idle()?;
+        let mut open = self.open()?.lock().await;
+        open.store.delete(id)?;
+        if id != open.document_id {
+            return doc_state(&open);
+        }
+        let next = open
+            .store
+            .list()?
+            .into_iter()
+            .find(|d| d.title != DEMO_TITLE);
+        let next = match next {
+            Some(next) => next.id,
+            None => open.store.import(
+                BLANK_TITLE,
+                &serde_json::json!({"basics": {"name": "", "label": "", "summary": ""}}),
+            )?,
+        };
+        show(&mut open, next, emit)
+    }
+
+    /// Brings a deleted resume back (the Undo of a delete).
+    pub async fn undelete(&self, id: i64) -> Result<(), IpcError> {
+        let mut open = self.open()?.lock().await;
+        open.store.undelete(id)?;
+        Ok(())
+    }
+
+    /// Takes back the latest change to the resume on screen, as a new revision.
+    pub async fn undo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<DocState, IpcError> {
+        self.change(emit, |store, id| store.undo(id)).await
+    }
+
+    /// Applies again the change undone last.
+    pub async fn redo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<DocState, IpcError> {
+        self.change(emit, |store, id| store.redo(id)).await
+    }
+
+    /// Makes the resume on screen read as it did at revision `number`, as a new revision.
+    pub async fn restore(
+        &self,
+        number: u64,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        self.change(emit, |store, id| store.restore(id, number))
+            .await
+    }
+
+    /// An edit made by hand in the resume view: `ops`, made against revision `base`, go through the same
+    /// policy as the model's edits and are committed as one revision whose source is the user (“You” in
+    /// the history); the view gets them as a committed patch. Made while another change landed, they are
+    /// carried over to it; one that no longer applies changes nothing and says why.
+    pub async fn edit(
+        &self,
+        base: u64,
+        ops: Vec<Operation>,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        self.idle()?;
+        if ops.is_empty() || ops.len() > Policy::default().max_operations {
+            return Err(IpcError::new(
+                ErrorKind::Invalid,
+                "an edit in the view carries one change or a few",
+            ));
+        }
+        let mut open = self.open()?.lock().await;
+        let Open {
+            store,
+            document_id,
+            surface,
+        } = &mut *open;
+        let summary = redline_patch::summarize(&ops);
+        match redline_agent::commit_ops(
+            store,
+            *document_id,
+            base,
+            &ops,
+            &Policy::default(),
+            Source::User,
+            summary,
+        ) {
+            Ok((committed, ops)) => {
+                emit(Emit::Surface(surface.patch(
+                    committed.info.number,
+                    PatchState::Committed,
+                    ops,
+                )));
+                doc_state(&open)
+            }
+            Err(e) => Err(super::nothing_changed(store, *document_id, e)),
+        }
+    }
+
+    /// Every revision of the resume on screen, newest first.
+    pub async fn history(&self) -> Result<Vec<HistoryRow>, IpcError> {
+        let open = self.open()?.lock().await;
+        let mut rows: Vec<HistoryRow> = open
+            .store
+            .history(open.document_id)?
+            .into_iter()
+            .map(|r| HistoryRow {
+                number: r.number,
+                created_at: r.created_at,
+                source: r.source.as_str().to_owned(),
+                summary: r.summary,
+            })
+            .collect();
+        rows.reverse();
+        Ok(rows)
+    }
+
+    /// The resume on screen as it was at revision `number`, and what that revision changed, in words.
+    pub async fn revision(&self, number: u64) -> Result<RevisionView, IpcError> {
+        let open = self.open()?.lock().await;
+        let id = open.document_id;
+        let document = open.store.checkout(id, number)?.document;
+        let changes = if number > 1 {
+            open.store
+                .diff(id, number - 1, number)?
+                .iter()
+                .map(|op| {
+                    let op: Operation = op.into();
+                    super::capital(&op.describe())
+                })
+                .collect()
+        } else {
+            vec!["The resume as it was first saved".to_owned()]
+        };
+        Ok(RevisionView {
+            number,
+            document,
+            changes,
+        })
+    }
+
+    /// A change to the resume on screen made by `act` on the store; the view gets its operations.
+    async fn change(
+        &self,
+        emit: &mut (dyn FnMut(Emit) + Send),
+        act: impl FnOnce(&mut Store, i64) -> Result<Committed, redline_store::StoreError>,
+    ) -> Result<DocState, IpcError> {
+        self.idle()?;
+        let mut open = self.open()?.lock().await;
+        let Open {
+            store,
+            document_id,
+            surface,
+        } = &mut *open;
+        let committed = act(store, *document_id)?;
+        let ops: Vec<Operation> = committed.forward.iter().map(Into::into).collect();
+        emit(Emit::Surface(surface.patch(
+            committed.info.number,
+            PatchState::Committed,
+            ops,
+        )));
+        doc_state(&open)
+    }
+
+    /// Refuses to change documents while a turn runs (Stop it first).
+    fn idle(&self) -> Result<(), IpcError> {
+        match self
+            .running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+        {
+            true => Err(IpcError::new(
+                ErrorKind::Conflict,
+                "the model is still editing this resume: wait for it, or press Stop",
+            )),
+            false => Ok(()),
+        }
+    }
+}
+
+/// Opens document `id` on the window's surface and remembers it as the current one.
+fn show(
+    open: &mut Open,
+    id: i64,
+    emit: &mut (dyn FnMut(Emit) + Send),
+) -> Result<DocState, IpcError> {
+    let head = open.store.head(id)?;
+    if open.store.document(id)?.title != DEMO_TITLE {
+        open.store.set_current(id)?;
+    }
+    open.document_id = id;
+    emit(Emit::Surface(
+        open.surface.create(head.number, head.document),
+    ));
+    doc_state(open)
+}
+
+fn doc_state(open: &Open) -> Result<DocState, IpcError> {
+    let id = open.document_id;
+    let record = open.store.document(id)?;
+    let (done, undone) = open.store.stacks(id)?;
+    let summary_of = |n: Option<&u64>| -> Result<Option<String>, IpcError> {
+        let Some(n) = n else { return Ok(None) };
+        Ok(open
+            .store
+            .history(id)?
+            .into_iter()
+            .find(|r| r.number == *n)
+            .map(|r| r.summary))
+    };
+    Ok(DocState {
+        document_id: id,
+        demo: record.title == DEMO_TITLE,
+        title: record.title,
+        revision: record.head_revision,
+        undo: summary_of(done.last())?,
+        redo: summary_of(undone.last())?,
+    })
+}
+
+fn short_title(title: &str) -> String {
+    title.chars().take(MAX_TITLE_CHARS).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use redline_patch::SurfaceUpdate;
+    use redline_store::{Change, Source};
+    use serde_json::json;
+
+    use super::*;
+
+    fn engine(dir: &std::path::Path) -> Engine {
+        Engine::start_with(
+            Some(dir.to_owned()),
+            Arc::new(redline_agent::MemoryKeychain::default()),
+        )
+    }
+
+    /// What the view was sent.
+    #[derive(Default)]
+    struct Sent(Vec<SurfaceUpdate>);
+
+    impl Sent {
+        fn emit(&mut self) -> impl FnMut(Emit) + Send + '_ {
+            |emit| {
+                if let Emit::Surface(update) = emit {
+                    self.0.push(update)
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn resumes_are_opened_created_imported_duplicated_renamed_and_deleted_with_undo() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let first = engine.state().await.unwrap();
+        assert_eq!(first.revision, 1);
+        assert_eq!((first.undo.as_deref(), first.redo.as_deref()), (None, None));
+
+        let mut sent = Sent::default();
+        let blank = engine.new_document(false, &mut sent.emit()).await.unwrap();
+        assert_eq!(blank.title, BLANK_TITLE);
+        let Some(SurfaceUpdate::Create(create)) = sent.0.last() else {
+            panic!("a new resume reaches the view as a create: {:?}", sent.0);
+        };
+        assert_eq!(create.document["basics"]["name"], "");
+        let rows = engine.documents().await.unwrap();
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().any(|r| r.id == blank.document_id && r.current));
+
+        // Back to the first: its document reaches the view whole.
+        engine
+            .switch(first.document_id, &mut sent.emit())
+            .await
+            .unwrap();
+        let Some(SurfaceUpdate::Create(create)) = sent.0.last() else {
+            panic!("a create");
+        };
+        assert_eq!(create.document, redline_resume::sample());
+
+        // A file is imported and opened; one that is not a resume changes nothing and says why, by field.
+        let mut ada = redline_resume::sample();
+        ada["basics"]["name"] = json!("Ada Lovelace");
+        let file = dir.path().join("ada.json");
+        std::fs::write(&file, serde_json::to_vec_pretty(&ada).unwrap()).unwrap();
+        let imported = engine.import(&file, &mut sent.emit()).await.unwrap();
+        assert!(
+            imported.title.starts_with("Ada Lovelace"),
+            "{}",
+            imported.title
+        );
+        let bad = dir.path().join("bad.json");
+        std::fs::write(&bad, r#"{"basics": {"name": 7}}"#).unwrap();
+        let before = sent.0.len();
+        let refused = engine.import(&bad, &mut sent.emit()).await.unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::Invalid);
+        assert!(
+            refused.message.contains("/basics/name"),
+            "{}",
+            refused.message
+        );
+        assert_eq!(sent.0.len(), before, "nothing reached the view");
+        assert_eq!(engine.documents().await.unwrap().len(), 3);
+        assert_eq!(
+            engine.state().await.unwrap().document_id,
+            imported.document_id
+        );
+
+        // Duplicated as a variant; renamed (not to nothing).
+        let copy = engine
+            .duplicate(imported.document_id, &mut sent.emit())
+            .await
+            .unwrap();
+        let rows = engine.documents().await.unwrap();
+        let row = rows.iter().find(|r| r.id == copy.document_id).unwrap();
+        assert_eq!(row.variant_of.as_deref(), Some(imported.title.as_str()));
+        assert_eq!(row.name, "Ada Lovelace");
+        engine
+            .rename(copy.document_id, "  Ada — data  ")
+            .await
+            .unwrap();
+        assert_eq!(engine.state().await.unwrap().title, "Ada — data");
+        let empty = engine.rename(copy.document_id, "   ").await.unwrap_err();
+        assert_eq!(empty.kind, ErrorKind::Invalid);
+
+        // Deleting the one on screen shows another; Undo brings it back.
+        let shown = engine
+            .delete(copy.document_id, &mut sent.emit())
+            .await
+            .unwrap();
+        assert_ne!(shown.document_id, copy.document_id);
+        assert!(
+            !engine
+                .documents()
+                .await
+                .unwrap()
+                .iter()
+                .any(|r| r.id == copy.document_id)
+        );
+        engine.undelete(copy.document_id).await.unwrap();
+        assert!(
+            engine
+                .documents()
+                .await
+                .unwrap()
+                .iter()
+                .any(|r| r.id == copy.document_id && r.title == "Ada — data")
+        );
+    }
+
+    #[tokio::test]
+    async fn undo_redo_and_restore_reach_the_view_as_the_operations_and_are_in_the_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let id = engine.state().await.unwrap().document_id;
+        {
+            let mut open = engine.open().unwrap().lock().await;
+            let patch: json_patch::Patch = serde_json::from_value(
+                json!([{"op": "add", "path": "/skills/0/keywords/-", "value": "Python"}]),
+            )
+            .unwrap();
+            open.store
+                .commit(id, Change::new(1, Source::Ai, patch))
+                .unwrap();
+        }
+        let state = engine.state().await.unwrap();
+        assert_eq!(state.revision, 2);
+        assert!(state.undo.is_some() && state.redo.is_none());
+
+        let mut sent = Sent::default();
+        let undone = engine.undo(&mut sent.emit()).await.unwrap();
+        assert_eq!(undone.revision, 3);
+        assert_eq!(undone.undo, None);
+        assert!(undone.redo.is_some());
+        let Some(SurfaceUpdate::Patch(patch)) = sent.0.last() else {
+            panic!("undo reaches the view as a patch: {:?}", sent.0);
+        };
+        assert_eq!((patch.revision, patch.state), (3, PatchState::Committed));
+        assert_eq!(
+            serde_json::to_value(&patch.ops).unwrap(),
+            json!([{"op": "remove", "path": "/skills/0/keywords/3"}])
+        );
+        let redone = engine.redo(&mut sent.emit()).await.unwrap();
+        assert_eq!(redone.revision, 4);
+        let nothing = engine.redo(&mut sent.emit()).await.unwrap_err();
+        assert!(nothing.message.contains("redo"), "{}", nothing.message);
+
+        let rows = engine.history().await.unwrap();
+        let sources: Vec<&str> = rows.iter().map(|r| r.source.as_str()).collect();
+        assert_eq!(sources, ["redo", "undo", "ai", "import"]);
+        let seen = engine.revision(2).await.unwrap();
+        assert_eq!(seen.changes, ["Add “Python” at /skills/0/keywords/3"]);
+        assert_eq!(seen.document["skills"][0]["keywords"][3], "Python");
+        assert_eq!(
+            engine.revision(1).await.unwrap().document,
+            redline_resume::sample()
+        );
+
+        let restored = engine.restore(1, &mut sent.emit()).await.unwrap();
+        assert_eq!(restored.revision, 5);
+        let Some(SurfaceUpdate::Patch(patch)) = sent.0.last() else {
+            panic!("a patch");
+        };
+        assert_eq!(patch.ops.len(), 1);
+        let head = engine.revision(5).await.unwrap();
+        assert_eq!(head.document, redline_resume::sample());
+    }
+
+    #[tokio::test]
+    async fn an_edit_by_hand_is_checked_committed_as_yours_and_carried_over_to_the_head() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let op = |v: serde_json::Value| -> Operation { serde_json::from_value(v).unwrap() };
+        let mut sent = Sent::default();
+        let state = engine
+            .edit(
+                1,
+                vec![op(
+                    json!({"op": "replace", "path": "/basics/label", "value": "Founder"}),
+                )],
+                &mut sent.emit(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(state.revision, 2);
+        let Some(SurfaceUpdate::Patch(patch)) = sent.0.last() else {
+            panic!("a patch");
+        };
+        assert_eq!((patch.revision, patch.state), (2, PatchState::Committed));
+        let newest = &engine.history().await.unwrap()[0];
+        assert_eq!(newest.source, "user");
+        assert_eq!(newest.summary, "Change /basics/label to “Founder”");
+        // Who the resume is about is the user's to change: nothing is held.
+        engine
+            .edit(
+                2,
+                vec![op(
+                    json!({"op": "replace", "path": "/basics/name", "value": "Ada"}),
+                )],
+                &mut sent.emit(),
+            )
+            .await
+            .unwrap();
+        // Made against revision 2 while revision 3 landed: carried over.
+        engine
+            .edit(
+                2,
+                vec![op(
+                    json!({"op": "add", "path": "/skills/0/keywords/-", "value": "Rust"}),
+                )],
+                &mut sent.emit(),
+            )
+            .await
+            .unwrap();
+        let head = engine.revision(4).await.unwrap().document;
+        assert_eq!(
+            (
+                &head["basics"]["name"],
+                &head["basics"]["label"],
+                &head["skills"][0]["keywords"][3]
+            ),
+            (&json!("Ada"), &json!("Founder"), &json!("Rust"))
+        );
+        // An edit that breaks the schema changes nothing, and says so.
+        let before = sent.0.len();
+        let refused = engine
+            .edit(
+                4,
+                vec![op(
+                    json!({"op": "replace", "path": "/basics/name", "value": 7}),
+                )],
+                &mut sent.emit(),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            refused.message.contains("stays at revision 4"),
+            "{}",
+            refused.message
+        );
+        assert_eq!(sent.0.len(), before);
+        assert_eq!(engine.state().await.unwrap().revision, 4);
+    }
+
+    #[tokio::test]
+    async fn the_resume_opened_last_is_opened_on_the_next_start_and_the_demo_never_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let chosen = {
+            let engine = engine(dir.path());
+            let mut sent = Sent::default();
+            let first = engine.state().await.unwrap().document_id;
+            let newer = engine.new_document(true, &mut sent.emit()).await.unwrap();
+            assert_ne!(newer.document_id, first);
+            // The older one, opened last, is the one to open next time (not the one changed last).
+            engine.switch(first, &mut sent.emit()).await.unwrap();
+            // The demo makes its own copy and shows it …
+            let mut open = engine.open().unwrap().lock().await;
+            let demo = redline_agent::fixtures::demo_document(&mut open.store).unwrap();
+            drop(open);
+            engine.switch(demo, &mut sent.emit()).await.unwrap();
+            assert!(engine.state().await.unwrap().demo);
+            first
+        };
+        // … but the next start opens the user's own.
+        let engine = engine(dir.path());
+        let state = engine.state().await.unwrap();
+        assert_eq!(state.document_id, chosen);
+        assert!(!state.demo);
+    }
+}

@@ -1,0 +1,69 @@
+import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import sample from "../../../assets/sample.resume.json";
+import type { Operation } from "../bindings/Operation";
+import { EDITING_KEY, type Editing } from "../lib/editing";
+import type { Resume } from "../lib/resume";
+
+vi.mock("../lib/backend", () => ({ openLink: async () => {}, errorMessage: String }));
+
+import ResumeView from "./ResumeView.svelte";
+
+afterEach(cleanup);
+
+function view(enabled = true): Operation[][] {
+  const committed: Operation[][] = [];
+  const editing: Editing = { enabled, commit: (ops) => committed.push(ops) };
+  render(ResumeView, { props: { resume: structuredClone(sample) as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+  return committed;
+}
+
+describe("editing the resume in place", () => {
+  it("a field becomes a text box; Enter saves it as an operation, Escape cancels", async () => {
+    const committed = view();
+    await fireEvent.click(screen.getByRole("button", { name: "Edit name" }));
+    const input = screen.getByRole("textbox", { name: "name" }) as HTMLInputElement;
+    expect(input.value).toBe("Richard Hendriks");
+    await fireEvent.input(input, { target: { value: "Ada Lovelace" } });
+    await fireEvent.keyDown(input, { key: "Enter" });
+    expect(committed).toEqual([[{ op: "replace", path: "/basics/name", value: "Ada Lovelace" }]]);
+    await fireEvent.click(screen.getByRole("button", { name: "Edit headline" }));
+    const label = screen.getByRole("textbox", { name: "headline" });
+    await fireEvent.input(label, { target: { value: "Founder" } });
+    await fireEvent.keyDown(label, { key: "Escape" });
+    expect(screen.queryByRole("textbox", { name: "headline" })).toBeNull();
+    expect(committed).toHaveLength(1);
+  });
+
+  it("a bullet of a job, by double-click; a keyword added; an entry moved and removed", async () => {
+    const committed = view();
+    await fireEvent.dblClick(screen.getByTestId("work-0-highlight-1").querySelector(".editable") as Element);
+    const bullet = screen.getByRole("textbox", { name: "bullet" });
+    await fireEvent.input(bullet, { target: { value: "Won TechCrunch Disrupt" } });
+    await fireEvent.blur(bullet);
+    await fireEvent.click(screen.getAllByRole("button", { name: "Add keyword" })[0] as HTMLElement);
+    const keyword = screen.getByRole("textbox", { name: "New keyword" });
+    await fireEvent.input(keyword, { target: { value: "Rust" } });
+    await fireEvent.keyDown(keyword, { key: "Enter" });
+    // The only job cannot move; the first of two skills can move down, not up.
+    const work = screen.getByTestId("work-0");
+    expect(work.querySelector("button[aria-label='Move down']")).toHaveProperty("disabled", true);
+    const skill = screen.getByTestId("skills-0");
+    expect(skill.querySelector("button[aria-label='Move up']")).toHaveProperty("disabled", true);
+    await fireEvent.click(skill.querySelector("button[aria-label='Move down']") as Element);
+    await fireEvent.click(work.querySelector("button[aria-label='Remove']") as Element);
+    expect(committed).toEqual([
+      [{ op: "replace", path: "/work/0/highlights/1", value: "Won TechCrunch Disrupt" }],
+      [{ op: "add", path: "/skills/0/keywords/-", value: "Rust" }],
+      [{ op: "move", from: "/skills/0", path: "/skills/1" }],
+      [{ op: "remove", path: "/work/0" }],
+    ]);
+  });
+
+  it("nothing is editable while the model edits", () => {
+    view(false);
+    expect(screen.queryByRole("button", { name: "Edit name" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Add keyword" })).toBeNull();
+    expect(screen.getByTestId("basics-name").textContent).toBe("Richard Hendriks");
+  });
+});

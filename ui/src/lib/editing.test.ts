@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { appendOps, fieldOps, moveOps } from "./editing";
+
+describe("edits by hand as operations", () => {
+  it("a changed field is replaced, a new one added, an emptied one removed, an unchanged one left", () => {
+    expect(fieldOps("/basics/label", "Founder ", "Programmer")).toEqual([{ op: "replace", path: "/basics/label", value: "Founder" }]);
+    expect(fieldOps("/basics/phone", "555", undefined)).toEqual([{ op: "add", path: "/basics/phone", value: "555" }]);
+    expect(fieldOps("/basics/phone", "  ", "555")).toEqual([{ op: "remove", path: "/basics/phone" }]);
+    expect(fieldOps("/basics/phone", "", undefined)).toEqual([]);
+    expect(fieldOps("/basics/label", " Programmer", "Programmer")).toEqual([]);
+  });
+
+  it("an item is appended to a list, or starts one", () => {
+    expect(appendOps("/skills/0/keywords", "Rust", true)).toEqual([{ op: "add", path: "/skills/0/keywords/-", value: "Rust" }]);
+    expect(appendOps("/work/0/highlights", "Shipped", false)).toEqual([{ op: "add", path: "/work/0/highlights", value: ["Shipped"] }]);
+    expect(appendOps("/skills/0/keywords", " ", true)).toEqual([]);
+  });
+
+  it("an item moves within its list", () => {
+    expect(moveOps("/work", 2, 1, 3)).toEqual([{ op: "move", from: "/work/2", path: "/work/1" }]);
+    expect(moveOps("/work", 0, -1, 3)).toEqual([]);
+    expect(moveOps("/work", 2, 3, 3)).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+// Editing the resume by hand in the view: a field's new text becomes operations (the same kind the model
+// writes), which the engine checks with the same policy and commits as a revision of the user's own.
+
+import { getContext, setContext } from "svelte";
+import type { Operation } from "../bindings/Operation";
+
+/** What the view's editable fields need from the app. */
+export interface Editing {
+  /** False while the model is editing (a field being streamed is not the user's to change). */
+  readonly enabled: boolean;
+  /** Commits operations made in the view. */
+  commit(ops: Operation[]): void;
+}
+
+/** The context key (exported for tests that render a view with editing). */
+export const EDITING_KEY = Symbol("editing");
+
+/** Makes `editing` available to every editable field below the calling component (`undefined`: none of
+ * them is editable, as in the history's copy of the resume). */
+export function provideEditing(editing: Editing | undefined): void {
+  setContext(EDITING_KEY, editing);
+}
+
+/** The editing of the view this field is in, if the view is editable (the history's copy is not). */
+export function useEditing(): Editing | undefined {
+  return getContext<Editing | undefined>(EDITING_KEY);
+}
+
+/** The operations that make the text at `path` read `value`: nothing when unchanged; a field emptied is
+ * removed (JSON Resume leaves out what it does not know), a new one added. Surrounding space is trimmed. */
+export function fieldOps(path: string, value: string, was: string | undefined): Operation[] {
+  const text = value.trim();
+  if (text === (was ?? "").trim()) return [];
+  if (text === "") return was === undefined ? [] : [{ op: "remove", path }];
+  if (was === undefined) return [{ op: "add", path, value: text }];
+  return [{ op: "replace", path, value: text }];
+}
+
+/** The operation that appends `value` to the list at `listPath` (nothing for empty text). */
+export function appendOps(listPath: string, value: string, listExists: boolean): Operation[] {
+  const text = value.trim();
+  if (text === "") return [];
+  return listExists ? [{ op: "add", path: `${listPath}/-`, value: text }] : [{ op: "add", path: listPath, value: [text] }];
+}
+
+/** The operation that moves item `from` of the list at `listPath` to index `to`. */
+export function moveOps(listPath: string, from: number, to: number, length: number): Operation[] {
+  if (to < 0 || to >= length || to === from) return [];
+  return [{ op: "move", from: `${listPath}/${from}`, path: `${listPath}/${to}` }];
+}
