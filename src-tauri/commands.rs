@@ -5,7 +5,7 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 use crate::engine::{Emit, Engine};
 use crate::ipc::{
     AppInfo, CHAT_EVENT, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryRow,
-    IpcError, ProviderView, RevisionView, SURFACE_EVENT, SurfaceUpdate, TurnSummary,
+    IpcError, ProviderView, RevisionView, SURFACE_EVENT, SurfaceUpdate, TailorView, TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -421,4 +421,20 @@ pub async fn edit_document<R: Runtime>(
     ops: Vec<redline_patch::Operation>,
 ) -> Result<DocState, IpcError> {
     engine.edit(base, ops, &mut emitter(app)).await
+}
+
+/// A copy of the resume on screen tailored to a job posting, opened, with its coverage report.
+#[tauri::command]
+pub async fn tailor_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    posting: String,
+) -> Result<TailorView, IpcError> {
+    engine.tailor(&posting, &mut emitter(app)).await
+}
+
+/// The tailoring report of the resume on screen, if it is a tailored copy.
+#[tauri::command]
+pub async fn tailoring(engine: State<'_, Engine>) -> Result<Option<TailorView>, IpcError> {
+    engine.tailoring().await
 }

@@ -271,6 +271,7 @@ impl Engine {
         *self.running.lock().unwrap_or_else(|p| p.into_inner()) = Some(cancel.clone());
         let mut open = self.open()?.lock().await;
         let provider = redline_agent::settings::provider(&open.store, config)?;
+        let job = documents::job_of(&open.store, open.document_id)?;
         let Open {
             store,
             document_id,
@@ -285,6 +286,7 @@ impl Engine {
             selected,
             cancel,
             stall: Duration::from_secs(3),
+            job,
         }
         .run(message, &mut |event| {
             emit(match event {

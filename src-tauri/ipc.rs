@@ -195,6 +195,37 @@ pub struct RevisionView {
     pub changes: Vec<String>,
 }
 
+/// One term of a job posting, and whether the resume has it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CoverageTerm {
+    /// The term, lower-cased (`python`, `distributed systems`).
+    pub term: String,
+    /// How often the posting uses it.
+    #[ts(type = "number")]
+    pub count: usize,
+    /// Whether the resume has it.
+    pub found: bool,
+}
+
+/// A resume tailored to a job: the posting's terms the resume has and lacks (computed locally, no model),
+/// and what tailoring changed since the copy was made from the master.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TailorView {
+    /// The tailored copy.
+    #[ts(type = "number")]
+    pub document_id: i64,
+    /// The resume it was made from, if it is still there.
+    pub master: Option<String>,
+    /// The posting's first line, for a heading.
+    pub headline: String,
+    /// The posting's terms, most used first.
+    pub terms: Vec<CoverageTerm>,
+    /// What tailoring changed, one line per operation, since the copy was made.
+    pub changes: Vec<String>,
+}
+
 /// Facts about the running app that the UI shows.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -303,6 +334,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     DocState::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;
     RevisionView::export_all(&cfg)?;
+    TailorView::export_all(&cfg)?;
     Ok(())
 }
 

@@ -73,7 +73,9 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::revision,
             commands::restore,
             commands::take_notices,
-            commands::edit_document
+            commands::edit_document,
+            commands::tailor_document,
+            commands::tailoring
         ])
 }
 

@@ -802,3 +802,54 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     client.close().await.ok();
     drop(driver);
 }
+
+/// Tailor to a job in the real window: the pasted posting makes a copy of the resume (the master stays),
+/// and the report says which of the posting's terms the copy has.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let client = connect(&driver, data_dir.path()).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    button(&client, "Tailor to a job…")
+        .await
+        .click()
+        .await
+        .unwrap();
+    element(&client, "tailor-posting")
+        .await
+        .send_keys("Compression Engineer\nWe need Javascript, Kubernetes and Kubernetes operators.")
+        .await
+        .unwrap();
+    button(&client, "Make a tailored copy")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let missing = wait_for_text(&client, "tailor-missing", |t| !t.is_empty()).await;
+    assert!(missing.contains("kubernetes"), "{missing}");
+    let found = text_of(&client, "tailor-found").await;
+    assert!(found.contains("javascript"), "{found}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("tailor.png"), png).unwrap();
+    button(&client, "Close").await.click().await.unwrap();
+    let title = wait_for_text(&client, "document-title", |t| {
+        t.contains("Compression Engineer")
+    })
+    .await;
+    assert!(
+        title.starts_with("Richard Hendriks — Programmer — for"),
+        "{title}"
+    );
+    button(&client, "Documents").await.click().await.unwrap();
+    element(&client, "documents-row").await;
+    let rows = client
+        .find_all(Locator::Css("[data-testid='documents-row']"))
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 2, "the master and its tailored copy");
+    client.close().await.ok();
+    drop(driver);
+}

@@ -78,6 +78,7 @@ async fn play(
         selected: None,
         cancel: CancellationToken::new(),
         stall: Duration::from_millis(fixture.stall_ms.unwrap_or(2000)),
+        job: None,
     }
     .run(&fixture.message, &mut |e| events.push(e))
     .await
@@ -305,6 +306,7 @@ async fn stop_cancels_at_once_and_rolls_every_preview_back() {
         selected: None,
         cancel,
         stall: Duration::from_secs(30),
+        job: None,
     }
     .run(&fixture.message, &mut |e| events.push(e))
     .await;
@@ -416,6 +418,7 @@ async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
         selected: None,
         cancel: CancellationToken::new(),
         stall: Duration::from_secs(5),
+        job: None,
     }
     .run("I'm Grace Hopper, a Rear Admiral.", &mut |e| events.push(e))
     .await
@@ -502,6 +505,7 @@ async fn create_resume_is_held_to_the_limits_of_a_patch() {
         selected: None,
         cancel: CancellationToken::new(),
         stall: Duration::from_secs(5),
+        job: None,
     }
     .run("I'm Grace.", &mut |e| events.push(e))
     .await
@@ -611,6 +615,7 @@ async fn hostile_answers_end_in_refusals_under_a_one_gigabyte_limit() {
             selected: None,
             cancel: CancellationToken::new(),
             stall: Duration::from_secs(30),
+            job: None,
         }
         .run("Change it.", &mut |e| events.push(e))
         .await;

@@ -47,6 +47,7 @@ pub fn run(
             selected: None,
             cancel,
             stall: Duration::from_secs(3),
+            job: None,
         }
         .run(message, &mut emit)
         .await;

@@ -14,10 +14,12 @@
 //! - [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`] and [`measure`]: how deep and how large a resume may be, the same
 //!   numbers for the edit policy, the stream reader and the store.
 //!
+//! - [`coverage`]: which terms of a job description a resume has, computed locally.
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
 //! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
 //!   PDF lands here too (see the export issue).
 
+pub mod coverage;
 pub mod export;
 pub mod outline;
 

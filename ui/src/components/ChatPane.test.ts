@@ -81,4 +81,14 @@ describe("chat errors", () => {
     await fireEvent.click(buttons[0]!);
     expect(onsettings).toHaveBeenCalledTimes(1);
   });
+
+  it("says it is thinking from Send until the model's first word", () => {
+    render(ChatPane, { messages: [{ role: "user", text: "Add Python" }], running: true, thinking: true,
+      onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
+    expect(screen.getByRole("status").textContent).toBe("Thinking…");
+    cleanup();
+    render(ChatPane, { messages: [{ role: "user", text: "Add Python" }, { role: "assistant", text: "On it." }], running: true,
+      thinking: false, onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
+    expect(screen.queryByTestId("chat-thinking")).toBeNull();
+  });
 });

@@ -8,6 +8,7 @@ import type { Resume } from "../lib/resume";
 vi.mock("../lib/backend", () => ({ openLink: async () => {}, errorMessage: String }));
 
 import ResumeView from "./ResumeView.svelte";
+import { surface } from "../lib/surface.svelte";
 
 afterEach(cleanup);
 
@@ -65,5 +66,20 @@ describe("editing the resume in place", () => {
     expect(screen.queryByRole("button", { name: "Edit name" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Add keyword" })).toBeNull();
     expect(screen.getByTestId("basics-name").textContent).toBe("Richard Hendriks");
+  });
+
+  it("the change committed last is highlighted in place until it fades; nothing else is", async () => {
+    surface.apply({ kind: "create", surfaceId: "main", seq: 0, revision: 1, document: structuredClone(sample) });
+    surface.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 2, state: "committed",
+      ops: [{ op: "add", path: "/skills/0/keywords/-", value: "Python" }] });
+    const editing: Editing = { enabled: true, commit: () => {} };
+    render(ResumeView, { props: { resume: surface.document as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+    const lit = () => [...document.querySelectorAll(".field.changed")].map((e) => e.textContent?.trim());
+    expect(lit()).toEqual(["Python"]);
+    expect(screen.getByTestId("skills-0-keyword-3").querySelector(".changed")).not.toBeNull();
+    surface.fade();
+    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(lit()).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import type { DocumentRow } from "../bindings/DocumentRow";
 import type { HistoryRow } from "../bindings/HistoryRow";
 import type { RevisionView } from "../bindings/RevisionView";
 import type { Operation } from "../bindings/Operation";
+import type { TailorView } from "../bindings/TailorView";
 
 /** The event name of surface messages after the first `create` (ipc.rs `SURFACE_EVENT`). */
 export const SURFACE_EVENT = "surface";
@@ -213,4 +214,14 @@ export function takeNotices(): Promise<string[]> {
 /** An edit made by hand in the view: `ops` against revision `base`, committed as a revision of the user's. */
 export function editDocument(base: number, ops: Operation[]): Promise<DocState> {
   return invoke<DocState>("edit_document", { base, ops });
+}
+
+/** A copy of the resume on screen tailored to a job posting, opened, with its coverage report. */
+export function tailorDocument(posting: string): Promise<TailorView> {
+  return invoke<TailorView>("tailor_document", { posting });
+}
+
+/** The tailoring report of the resume on screen, or null if it is not a tailored copy. */
+export function tailoring(): Promise<TailorView | null> {
+  return invoke<TailorView | null>("tailoring");
 }

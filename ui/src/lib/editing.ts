@@ -48,3 +48,14 @@ export function moveOps(listPath: string, from: number, to: number, length: numb
   if (to < 0 || to >= length || to === from) return [];
   return [{ op: "move", from: `${listPath}/${from}`, path: `${listPath}/${to}` }];
 }
+
+/** Brings the element into view when `mark` says a change just landed in it and it is off screen. */
+export function reveal(node: HTMLElement, mark: string | null): { update: (mark: string | null) => void } {
+  const show = (now: string | null) => {
+    if (now === null || typeof node.getBoundingClientRect !== "function") return;
+    const box = node.getBoundingClientRect();
+    if (box.bottom > window.innerHeight || box.top < 0) node.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+  };
+  show(mark);
+  return { update: show };
+}

@@ -24,6 +24,9 @@ export class SurfaceStore {
   revision = $state(0);
   /** JSON Pointers changed by previews not yet committed, for highlighting. */
   pending = $state<string[]>([]);
+  /** JSON Pointers changed by the change committed last, highlighted until {@link fade} (a few seconds on,
+   * or the next turn). */
+  changed = $state<string[]>([]);
   /** The surface this store follows. */
   surfaceId: string | null = null;
   private nextSeq = 0;
@@ -35,6 +38,7 @@ export class SurfaceStore {
       this.document = update.document as Resume;
       this.revision = update.revision;
       this.pending = [];
+      this.changed = [];
       this.nextSeq = update.seq + 1;
       return { kind: "applied" };
     }
@@ -59,10 +63,17 @@ export class SurfaceStore {
         case "preview":
           for (const op of update.ops) this.mark(op.path);
           break;
-        case "committed":
+        case "committed": {
           this.revision = update.revision;
+          const touched = [...this.pending];
+          for (const op of update.ops) {
+            const path = this.concrete(op.path);
+            if (op.op !== "remove" && op.op !== "test" && !touched.includes(path)) touched.push(path);
+          }
           this.pending = [];
+          this.changed = touched;
           break;
+        }
         case "rolledBack":
           this.pending = [];
           break;
@@ -73,8 +84,35 @@ export class SurfaceStore {
     }
   }
 
+  /** Ends the highlight of the change committed last. */
+  fade(): void {
+    this.changed = [];
+  }
+
+  /** How the field at `path` is highlighted: `pending` while a preview changes it (or something inside it),
+   * `changed` once that change is committed, until it fades; null otherwise. */
+  highlight(path: string): "pending" | "changed" | null {
+    const within = (marked: string) => marked === path || path.startsWith(`${marked}/`);
+    if (this.pending.some(within)) return "pending";
+    if (this.changed.some(within)) return "changed";
+    return null;
+  }
+
   private mark(path: string): void {
-    if (!this.pending.includes(path)) this.pending.push(path);
+    const concrete = this.concrete(path);
+    if (!this.pending.includes(concrete)) this.pending.push(concrete);
+  }
+
+  /** `path` with a final `-` (the end of a list) as the index of the list's last item, once applied. */
+  private concrete(path: string): string {
+    if (!path.endsWith("/-") || this.document === null) return path;
+    const list = path.slice(0, -2);
+    try {
+      const node = read(this.document as Json, list);
+      return Array.isArray(node) ? `${list}/${Math.max(node.length - 1, 0)}` : path;
+    } catch {
+      return path;
+    }
   }
 }
 

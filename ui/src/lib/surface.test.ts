@@ -112,4 +112,26 @@ describe("surface store", () => {
     expect(store.document?.basics?.name).toBe("Ada");
     expect(store.apply({ kind: "text", surfaceId: "main", seq: 8, path: "/basics/name", append: "?" }).kind).toBe("applied");
   });
+
+  it("highlights what a preview touches, then what the commit changed, until it fades", () => {
+    const store = opened();
+    store.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 4, state: "preview",
+      ops: [{ op: "add", path: "/skills/0/keywords/-", value: "tokio" }] });
+    expect(store.highlight("/skills/0/keywords/1")).toBe("pending");
+    expect(store.highlight("/skills/0/keywords/0")).toBeNull();
+    store.apply({ kind: "text", surfaceId: "main", seq: 2, path: "/basics/summary", append: " code" });
+    store.apply({ kind: "patch", surfaceId: "main", seq: 3, revision: 5, state: "committed",
+      ops: [{ op: "add", path: "/work/2", value: { name: "C" } }] });
+    expect(store.document?.skills?.[0]?.keywords).toEqual(["async", "tokio"]);
+    expect(store.pending).toEqual([]);
+    expect(store.highlight("/skills/0/keywords/1")).toBe("changed");
+    expect(store.highlight("/basics/summary")).toBe("changed");
+    // A new entry is highlighted whole, down to its fields; its neighbours are not.
+    expect(store.highlight("/work/2")).toBe("changed");
+    expect(store.highlight("/work/2/name")).toBe("changed");
+    expect(store.highlight("/work/1")).toBeNull();
+    expect(store.highlight("/basics/name")).toBeNull();
+    store.fade();
+    expect(store.highlight("/basics/summary")).toBeNull();
+  });
 });

@@ -1,0 +1,1 @@
+export type CoverageTerm = { term: string, count: number, found: boolean, };

@@ -1,0 +1,60 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DocState } from "../bindings/DocState";
+import type { TailorView } from "../bindings/TailorView";
+
+const store = vi.hoisted(() => ({ report: null as TailorView | null, postings: [] as string[] }));
+
+const REPORT: TailorView = {
+  documentId: 7,
+  master: "Ada — Analyst",
+  headline: "Senior Backend Engineer",
+  terms: [
+    { term: "kubernetes", count: 2, found: false },
+    { term: "python", count: 1, found: true },
+  ],
+  changes: [],
+};
+
+vi.mock("../lib/backend", () => ({
+  errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
+  tailoring: async () => store.report,
+  tailorDocument: async (posting: string) => {
+    store.postings.push(posting);
+    store.report = REPORT;
+    return REPORT;
+  },
+  documentState: async (): Promise<DocState> => ({ documentId: 7, title: "Ada — for Senior Backend Engineer", demo: false, revision: 1, undo: null, redo: null }),
+}));
+
+import TailorDialog from "./TailorDialog.svelte";
+
+afterEach(() => {
+  cleanup();
+  store.report = null;
+  store.postings.length = 0;
+});
+
+describe("tailor to a job", () => {
+  it("a pasted posting makes a tailored copy, and its terms are reported as in the resume or not", async () => {
+    const opened: DocState[] = [];
+    render(TailorDialog, { onclose: () => {}, onopened: (s: DocState) => opened.push(s) });
+    const create = (await screen.findByRole("button", { name: "Make a tailored copy" })) as HTMLButtonElement;
+    expect(create.disabled).toBe(true);
+    await fireEvent.input(screen.getByTestId("tailor-posting"), { target: { value: "Senior Backend Engineer\nKubernetes" } });
+    await fireEvent.click(create);
+    await waitFor(() => expect(opened.map((s) => s.documentId)).toEqual([7]));
+    expect(store.postings).toEqual(["Senior Backend Engineer\nKubernetes"]);
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Tailored for Senior Backend Engineer");
+    expect(screen.getByTestId("tailor-found").textContent).toContain("python");
+    expect(screen.getByTestId("tailor-missing").textContent).toContain("kubernetes ×2");
+    expect(screen.getByText(/1 of 2 in your resume/)).toBeTruthy();
+  });
+
+  it("on a tailored copy, shows what tailoring changed", async () => {
+    store.report = { ...REPORT, changes: ["Add “Kubernetes” at /skills/0/keywords/3"] };
+    render(TailorDialog, { onclose: () => {}, onopened: () => {} });
+    expect((await screen.findByTestId("tailor-changes")).textContent).toContain("Kubernetes");
+    expect(screen.queryByRole("button", { name: "Make a tailored copy" })).toBeNull();
+  });
+});
