@@ -817,9 +817,12 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
         .click()
         .await
         .unwrap();
-    element(&client, "tailor-posting")
-        .await
-        .send_keys("Compression Engineer\nWe need Javascript, Kubernetes and Kubernetes operators.")
+    let posting = element(&client, "tailor-posting").await;
+    // Two lines, as a pasted posting has (Enter between them).
+    posting.send_keys("Compression Engineer").await.unwrap();
+    posting.send_keys("\u{E007}").await.unwrap();
+    posting
+        .send_keys("We need Javascript, Kubernetes and Kubernetes operators.")
         .await
         .unwrap();
     button(&client, "Make a tailored copy")

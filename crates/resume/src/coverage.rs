@@ -23,7 +23,7 @@ pub struct Term {
     pub found: bool,
 }
 
-/// The description's terms, most used first (ties in the order they first appear).
+/// The description's terms, most used first (ties in the order they first appear, then alphabetically).
 pub fn coverage(description: &str, resume: &Value) -> Vec<Term> {
     let description = cut(description, MAX_DESCRIPTION_BYTES);
     let words = words(description);
@@ -48,7 +48,7 @@ pub fn coverage(description: &str, resume: &Value) -> Vec<Term> {
         .filter(|(term, (count, _))| !term.contains(' ') || *count > 1)
         .map(|(term, (count, at))| (term, count, at))
         .collect();
-    terms.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+    terms.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
     terms.truncate(MAX_TERMS);
     let text = format!(" {} ", words_of_resume(resume).join(" "));
     terms
@@ -61,7 +61,7 @@ pub fn coverage(description: &str, resume: &Value) -> Vec<Term> {
         .collect()
 }
 
-/// The first `max` bytes of `text`, at a character boundary.
+/// The first `max` bytes of `text`, cut between words (a word cut in two is no term).
 fn cut(text: &str, max: usize) -> &str {
     if text.len() <= max {
         return text;
@@ -70,7 +70,9 @@ fn cut(text: &str, max: usize) -> &str {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    &text[..end]
+    let head = &text[..end];
+    head.rfind(char::is_whitespace)
+        .map_or(head, |space| &head[..space])
 }
 
 /// The words of `text`, lower-cased: letters and digits, with `+`, `#` and inner `.`/`-` kept (`c++`, `c#`,
@@ -123,137 +125,20 @@ fn is_term(word: &str) -> bool {
 }
 
 /// Words every job description has (English), which say nothing about the job.
+#[rustfmt::skip]
 const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "across",
-    "after",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "at",
-    "be",
-    "been",
-    "being",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "do",
-    "does",
-    "each",
-    "etc",
-    "every",
-    "for",
-    "from",
-    "get",
-    "has",
-    "have",
-    "help",
-    "how",
-    "if",
-    "in",
-    "including",
-    "into",
-    "is",
-    "it",
-    "its",
-    "join",
-    "just",
-    "like",
-    "make",
-    "may",
-    "more",
-    "most",
-    "must",
-    "new",
-    "no",
-    "not",
-    "of",
-    "on",
-    "one",
-    "or",
-    "other",
-    "our",
-    "out",
-    "over",
-    "own",
-    "per",
-    "plus",
-    "role",
-    "should",
-    "so",
-    "some",
-    "such",
-    "team",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "to",
-    "up",
-    "us",
-    "use",
-    "using",
-    "very",
-    "want",
-    "was",
-    "we",
-    "well",
-    "were",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "will",
-    "with",
-    "work",
-    "working",
-    "would",
-    "year",
-    "years",
-    "you",
-    "your",
-    "able",
-    "ability",
-    "experience",
-    "strong",
-    "skills",
-    "looking",
-    "candidate",
-    "responsibilities",
-    "requirements",
-    "preferred",
-    "required",
-    "knowledge",
-    "understanding",
-    "across",
-    "within",
-    "day",
-    "ideal",
-    "great",
-    "good",
-    "excellent",
-    "opportunity",
-    "company",
-    "position",
+    "a", "about", "above", "across", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+    "be", "been", "being", "both", "but", "by", "can", "could", "do", "does", "each", "etc", "every", "for",
+    "from", "get", "has", "have", "help", "how", "if", "in", "including", "into", "is", "it", "its", "join",
+    "just", "like", "make", "may", "more", "most", "must", "new", "no", "not", "of", "on", "one", "or",
+    "other", "our", "out", "over", "own", "per", "plus", "role", "should", "so", "some", "such", "team",
+    "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through",
+    "to", "up", "us", "use", "using", "very", "want", "was", "we", "well", "were", "what", "when", "where",
+    "which", "while", "who", "will", "with", "work", "working", "would", "year", "years", "you", "your",
+    "able", "ability", "experience", "strong", "skills", "looking", "candidate", "responsibilities",
+    "requirements", "preferred", "required", "knowledge", "understanding", "within", "day", "ideal",
+    "great", "good", "excellent", "opportunity", "company", "position", "need", "needs", "seeking",
+    "hiring", "apply",
 ];
 
 #[cfg(test)]
