@@ -438,3 +438,30 @@ pub async fn tailor_document<R: Runtime>(
 pub async fn tailoring(engine: State<'_, Engine>) -> Result<Option<TailorView>, IpcError> {
     engine.tailoring().await
 }
+
+/// The edits held for the user's confirmation on the resume on screen (kept across restarts).
+#[tauri::command]
+pub async fn held_edits(engine: State<'_, Engine>) -> Result<Vec<redline_agent::Held>, IpcError> {
+    engine.held().await
+}
+
+/// Discards edits that were held for the user: they are not offered again.
+#[tauri::command]
+pub async fn discard_held(
+    engine: State<'_, Engine>,
+    edits: redline_agent::Held,
+) -> Result<(), IpcError> {
+    engine.discard_held(&edits).await
+}
+
+/// Whether review mode is on (every AI edit waits for the user's Accept).
+#[tauri::command]
+pub async fn review_mode(engine: State<'_, Engine>) -> Result<bool, IpcError> {
+    engine.review().await
+}
+
+/// Turns review mode on or off; returns the new state.
+#[tauri::command]
+pub async fn set_review_mode(engine: State<'_, Engine>, on: bool) -> Result<bool, IpcError> {
+    engine.set_review(on).await
+}

@@ -272,6 +272,7 @@ impl Engine {
         let mut open = self.open()?.lock().await;
         let provider = redline_agent::settings::provider(&open.store, config)?;
         let job = documents::job_of(&open.store, open.document_id)?;
+        let review = documents::review_mode(&open.store)?;
         let Open {
             store,
             document_id,
@@ -287,6 +288,7 @@ impl Engine {
             cancel,
             stall: Duration::from_secs(3),
             job,
+            review,
         }
         .run(message, &mut |event| {
             emit(match event {
@@ -300,6 +302,10 @@ impl Engine {
         // refused request next time, not this turn.
         if let Err(e) = redline_agent::settings::remember(&mut open.store, &provider, false) {
             eprintln!("redline: could not keep what the server takes: {e}");
+        }
+        if let Ok(outcome) = &result {
+            // Edits held for the user wait for them across a restart.
+            documents::keep_held(&mut open.store, open.document_id, &outcome.held)?;
         }
         match result {
             Ok(outcome) => Ok(TurnSummary {
@@ -332,6 +338,7 @@ impl Engine {
         match redline_agent::confirm(store, &held, &Policy::default()) {
             Ok((committed, ops)) => {
                 let n = committed.info.number;
+                documents::drop_held(store, &held)?;
                 emit(Emit::Surface(surface.patch(n, PatchState::Committed, ops)));
                 emit(Emit::Chat(ChatEvent::Committed {
                     revision: n,

@@ -190,8 +190,8 @@ pub struct RevisionView {
     /// The resume at that revision.
     #[ts(type = "unknown")]
     pub document: serde_json::Value,
-    /// What it changed from the revision before, one line per operation
-    /// (`Add “Python” at /skills/0/keywords/3`).
+    /// What it changed from the revision before, one line per operation, in words
+    /// (`Add “Python” to the keywords of your skill “Web Development”`).
     pub changes: Vec<String>,
 }
 
@@ -222,7 +222,7 @@ pub struct TailorView {
     pub headline: String,
     /// The posting's terms, most used first.
     pub terms: Vec<CoverageTerm>,
-    /// What tailoring changed, one line per operation, since the copy was made.
+    /// What tailoring changed since the copy was made, one line per operation, in words.
     pub changes: Vec<String>,
 }
 

@@ -75,7 +75,11 @@ pub fn with_redline<R: tauri::Runtime>(
             commands::take_notices,
             commands::edit_document,
             commands::tailor_document,
-            commands::tailoring
+            commands::tailoring,
+            commands::held_edits,
+            commands::discard_held,
+            commands::review_mode,
+            commands::set_review_mode
         ])
 }
 

@@ -317,7 +317,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
     let apply = element(&client, "held-apply").await;
     let offered = client
         .find(Locator::XPath(
-            "//li[contains(., 'change /basics/label to')]",
+            "//li[contains(., 'Change your title to')]",
         ))
         .await;
     assert!(offered.is_ok(), "the held edit is described in words");
@@ -855,4 +855,63 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
     assert_eq!(rows.len(), 2, "the master and its tailored copy");
     client.close().await.ok();
     drop(driver);
+}
+
+/// Review mode in the real window: with it on, an AI edit is a card, in words, and nothing is saved until
+/// Accept; then it is.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn in_review_mode_an_ai_edit_waits_for_accept() {
+    let fixture = redline_agent::fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let server = redline_agent::ReplayServer::start(
+        fixture.replies.clone(),
+        redline_agent::Pace::default(),
+    )
+    .await
+    .unwrap();
+    let url = server.base_url();
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[
+        ("OPENAI_API_KEY", ""),
+        ("REDLINE_BASE_URL", url.as_str()),
+        ("REDLINE_MODEL", "replay-chat"),
+        ("REDLINE_PATCH_MODEL", "replay-patch"),
+    ]);
+    let client = connect(&driver, data_dir.path()).await;
+    element(&client, "open-settings").await.click().await.unwrap();
+    element(&client, "settings-review").await.click().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    button(&client, "Close").await.click().await.unwrap();
+    element(&client, "chat-input")
+        .await
+        .send_keys(&fixture.message)
+        .await
+        .unwrap();
+    element(&client, "chat-send").await.click().await.unwrap();
+    assert!(chat_says(&client, "For your review").await);
+    assert!(
+        chat_says(
+            &client,
+            "Add “Python” to the keywords of your skill “Web Development”"
+        )
+        .await
+    );
+    // Nothing saved: the keyword is not in the resume.
+    gone(&client, "skills-0-keyword-3").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("review.png"), png).unwrap();
+    button(&client, "Accept").await.click().await.unwrap();
+    wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
+    assert!(chat_says(&client, "Accepted.").await);
+    client.close().await.ok();
+    drop(driver);
+    let store = redline_store::Store::open(data_dir.path()).unwrap();
+    let doc = store.current().unwrap().id;
+    let newest = store.history(doc).unwrap().pop().unwrap();
+    assert!(newest.summary.starts_with("Confirmed: Add “Python”"), "{newest:?}");
 }

@@ -25,6 +25,80 @@ pub(super) fn job_of(store: &Store, document_id: i64) -> Result<Option<String>, 
     Ok(store.setting(&job_key(document_id))?)
 }
 
+/// The setting that turns review mode on: every AI edit waits for the user's Accept.
+const REVIEW: &str = "app.review";
+
+/// Whether review mode is on (off by default).
+pub(super) fn review_mode(store: &Store) -> Result<bool, IpcError> {
+    Ok(store.setting(REVIEW)?.as_deref() == Some("on"))
+}
+
+/// The setting that keeps the edits held for the user's confirmation on a resume.
+fn held_key(document_id: i64) -> String {
+    format!("held:{document_id}")
+}
+
+/// The edits held for the user on resume `document_id`, oldest first (kept across restarts). A value that
+/// cannot be read counts as none.
+pub(super) fn held_of(store: &Store, document_id: i64) -> Result<Vec<redline_agent::Held>, IpcError> {
+    Ok(store
+        .setting(&held_key(document_id))?
+        .and_then(|saved| serde_json::from_str(&saved).ok())
+        .unwrap_or_default())
+}
+
+/// Adds `held` to what waits for the user on resume `document_id` (at most the policy's `max_held`
+/// bundles are kept: the oldest go first).
+pub(super) fn keep_held(
+    store: &mut Store,
+    document_id: i64,
+    held: &[redline_agent::Held],
+) -> Result<(), IpcError> {
+    if held.is_empty() {
+        return Ok(());
+    }
+    let mut all = held_of(store, document_id)?;
+    all.extend(held.iter().cloned());
+    let keep = Policy::default().max_held;
+    if all.len() > keep {
+        all.drain(..all.len() - keep);
+    }
+    save_held(store, document_id, &all)
+}
+
+/// Takes `held` — held edits, or some operations of them — off the list of what waits for the user
+/// (applied, or discarded); the rest of their bundle keeps waiting.
+pub(super) fn drop_held(store: &mut Store, held: &redline_agent::Held) -> Result<(), IpcError> {
+    let mut all = held_of(store, held.document_id)?;
+    for waiting in all.iter_mut().filter(|w| w.base == held.base) {
+        if held.ops.iter().all(|op| waiting.ops.contains(op)) {
+            let (ops, descriptions) = waiting
+                .ops
+                .iter()
+                .zip(&waiting.descriptions)
+                .filter(|(op, _)| !held.ops.contains(op))
+                .map(|(op, d)| (op.clone(), d.clone()))
+                .unzip();
+            waiting.ops = ops;
+            waiting.descriptions = descriptions;
+            break;
+        }
+    }
+    all.retain(|w| !w.ops.is_empty());
+    save_held(store, held.document_id, &all)
+}
+
+fn save_held(
+    store: &mut Store,
+    document_id: i64,
+    all: &[redline_agent::Held],
+) -> Result<(), IpcError> {
+    let value = serde_json::to_string(all)
+        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
+    store.set_setting(&held_key(document_id), &value)?;
+    Ok(())
+}
+
 /// The longest title kept (longer ones are cut, at a character boundary).
 const MAX_TITLE_CHARS: usize = 200;
 
@@ -219,7 +293,7 @@ impl Engine {
             document_id,
             surface,
         } = &mut *open;
-        let summary = redline_patch::summarize(&ops);
+        let summary = redline_patch::summarize_in(&ops, &store.checkout(*document_id, base)?.document);
         match redline_agent::commit_ops(
             store,
             *document_id,
@@ -288,6 +362,31 @@ impl Engine {
         tailoring(&open)
     }
 
+    /// Whether review mode is on.
+    pub async fn review(&self) -> Result<bool, IpcError> {
+        let open = self.open()?.lock().await;
+        review_mode(&open.store)
+    }
+
+    /// Turns review mode on or off.
+    pub async fn set_review(&self, on: bool) -> Result<bool, IpcError> {
+        let mut open = self.open()?.lock().await;
+        open.store.set_setting(REVIEW, if on { "on" } else { "off" })?;
+        review_mode(&open.store)
+    }
+
+    /// The edits held for the user's confirmation on the resume on screen, oldest first.
+    pub async fn held(&self) -> Result<Vec<redline_agent::Held>, IpcError> {
+        let open = self.open()?.lock().await;
+        held_of(&open.store, open.document_id)
+    }
+
+    /// The user discarded edits that were held for them: they are not offered again.
+    pub async fn discard_held(&self, held: &redline_agent::Held) -> Result<(), IpcError> {
+        let mut open = self.open()?.lock().await;
+        drop_held(&mut open.store, held)
+    }
+
     /// Every revision of the resume on screen, newest first.
     pub async fn history(&self) -> Result<Vec<HistoryRow>, IpcError> {
         let open = self.open()?.lock().await;
@@ -312,14 +411,14 @@ impl Engine {
         let id = open.document_id;
         let document = open.store.checkout(id, number)?.document;
         let changes = if number > 1 {
-            open.store
+            let before = open.store.checkout(id, number - 1)?.document;
+            let ops: Vec<Operation> = open
+                .store
                 .diff(id, number - 1, number)?
                 .iter()
-                .map(|op| {
-                    let op: Operation = op.into();
-                    super::capital(&op.describe())
-                })
-                .collect()
+                .map(Into::into)
+                .collect();
+            redline_patch::describe_all(&ops, &before)
         } else {
             vec!["The resume as it was first saved".to_owned()]
         };
@@ -416,15 +515,14 @@ fn tailoring(open: &Open) -> Result<Option<TailorView>, IpcError> {
             found: t.found,
         })
         .collect();
-    let changes = open
+    let first = open.store.checkout(id, 1)?.document;
+    let ops: Vec<Operation> = open
         .store
         .diff(id, 1, head.number)?
         .iter()
-        .map(|op| {
-            let op: Operation = op.into();
-            super::capital(&op.describe())
-        })
+        .map(Into::into)
         .collect();
+    let changes = redline_patch::describe_all(&ops, &first);
     let master = record
         .parent_document
         .and_then(|p| open.store.document(p).ok())
@@ -636,7 +734,10 @@ mod tests {
         let sources: Vec<&str> = rows.iter().map(|r| r.source.as_str()).collect();
         assert_eq!(sources, ["redo", "undo", "ai", "import"]);
         let seen = engine.revision(2).await.unwrap();
-        assert_eq!(seen.changes, ["Add “Python” at /skills/0/keywords/3"]);
+        assert_eq!(
+            seen.changes,
+            ["Add “Python” to the keywords of your skill “Web Development”"]
+        );
         assert_eq!(seen.document["skills"][0]["keywords"][3], "Python");
         assert_eq!(
             engine.revision(1).await.unwrap().document,
@@ -676,7 +777,7 @@ mod tests {
         assert_eq!((patch.revision, patch.state), (2, PatchState::Committed));
         let newest = &engine.history().await.unwrap()[0];
         assert_eq!(newest.source, "user");
-        assert_eq!(newest.summary, "Change /basics/label to “Founder”");
+        assert_eq!(newest.summary, "Change your title to “Founder”");
         // Who the resume is about is the user's to change: nothing is held.
         engine
             .edit(
@@ -818,7 +919,140 @@ mod tests {
         engine.edit(1, vec![op], &mut sent.emit()).await.unwrap();
         let report = engine.tailoring().await.unwrap().unwrap();
         assert_eq!(term(&report, "kubernetes"), Some((2, true)));
-        assert_eq!(report.changes, ["Add “Kubernetes” at /skills/0/keywords/3"]);
+        assert_eq!(
+            report.changes,
+            ["Add “Kubernetes” to the keywords of your skill “Web Development”"]
+        );
+    }
+
+    #[tokio::test]
+    async fn edits_held_for_the_user_are_in_words_wait_across_a_restart_and_go_once_decided() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = redline_agent::fixtures::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("crates/agent/fixtures/16-out-of-scope-held.json"),
+        )
+        .unwrap();
+        let mut replies = fixture.replies.clone();
+        // A second turn holds two edits.
+        replies.extend(
+            serde_json::from_value::<Vec<redline_agent::Reply>>(json!([
+                {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add Rust", "targets": ["/skills/0/keywords"]}}},
+                {"patch": {"operations": [
+                    {"op": "add", "path": "/skills/0/keywords/-", "value": "Rust"},
+                    {"op": "replace", "path": "/basics/summary", "value": "Writes Rust."},
+                    {"op": "replace", "path": "/work/0/position", "value": "CTO"}
+                ]}},
+                {"say": "Done."}
+            ]))
+            .unwrap(),
+        );
+        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+            .await
+            .unwrap();
+        let settings = redline_agent::ProviderSettings {
+            preset: redline_agent::Preset::Custom,
+            base_url: server.base_url(),
+            chat_model: "replay-chat".into(),
+            patch_model: "replay-patch".into(),
+            ..redline_agent::ProviderSettings::default()
+        };
+        let mut sent = Sent::default();
+        {
+            let engine = engine(dir.path());
+            engine.save_provider(settings).await.unwrap();
+            engine.send(&fixture.message, None, &mut sent.emit()).await.unwrap();
+            engine.send("And Rust.", None, &mut sent.emit()).await.unwrap();
+            let held = engine.held().await.unwrap();
+            assert_eq!(held.len(), 2);
+            assert_eq!(held[0].descriptions, ["Change your title to “Pythonista”"]);
+            assert_eq!(
+                held[1].descriptions,
+                [
+                    "Change your summary to “Writes Rust.”",
+                    "Change the title of your job at Pied Piper to “CTO”"
+                ]
+            );
+        }
+        // After a restart they still wait.
+        let engine = engine(dir.path());
+        let held = engine.held().await.unwrap();
+        assert_eq!(held.len(), 2);
+        // One operation of the second is accepted: the other keeps waiting, and is checked on its own.
+        let one = redline_agent::Held {
+            ops: held[1].ops[1..].to_vec(),
+            descriptions: held[1].descriptions[1..].to_vec(),
+            ..held[1].clone()
+        };
+        let revision = engine.apply_held(one, &mut sent.emit()).await.unwrap();
+        assert_eq!(engine.revision(revision).await.unwrap().document["work"][0]["position"], "CTO");
+        let held = engine.held().await.unwrap();
+        assert_eq!(held.len(), 2);
+        assert_eq!(held[1].descriptions, ["Change your summary to “Writes Rust.”"]);
+        // Rejected ones are not offered again.
+        engine.discard_held(&held[0]).await.unwrap();
+        engine.discard_held(&held[1]).await.unwrap();
+        assert!(engine.held().await.unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn in_review_mode_nothing_is_saved_until_accepted_and_a_part_can_be_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+            {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add Python; a new title", "targets": ["/skills/0/keywords", "/basics/label"]}}},
+            {"patch": {"operations": [
+                {"op": "add", "path": "/skills/0/keywords/-", "value": "Python"},
+                {"op": "replace", "path": "/basics/label", "value": "Pythonista"}
+            ]}},
+            {"say": "Please review."}
+        ]))
+        .unwrap();
+        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+            .await
+            .unwrap();
+        let engine = engine(dir.path());
+        engine
+            .save_provider(redline_agent::ProviderSettings {
+                preset: redline_agent::Preset::Custom,
+                base_url: server.base_url(),
+                chat_model: "replay-chat".into(),
+                patch_model: "replay-patch".into(),
+                ..redline_agent::ProviderSettings::default()
+            })
+            .await
+            .unwrap();
+        assert!(!engine.review().await.unwrap(), "off by default");
+        assert!(engine.set_review(true).await.unwrap());
+        let mut sent = Sent::default();
+        let summary = engine.send("Add Python and retitle me.", None, &mut sent.emit()).await.unwrap();
+        assert!(summary.revisions.is_empty(), "nothing was saved");
+        assert_eq!(engine.state().await.unwrap().revision, 1);
+        // The previews were shown, then taken back.
+        assert!(sent.0.iter().any(|u| matches!(u, SurfaceUpdate::Patch(p) if p.state == PatchState::RolledBack)));
+        let held = engine.held().await.unwrap();
+        assert_eq!(held.len(), 1);
+        assert!(held[0].proposal);
+        assert_eq!(
+            held[0].descriptions,
+            [
+                "Add “Python” to the keywords of your skill “Web Development”",
+                "Change your title to “Pythonista”"
+            ]
+        );
+        // The user accepts the keyword and rejects the title.
+        let keyword = redline_agent::Held {
+            ops: held[0].ops[..1].to_vec(),
+            descriptions: held[0].descriptions[..1].to_vec(),
+            ..held[0].clone()
+        };
+        let revision = engine.apply_held(keyword, &mut sent.emit()).await.unwrap();
+        let head = engine.revision(revision).await.unwrap().document;
+        assert_eq!(head["skills"][0]["keywords"][3], "Python");
+        assert_eq!(head["basics"]["label"], "Programmer");
+        let rest = engine.held().await.unwrap();
+        engine.discard_held(&rest[0]).await.unwrap();
+        assert!(engine.held().await.unwrap().is_empty());
+        assert_eq!(engine.history().await.unwrap()[0].source, "ai");
     }
 
     #[tokio::test]

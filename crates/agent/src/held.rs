@@ -9,6 +9,7 @@
 use redline_patch::{Operation, Policy, PolicyError, RebaseError, Scope};
 use redline_store::{Change, Committed, Source, Store, StoreError};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use ts_rs::TS;
 
 /// Operations held back from one bundle, waiting for the user. The app's window gets them as they are
@@ -25,19 +26,33 @@ pub struct Held {
     pub base: u64,
     /// The operations, in the order the model wrote them.
     pub ops: Vec<Operation>,
-    /// One line per operation, for the user ("change /basics/label to “Pythonista”").
+    /// One line per operation, for the user, in words ("Change your title to “Pythonista”").
     pub descriptions: Vec<String>,
+    /// The whole of a bundle, proposed for the user's review (review mode), rather than edits the model
+    /// made outside what was asked.
+    #[serde(default)]
+    pub proposal: bool,
 }
 
 impl Held {
-    /// Held operations written against revision `base` of `document_id`.
-    pub fn new(document_id: i64, base: u64, ops: Vec<Operation>) -> Held {
-        let descriptions = ops.iter().map(Operation::describe).collect();
+    /// Held operations written against revision `base` of `document_id`, whose resume is `document`
+    /// (their descriptions name places in it, in words).
+    pub fn new(document_id: i64, base: u64, ops: Vec<Operation>, document: &Value) -> Held {
+        let descriptions = redline_patch::describe_all(&ops, document);
         Held {
             document_id,
             base,
             ops,
             descriptions,
+            proposal: false,
+        }
+    }
+
+    /// A whole bundle proposed for the user's review, nothing of it applied.
+    pub fn proposed(document_id: i64, base: u64, ops: Vec<Operation>, document: &Value) -> Held {
+        Held {
+            proposal: true,
+            ..Held::new(document_id, base, ops, document)
         }
     }
 }
@@ -76,8 +91,8 @@ pub fn confirm(
     held: &Held,
     policy: &Policy,
 ) -> Result<(Committed, Vec<Operation>), ConfirmError> {
-    let summary = match held.ops.as_slice() {
-        [one] => format!("Confirmed: {}", one.describe()),
+    let summary = match held.descriptions.as_slice() {
+        [one] => format!("Confirmed: {one}"),
         many => format!("Confirmed {} held edits", many.len()),
     };
     commit_ops(
@@ -147,10 +162,11 @@ mod tests {
             vec![op(
                 json!({"op": "replace", "path": "/basics/profiles/1/username", "value": "rh"}),
             )],
+            &redline_resume::sample(),
         );
         assert_eq!(
             held.descriptions,
-            ["change /basics/profiles/1/username to “rh”"]
+            ["Change the username of your SoundCloud profile to “rh”"]
         );
         // Meanwhile the first profile was removed: the second now sits at index 0.
         let remove: json_patch::Patch =
@@ -163,7 +179,7 @@ mod tests {
         assert_eq!(committed.info.number, 3);
         assert_eq!(
             committed.info.summary,
-            held.descriptions[0].replace("change", "Confirmed: change")
+            format!("Confirmed: {}", held.descriptions[0])
         );
         assert_eq!(ops[0].path(), "/basics/profiles/0/username");
         let head = store.head(doc).unwrap().document;
@@ -189,6 +205,7 @@ mod tests {
             vec![op(
                 json!({"op": "replace", "path": "/work/0/name", "value": "Hooli"}),
             )],
+            &redline_resume::sample(),
         );
         let err = confirm(&mut store, &stale, &Policy::default()).unwrap_err();
         assert!(matches!(err, ConfirmError::Conflict(_)), "{err}");
@@ -199,6 +216,7 @@ mod tests {
             vec![op(
                 json!({"op": "add", "path": "/meta/version", "value": "v9"}),
             )],
+            &redline_resume::sample(),
         );
         let err = confirm(&mut store, &meta, &Policy::default()).unwrap_err();
         assert!(err.to_string().contains("/meta"), "{err}");
@@ -209,6 +227,7 @@ mod tests {
             vec![op(
                 json!({"op": "replace", "path": "/basics/email", "value": 42}),
             )],
+            &redline_resume::sample(),
         );
         let err = confirm(&mut store, &invalid, &Policy::default()).unwrap_err();
         assert!(matches!(err, ConfirmError::Refused(_)), "{err}");
@@ -220,6 +239,7 @@ mod tests {
             vec![op(
                 json!({"op": "replace", "path": "/basics/label", "value": label}),
             )],
+            &redline_resume::sample(),
         );
         let err = confirm(&mut store, &same, &Policy::default()).unwrap_err();
         assert!(matches!(err, ConfirmError::NoChange), "{err}");

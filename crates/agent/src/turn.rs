@@ -198,6 +198,9 @@ pub struct Turn<'a> {
     /// The job posting the resume is being tailored to, if any. It is shown to the chat model as data
     /// from the web, fenced and labelled so: never instructions (a posting can carry a prompt injection).
     pub job: Option<String>,
+    /// Review mode: each bundle is proposed to the user (a [`Held`] with `proposal`), nothing committed
+    /// until they accept it.
+    pub review: bool,
 }
 
 /// A chat answer as it accumulates from deltas, held to the limits every answer is held to.
@@ -616,6 +619,25 @@ impl Turn<'_> {
                 error,
             };
             let reason = match status {
+                Status::Complete(bundle) if self.review => {
+                    // Review mode: nothing reaches the store until the user accepts it. The previews go;
+                    // the whole bundle (edits outside the targets included) waits on a card.
+                    forward(stabilizer.abort("waiting for the user's review"), emit);
+                    let mut ops = bundle.ops.clone();
+                    ops.extend(bundle.held.iter().cloned());
+                    let applied = serde_json::to_value(&ops).map_err(StoreError::from)?;
+                    self.store
+                        .record_model_call(doc, &call(Outcome::Proposed, applied, None))?;
+                    let summary = redline_patch::summarize_in(&ops, &head.document);
+                    let proposal = Held::proposed(doc, head.number, ops, &head.document);
+                    emit(TurnEvent::Held {
+                        held: proposal.clone(),
+                    });
+                    outcome.held.push(proposal);
+                    return Ok(format!(
+                        "Proposed to the user, who reviews each change before anything is saved (nothing is saved yet): {summary}."
+                    ));
+                }
                 Status::Complete(bundle) => {
                     let applied = serde_json::to_value(&bundle.ops).map_err(StoreError::from)?;
                     let ops = match redline_patch::to_patch(&bundle.ops) {
@@ -628,7 +650,7 @@ impl Turn<'_> {
                     let mut record = call(Outcome::Committed, applied, None);
                     record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
                     // Worded from what the operations do, never from the model's description of them.
-                    let summary = redline_patch::summarize(&bundle.ops);
+                    let summary = redline_patch::summarize_in(&bundle.ops, &head.document);
                     let change = Change::new(head.number, Source::Ai, ops)
                         .summary(summary.clone())
                         .chat_message(asked)
@@ -651,7 +673,8 @@ impl Turn<'_> {
                                 emit(TurnEvent::Warning { text: text.clone() });
                                 outcome.warnings.push(text);
                             }
-                            let held = hold(doc, n, bundle.held, outcome, emit);
+                            let held =
+                                hold(doc, n, bundle.held, &committed.document, outcome, emit);
                             return Ok(format!(
                                 "Committed as revision {n}: {summary}.{held} The resume now reads:\n{}",
                                 committed.document
@@ -752,6 +775,7 @@ fn hold(
     document_id: i64,
     base: u64,
     ops: Vec<redline_patch::Operation>,
+    base_document: &Value,
     outcome: &mut TurnOutcome,
     emit: &mut (dyn FnMut(TurnEvent) + Send),
 ) -> String {
@@ -759,7 +783,7 @@ fn hold(
         return String::new();
     }
     let count = ops.len();
-    let held = Held::new(document_id, base, ops);
+    let held = Held::new(document_id, base, ops, base_document);
     emit(TurnEvent::Held { held: held.clone() });
     outcome.held.push(held);
     format!(

@@ -79,6 +79,7 @@ async fn play(
         cancel: CancellationToken::new(),
         stall: Duration::from_millis(fixture.stall_ms.unwrap_or(2000)),
         job: None,
+        review: false,
     }
     .run(&fixture.message, &mut |e| events.push(e))
     .await
@@ -307,6 +308,7 @@ async fn stop_cancels_at_once_and_rolls_every_preview_back() {
         cancel,
         stall: Duration::from_secs(30),
         job: None,
+        review: false,
     }
     .run(&fixture.message, &mut |e| events.push(e))
     .await;
@@ -419,6 +421,7 @@ async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
         cancel: CancellationToken::new(),
         stall: Duration::from_secs(5),
         job: None,
+        review: false,
     }
     .run("I'm Grace Hopper, a Rear Admiral.", &mut |e| events.push(e))
     .await
@@ -506,6 +509,7 @@ async fn create_resume_is_held_to_the_limits_of_a_patch() {
         cancel: CancellationToken::new(),
         stall: Duration::from_secs(5),
         job: None,
+        review: false,
     }
     .run("I'm Grace.", &mut |e| events.push(e))
     .await
@@ -616,6 +620,7 @@ async fn hostile_answers_end_in_refusals_under_a_one_gigabyte_limit() {
             cancel: CancellationToken::new(),
             stall: Duration::from_secs(30),
             job: None,
+            review: false,
         }
         .run("Change it.", &mut |e| events.push(e))
         .await;

@@ -48,6 +48,7 @@ pub fn run(
             cancel,
             stall: Duration::from_secs(3),
             job: None,
+            review: false,
         }
         .run(message, &mut emit)
         .await;

@@ -28,7 +28,7 @@ pub mod surface;
 pub mod text;
 
 pub use apply::{ApplyError, applied, apply, to_patch};
-pub use operation::{Operation, summarize};
+pub use operation::{Operation, describe_all, summarize, summarize_in};
 pub use policy::{Admission, Policy, PolicyError, Scope};
 pub use rebase::{RebaseError, rebase};
 pub use stabilizer::{Bundle, Notice, Output, Stabilizer, StabilizerError, Status};

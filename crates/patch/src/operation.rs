@@ -96,6 +96,106 @@ impl Operation {
     }
 }
 
+impl Operation {
+    /// The operation in a person's words, its places named as [`redline_resume::place::place`] names
+    /// them in `doc` (the resume the operation applies to): `Add “Python” to the keywords of your skill
+    /// “Web Development”`, `Change your title to “Founder”`. For held edits, review cards and the history:
+    /// never a pointer where words can say it. Values are quoted and cut to 80 characters.
+    pub fn describe_in(&self, doc: &Value) -> String {
+        use redline_resume::place::place;
+        let is_list = |pointer: &str| doc.pointer(pointer).is_some_and(Value::is_array);
+        let into_list = |path: &str| {
+            path.rsplit_once('/')
+                .filter(|(parent, last)| {
+                    (*last == "-" || last.parse::<usize>().is_ok()) && is_list(parent)
+                })
+                .map(|(parent, _)| parent.to_owned())
+        };
+        match self {
+            Operation::Add { path, value } => match (into_list(path), value) {
+                // A whole entry: named by what it holds (“your job at Hooli”).
+                (Some(list), Value::Object(_)) if list.matches('/').count() == 1 => {
+                    let mut holder = serde_json::Map::new();
+                    holder.insert(list[1..].to_owned(), Value::Array(vec![value.clone()]));
+                    format!("Add {}", place(&Value::Object(holder), &format!("{list}/0")))
+                }
+                (Some(list), _) => format!("Add {} to {}", shown(value), place(doc, &list)),
+                (None, _) => format!("Set {} to {}", place(doc, path), shown(value)),
+            },
+            Operation::Replace { path, value } => {
+                format!("Change {} to {}", place(doc, path), shown(value))
+            }
+            Operation::Remove { path } => match doc.pointer(path) {
+                Some(Value::String(text)) => {
+                    format!("Remove {} ({})", shown(&Value::String(text.clone())), place(doc, path))
+                }
+                _ => format!("Remove {}", place(doc, path)),
+            },
+            Operation::Move { from, path } => match (from.rsplit_once('/'), path.rsplit_once('/')) {
+                (Some((a, _)), Some((b, to))) if a == b && to.parse::<usize>().is_ok() => format!(
+                    "Move {} to place {}",
+                    place(doc, from),
+                    to.parse::<usize>().unwrap_or(0) + 1
+                ),
+                _ => format!("Move {} to {}", place(doc, from), place(doc, path)),
+            },
+            Operation::Copy { from, path } => {
+                format!("Copy {} to {}", place(doc, from), place(doc, path))
+            }
+            Operation::Test { path, .. } => format!("Check {}", place(doc, path)),
+        }
+    }
+}
+
+/// A value as the words show it: text quoted, anything else as JSON; cut to 80 characters.
+fn shown(v: &Value) -> String {
+    let (text, quoted) = match v {
+        Value::String(s) => (s.clone(), true),
+        other => (other.to_string(), false),
+    };
+    let mut short: String = text.chars().take(80).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    if quoted {
+        format!("“{short}”")
+    } else {
+        short
+    }
+}
+
+/// [`summarize`] in a person's words ([`Operation::describe_in`]), the places named in `doc`, the resume
+/// the bundle applies to: its first change, and how many more.
+pub fn summarize_in(ops: &[Operation], doc: &Value) -> String {
+    let changes: Vec<&Operation> = ops
+        .iter()
+        .filter(|op| !matches!(op, Operation::Test { .. }))
+        .collect();
+    match changes.as_slice() {
+        [] => "No change".to_owned(),
+        [one] => one.describe_in(doc),
+        [first, rest @ ..] => format!(
+            "{} and {} more change{}",
+            first.describe_in(doc),
+            rest.len(),
+            if rest.len() == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// Each operation in a person's words, described against the resume as the ones before it left it (one
+/// copy of `doc`, changed in place).
+pub fn describe_all(ops: &[Operation], doc: &Value) -> Vec<String> {
+    let mut current = doc.clone();
+    ops.iter()
+        .map(|op| {
+            let line = op.describe_in(&current);
+            let _ = crate::apply(&mut current, std::slice::from_ref(op));
+            line
+        })
+        .collect()
+}
+
 /// A bundle in words, for a revision's summary: its one operation, or the first and how many more (`test`
 /// guards are not changes, and are left out).
 pub fn summarize(ops: &[Operation]) -> String {

@@ -15,6 +15,7 @@
 //!   numbers for the edit policy, the stream reader and the store.
 //!
 //! - [`coverage`]: which terms of a job description a resume has, computed locally.
+//! - [`place`]: where a JSON Pointer is, in a person's words (“the summary of your job at Pied Piper”).
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
 //! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
 //!   PDF lands here too (see the export issue).
@@ -22,6 +23,7 @@
 pub mod coverage;
 pub mod export;
 pub mod outline;
+pub mod place;
 
 use std::sync::{Arc, Mutex, OnceLock};
 

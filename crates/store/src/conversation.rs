@@ -74,6 +74,8 @@ pub enum Outcome {
     Failed,
     /// The user stopped it.
     Cancelled,
+    /// Its operations were proposed to the user for review (review mode), not committed.
+    Proposed,
 }
 
 impl Outcome {
@@ -83,6 +85,7 @@ impl Outcome {
             Outcome::Refused => "refused",
             Outcome::Failed => "failed",
             Outcome::Cancelled => "cancelled",
+            Outcome::Proposed => "proposed",
         }
     }
 
@@ -91,6 +94,7 @@ impl Outcome {
             "committed" => Outcome::Committed,
             "refused" => Outcome::Refused,
             "cancelled" => Outcome::Cancelled,
+            "proposed" => Outcome::Proposed,
             _ => Outcome::Failed,
         }
     }

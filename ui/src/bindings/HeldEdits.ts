@@ -21,4 +21,4 @@ ops: Array<Operation>,
 /**
  * One line per operation, for the user ("change /basics/label to “Pythonista”").
  */
-descriptions: Array<string>, };
+descriptions: Array<string>, proposal: boolean, };

@@ -12,7 +12,8 @@ const edits = {
   documentId: 1,
   base: 2,
   ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
-  descriptions: ["change /basics/label to “Pythonista”"],
+  descriptions: ["Change your title to “Pythonista”"],
+  proposal: false,
 };
 
 function pane(messages: ChatMessage[], running = false) {
@@ -28,7 +29,7 @@ describe("chat pane", () => {
       { role: "user", text: "Add Python" },
       { role: "held", text: "Also proposed…", held: { edits, state: "open" } },
     ]);
-    expect(screen.getByText("change /basics/label to “Pythonista”")).toBeTruthy();
+    expect(screen.getByText("Change your title to “Pythonista”")).toBeTruthy();
     await fireEvent.click(screen.getByTestId("held-apply"));
     expect(onheld).toHaveBeenLastCalledWith(1, true);
     await fireEvent.click(screen.getByTestId("held-discard"));
@@ -40,9 +41,27 @@ describe("chat pane", () => {
       { role: "held", text: "a", held: { edits, state: "applied" } },
       { role: "held", text: "b", held: { edits, state: "open", error: "The resume changed since." } },
     ]);
-    expect(screen.getByText("Applied.")).toBeTruthy();
+    expect(screen.getByText("Accepted.")).toBeTruthy();
     expect(screen.getAllByTestId("held-apply")).toHaveLength(1);
     expect(screen.getByRole("alert").textContent).toBe("The resume changed since.");
+  });
+
+  it("several held edits are accepted or rejected one by one, or all at once", async () => {
+    const two = {
+      ...edits,
+      ops: [...edits.ops, { op: "add" as const, path: "/skills/0/keywords/-", value: "Rust" }],
+      descriptions: [...edits.descriptions, "Add “Rust” to the keywords of your skill “Web Development”"],
+    };
+    const { onheld } = pane([{ role: "held", text: "a", held: { edits: two, state: "open" } }]);
+    expect(screen.getByTestId("held-apply").textContent?.trim()).toBe("Accept all");
+    expect(screen.getByTestId("held-discard").textContent?.trim()).toBe("Reject all");
+    const accept = screen.getAllByRole("button", { name: "Accept" });
+    const reject = screen.getAllByRole("button", { name: "Reject" });
+    expect([accept.length, reject.length]).toEqual([2, 2]);
+    await fireEvent.click(reject[0]!);
+    expect(onheld).toHaveBeenLastCalledWith(0, false, 0);
+    await fireEvent.click(accept[1]!);
+    expect(onheld).toHaveBeenLastCalledWith(0, true, 1);
   });
 
   it("does not apply held edits while a turn runs", () => {

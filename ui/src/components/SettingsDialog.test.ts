@@ -19,7 +19,14 @@ const initial: ProviderSettings = {
   idleTimeoutSecs: 30,
 };
 
+let review = false;
+
 vi.mock("../lib/backend", () => ({
+  reviewMode: async () => review,
+  setReviewMode: async (on: boolean) => {
+    review = on;
+    return review;
+  },
   errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
   providerSettings: async () => view({ ...initial }),
   saveProvider: async (settings: ProviderSettings) => {
@@ -67,6 +74,15 @@ describe("settings", () => {
     await fireEvent.click(screen.getByTestId("settings-save"));
     await waitFor(() => expect(calls.saved.length).toBe(1));
     expect(calls.saved[0]).toMatchObject({ preset: "ollama", baseUrl: "http://127.0.0.1:11434/v1", chatModel: "llama3.1" });
+  });
+
+  it("review mode is off by default and saved when toggled", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    const box = (await screen.findByTestId("settings-review")) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    await fireEvent.click(box);
+    await waitFor(() => expect(review).toBe(true));
+    expect(box.checked).toBe(true);
   });
 
   it("the timeouts are shown and saved as numbers", async () => {

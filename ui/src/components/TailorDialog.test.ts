@@ -52,7 +52,7 @@ describe("tailor to a job", () => {
   });
 
   it("on a tailored copy, shows what tailoring changed", async () => {
-    store.report = { ...REPORT, changes: ["Add “Kubernetes” at /skills/0/keywords/3"] };
+    store.report = { ...REPORT, changes: ["Add “Kubernetes” to the keywords of your skill “Web Development”"] };
     render(TailorDialog, { onclose: () => {}, onopened: () => {} });
     expect((await screen.findByTestId("tailor-changes")).textContent).toContain("Kubernetes");
     expect(screen.queryByRole("button", { name: "Make a tailored copy" })).toBeNull();

@@ -225,3 +225,23 @@ export function tailorDocument(posting: string): Promise<TailorView> {
 export function tailoring(): Promise<TailorView | null> {
   return invoke<TailorView | null>("tailoring");
 }
+
+/** The edits held for the user's confirmation on the resume on screen (kept across restarts). */
+export function heldEdits(): Promise<HeldEdits[]> {
+  return invoke<HeldEdits[]>("held_edits");
+}
+
+/** Discards held edits: they are not offered again. */
+export function discardHeld(edits: HeldEdits): Promise<void> {
+  return invoke<void>("discard_held", { edits });
+}
+
+/** Whether review mode is on: every AI edit waits on a card for Accept. */
+export function reviewMode(): Promise<boolean> {
+  return invoke<boolean>("review_mode");
+}
+
+/** Turns review mode on or off; returns the new state. */
+export function setReviewMode(on: boolean): Promise<boolean> {
+  return invoke<boolean>("set_review_mode", { on });
+}

@@ -28,7 +28,8 @@ describe("applyChatEvent", () => {
       documentId: 1,
       base: 2,
       ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
-      descriptions: ["change /basics/label to “Pythonista”"],
+      descriptions: ["Change your title to “Pythonista”"],
+      proposal: false,
     };
     applyChatEvent(messages, { kind: "held", edits });
     expect(messages).toEqual([
@@ -38,5 +39,21 @@ describe("applyChatEvent", () => {
         held: { edits, state: "open" },
       },
     ]);
+  });
+
+  it("a bundle proposed for review says nothing is saved until accepted", () => {
+    const messages: ChatMessage[] = [];
+    const edits = {
+      documentId: 1,
+      base: 2,
+      ops: [
+        { op: "add" as const, path: "/skills/0/keywords/-", value: "Python" },
+        { op: "replace" as const, path: "/basics/label", value: "Pythonista" },
+      ],
+      descriptions: ["Add “Python” to the keywords of your skill “Web Development”", "Change your title to “Pythonista”"],
+      proposal: true,
+    };
+    applyChatEvent(messages, { kind: "held", edits });
+    expect(messages[0]?.text).toBe("For your review — nothing is saved until you accept: 2 edits.");
   });
 });

@@ -42,14 +42,21 @@ export function applyChatEvent(messages: ChatMessage[], event: ChatEvent): void 
     case "status":
       if (event.text !== "") messages.push({ role: "notice", text: event.text });
       break;
-    case "held": {
-      const n = event.edits.ops.length;
-      messages.push({
-        role: "held",
-        text: `Also proposed, outside what you asked — not applied: ${n === 1 ? "one edit" : `${n} edits`}.`,
-        held: { edits: event.edits, state: "open" },
-      });
+    case "held":
+      messages.push(heldMessage(event.edits));
       break;
-    }
   }
+}
+
+/** The chat's card for edits held for the user: listed in words, with Accept and Reject. */
+export function heldMessage(edits: HeldEdits): ChatMessage {
+  const n = edits.ops.length;
+  const count = n === 1 ? "one edit" : `${n} edits`;
+  return {
+    role: "held",
+    text: edits.proposal
+      ? `For your review — nothing is saved until you accept: ${count}.`
+      : `Also proposed, outside what you asked — not applied: ${count}.`,
+    held: { edits, state: "open" },
+  };
 }
