@@ -305,7 +305,8 @@ impl Engine {
         }
         if let Ok(outcome) = &result {
             // Edits held for the user wait for them across a restart.
-            documents::keep_held(&mut open.store, open.document_id, &outcome.held)?;
+            let id = open.document_id;
+            documents::keep_held(&mut open.store, id, &outcome.held)?;
         }
         match result {
             Ok(outcome) => Ok(TurnSummary {
@@ -729,10 +730,7 @@ mod tests {
             })
             .collect();
         assert_eq!(held.len(), 1, "{chat:?}");
-        assert_eq!(
-            held[0].descriptions,
-            ["change /basics/label to “Pythonista”"]
-        );
+        assert_eq!(held[0].descriptions, ["Change your title to “Pythonista”"]);
         assert!(
             !chat
                 .iter()

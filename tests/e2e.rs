@@ -263,6 +263,15 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
         chat_says(&client, "Saved as revision 2.").await,
         "the chat says the change was saved"
     );
+    // For the picture: back to the top, where the new summary is still highlighted.
+    client
+        .execute(
+            "document.querySelector('.document')?.scrollTo(0, 0); window.scrollTo(0, 0)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(600)).await;
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("demo.png"), png).unwrap();
     client.close().await.ok();
@@ -316,9 +325,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
         .unwrap();
     let apply = element(&client, "held-apply").await;
     let offered = client
-        .find(Locator::XPath(
-            "//li[contains(., 'Change your title to')]",
-        ))
+        .find(Locator::XPath("//li[contains(., 'Change your title to')]"))
         .await;
     assert!(offered.is_ok(), "the held edit is described in words");
     // The asked-for edit is saved; the other is not applied.
@@ -867,12 +874,10 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
             .join("crates/agent/fixtures/01-add-keyword.json"),
     )
     .unwrap();
-    let server = redline_agent::ReplayServer::start(
-        fixture.replies.clone(),
-        redline_agent::Pace::default(),
-    )
-    .await
-    .unwrap();
+    let server =
+        redline_agent::ReplayServer::start(fixture.replies.clone(), redline_agent::Pace::default())
+            .await
+            .unwrap();
     let url = server.base_url();
     let data_dir = tempfile::tempdir().unwrap();
     let driver = start_driver_with(&[
@@ -882,8 +887,16 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         ("REDLINE_PATCH_MODEL", "replay-patch"),
     ]);
     let client = connect(&driver, data_dir.path()).await;
-    element(&client, "open-settings").await.click().await.unwrap();
-    element(&client, "settings-review").await.click().await.unwrap();
+    element(&client, "open-settings")
+        .await
+        .click()
+        .await
+        .unwrap();
+    element(&client, "settings-review")
+        .await
+        .click()
+        .await
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     button(&client, "Close").await.click().await.unwrap();
     element(&client, "chat-input")
@@ -913,5 +926,8 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
     let store = redline_store::Store::open(data_dir.path()).unwrap();
     let doc = store.current().unwrap().id;
     let newest = store.history(doc).unwrap().pop().unwrap();
-    assert!(newest.summary.starts_with("Confirmed: Add “Python”"), "{newest:?}");
+    assert!(
+        newest.summary.starts_with("Confirmed: Add “Python”"),
+        "{newest:?}"
+    );
 }

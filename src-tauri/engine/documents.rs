@@ -40,7 +40,10 @@ fn held_key(document_id: i64) -> String {
 
 /// The edits held for the user on resume `document_id`, oldest first (kept across restarts). A value that
 /// cannot be read counts as none.
-pub(super) fn held_of(store: &Store, document_id: i64) -> Result<Vec<redline_agent::Held>, IpcError> {
+pub(super) fn held_of(
+    store: &Store,
+    document_id: i64,
+) -> Result<Vec<redline_agent::Held>, IpcError> {
     Ok(store
         .setting(&held_key(document_id))?
         .and_then(|saved| serde_json::from_str(&saved).ok())
@@ -293,7 +296,8 @@ impl Engine {
             document_id,
             surface,
         } = &mut *open;
-        let summary = redline_patch::summarize_in(&ops, &store.checkout(*document_id, base)?.document);
+        let summary =
+            redline_patch::summarize_in(&ops, &store.checkout(*document_id, base)?.document);
         match redline_agent::commit_ops(
             store,
             *document_id,
@@ -371,7 +375,8 @@ impl Engine {
     /// Turns review mode on or off.
     pub async fn set_review(&self, on: bool) -> Result<bool, IpcError> {
         let mut open = self.open()?.lock().await;
-        open.store.set_setting(REVIEW, if on { "on" } else { "off" })?;
+        open.store
+            .set_setting(REVIEW, if on { "on" } else { "off" })?;
         review_mode(&open.store)
     }
 
@@ -961,8 +966,14 @@ mod tests {
         {
             let engine = engine(dir.path());
             engine.save_provider(settings).await.unwrap();
-            engine.send(&fixture.message, None, &mut sent.emit()).await.unwrap();
-            engine.send("And Rust.", None, &mut sent.emit()).await.unwrap();
+            engine
+                .send(&fixture.message, None, &mut sent.emit())
+                .await
+                .unwrap();
+            engine
+                .send("And Rust.", None, &mut sent.emit())
+                .await
+                .unwrap();
             let held = engine.held().await.unwrap();
             assert_eq!(held.len(), 2);
             assert_eq!(held[0].descriptions, ["Change your title to “Pythonista”"]);
@@ -985,10 +996,16 @@ mod tests {
             ..held[1].clone()
         };
         let revision = engine.apply_held(one, &mut sent.emit()).await.unwrap();
-        assert_eq!(engine.revision(revision).await.unwrap().document["work"][0]["position"], "CTO");
+        assert_eq!(
+            engine.revision(revision).await.unwrap().document["work"][0]["position"],
+            "CTO"
+        );
         let held = engine.held().await.unwrap();
         assert_eq!(held.len(), 2);
-        assert_eq!(held[1].descriptions, ["Change your summary to “Writes Rust.”"]);
+        assert_eq!(
+            held[1].descriptions,
+            ["Change your summary to “Writes Rust.”"]
+        );
         // Rejected ones are not offered again.
         engine.discard_held(&held[0]).await.unwrap();
         engine.discard_held(&held[1]).await.unwrap();
@@ -1024,11 +1041,18 @@ mod tests {
         assert!(!engine.review().await.unwrap(), "off by default");
         assert!(engine.set_review(true).await.unwrap());
         let mut sent = Sent::default();
-        let summary = engine.send("Add Python and retitle me.", None, &mut sent.emit()).await.unwrap();
+        let summary = engine
+            .send("Add Python and retitle me.", None, &mut sent.emit())
+            .await
+            .unwrap();
         assert!(summary.revisions.is_empty(), "nothing was saved");
         assert_eq!(engine.state().await.unwrap().revision, 1);
         // The previews were shown, then taken back.
-        assert!(sent.0.iter().any(|u| matches!(u, SurfaceUpdate::Patch(p) if p.state == PatchState::RolledBack)));
+        assert!(
+            sent.0
+                .iter()
+                .any(|u| matches!(u, SurfaceUpdate::Patch(p) if p.state == PatchState::RolledBack))
+        );
         let held = engine.held().await.unwrap();
         assert_eq!(held.len(), 1);
         assert!(held[0].proposal);

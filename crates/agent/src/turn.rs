@@ -690,7 +690,8 @@ impl Turn<'_> {
                                 call(Outcome::Refused, json!([]), Some(nothing.into()));
                             record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
                             self.store.record_model_call(doc, &record)?;
-                            let held = hold(doc, head.number, bundle.held, outcome, emit);
+                            let held =
+                                hold(doc, head.number, bundle.held, &head.document, outcome, emit);
                             return Ok(format!(
                                 "Nothing changed: the operations left the resume as it was.{held}"
                             ));

@@ -355,7 +355,7 @@ fn chat_streams_the_turn_and_fails_in_plain_words() {
     let held = ok(chat("16-out-of-scope-held.json", false));
     assert!(
         held.contains(
-            "held, not applied (outside what was asked): change /basics/label to “Pythonista”"
+            "held, not applied (outside what was asked): Change your title to “Pythonista”"
         ) && held.contains("✓ revision 4:"),
         "{held}"
     );

@@ -117,7 +117,10 @@ impl Operation {
                 (Some(list), Value::Object(_)) if list.matches('/').count() == 1 => {
                     let mut holder = serde_json::Map::new();
                     holder.insert(list[1..].to_owned(), Value::Array(vec![value.clone()]));
-                    format!("Add {}", place(&Value::Object(holder), &format!("{list}/0")))
+                    format!(
+                        "Add {}",
+                        place(&Value::Object(holder), &format!("{list}/0"))
+                    )
                 }
                 (Some(list), _) => format!("Add {} to {}", shown(value), place(doc, &list)),
                 (None, _) => format!("Set {} to {}", place(doc, path), shown(value)),
@@ -127,18 +130,26 @@ impl Operation {
             }
             Operation::Remove { path } => match doc.pointer(path) {
                 Some(Value::String(text)) => {
-                    format!("Remove {} ({})", shown(&Value::String(text.clone())), place(doc, path))
+                    format!(
+                        "Remove {} ({})",
+                        shown(&Value::String(text.clone())),
+                        place(doc, path)
+                    )
                 }
                 _ => format!("Remove {}", place(doc, path)),
             },
-            Operation::Move { from, path } => match (from.rsplit_once('/'), path.rsplit_once('/')) {
-                (Some((a, _)), Some((b, to))) if a == b && to.parse::<usize>().is_ok() => format!(
-                    "Move {} to place {}",
-                    place(doc, from),
-                    to.parse::<usize>().unwrap_or(0) + 1
-                ),
-                _ => format!("Move {} to {}", place(doc, from), place(doc, path)),
-            },
+            Operation::Move { from, path } => {
+                match (from.rsplit_once('/'), path.rsplit_once('/')) {
+                    (Some((a, _)), Some((b, to))) if a == b && to.parse::<usize>().is_ok() => {
+                        format!(
+                            "Move {} to place {}",
+                            place(doc, from),
+                            to.parse::<usize>().unwrap_or(0) + 1
+                        )
+                    }
+                    _ => format!("Move {} to {}", place(doc, from), place(doc, path)),
+                }
+            }
             Operation::Copy { from, path } => {
                 format!("Copy {} to {}", place(doc, from), place(doc, path))
             }

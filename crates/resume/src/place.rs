@@ -19,10 +19,10 @@ fn words(resume: &Value, tokens: &[&str]) -> Option<String> {
     match tokens {
         [] => Some("the whole resume".to_owned()),
         ["basics"] => Some("your details".to_owned()),
-        ["basics", field] => Some(format!("your {}", basics_field(field))),
         ["basics", "location"] => Some("your address".to_owned()),
         ["basics", "location", field] => Some(format!("the {} of your address", human(field))),
         ["basics", "profiles"] => Some("your profiles".to_owned()),
+        ["basics", field] => Some(format!("your {}", basics_field(field))),
         ["basics", "profiles", i] => Some(profile(resume, i)),
         ["basics", "profiles", i, field] => {
             Some(format!("the {} of {}", human(field), profile(resume, i)))
@@ -180,17 +180,38 @@ mod tests {
             ("/basics/email", "your e-mail"),
             ("/basics/location/city", "the city of your address"),
             ("/basics/profiles/0", "your Twitter profile"),
-            ("/basics/profiles/1/username", "the username of your SoundCloud profile"),
+            (
+                "/basics/profiles/1/username",
+                "the username of your SoundCloud profile",
+            ),
             ("/work/0", "your job at Pied Piper"),
             ("/work/0/summary", "the summary of your job at Pied Piper"),
             ("/work/0/position", "the title of your job at Pied Piper"),
-            ("/work/0/startDate", "the start date of your job at Pied Piper"),
-            ("/work/0/highlights/1", "a highlight of your job at Pied Piper"),
-            ("/work/0/highlights/-", "a new highlight of your job at Pied Piper"),
+            (
+                "/work/0/startDate",
+                "the start date of your job at Pied Piper",
+            ),
+            (
+                "/work/0/highlights/1",
+                "a highlight of your job at Pied Piper",
+            ),
+            (
+                "/work/0/highlights/-",
+                "a new highlight of your job at Pied Piper",
+            ),
             ("/work/-", "a new entry of your jobs"),
-            ("/skills/0/keywords", "the keywords of your skill “Web Development”"),
-            ("/skills/0/keywords/3", "a keyword of your skill “Web Development”"),
-            ("/education/0/studyType", "the degree of your studies at University of Oklahoma"),
+            (
+                "/skills/0/keywords",
+                "the keywords of your skill “Web Development”",
+            ),
+            (
+                "/skills/0/keywords/3",
+                "a keyword of your skill “Web Development”",
+            ),
+            (
+                "/education/0/studyType",
+                "the degree of your studies at University of Oklahoma",
+            ),
             ("/skills", "your skills"),
             ("/unknown/thing", "/unknown/thing"),
         ];

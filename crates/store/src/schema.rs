@@ -86,6 +86,29 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     ) WITHOUT ROWID;",
+    // 3: a model call's edits can be proposed for the user's review (review mode) rather than committed;
+    // the audit table is rebuilt for its CHECK, its rows kept.
+    "CREATE TABLE model_calls_v3 (
+        id          INTEGER PRIMARY KEY,
+        document_id INTEGER NOT NULL REFERENCES documents(id),
+        revision    INTEGER,
+        created_at  INTEGER NOT NULL,
+        model       TEXT    NOT NULL,
+        request     TEXT    NOT NULL,
+        raw_output  TEXT    NOT NULL,
+        outcome     TEXT    NOT NULL
+                    CHECK (outcome IN ('committed', 'refused', 'failed', 'cancelled', 'proposed')),
+        applied     TEXT    NOT NULL,
+        refused     TEXT    NOT NULL,
+        error       TEXT
+    );
+    INSERT INTO model_calls_v3 SELECT id, document_id, revision, created_at, model, request, raw_output,
+                                      outcome, applied, refused, error
+        FROM model_calls;
+    DROP TABLE model_calls;
+    ALTER TABLE model_calls_v3 RENAME TO model_calls;
+    CREATE INDEX model_calls_by_time ON model_calls (created_at);
+    CREATE INDEX model_calls_by_document ON model_calls (document_id, id);",
 ];
 
 /// Brings the database up to the newest schema, one migration per transaction.
@@ -138,6 +161,15 @@ mod tests {
                     )
                     .unwrap();
                 }
+                if version >= 2 {
+                    // A version-2 Redline's audit of one model call.
+                    conn.execute_batch(
+                        "INSERT INTO model_calls (document_id, created_at, model, request, raw_output, outcome,
+                                                  applied, refused)
+                             VALUES (1, CAST(strftime('%s', 'now') AS INTEGER) * 1000, 'gpt', '{}', '{}', 'committed', '[]', '[]');",
+                    )
+                    .unwrap();
+                }
             }
             let mut store = Store::open_file(&path).unwrap();
             let now: i64 = store
@@ -172,6 +204,20 @@ mod tests {
                     serde_json::json!({"basics": {"name": "Ada"}})
                 );
                 store.add_message(1, crate::Role::User, "hello").unwrap();
+                // The audit keeps what it had and takes a proposal for review.
+                let call = crate::ModelCall {
+                    model: "m".into(),
+                    request: "{}".into(),
+                    raw_output: "{}".into(),
+                    outcome: crate::Outcome::Proposed,
+                    applied: serde_json::json!([]),
+                    refused: serde_json::json!([]),
+                    error: None,
+                };
+                store.record_model_call(1, &call).unwrap();
+                let calls = store.model_calls(1).unwrap();
+                assert_eq!(calls.len(), if version >= 2 { 2 } else { 1 });
+                assert_eq!(calls.last().unwrap().call.outcome, crate::Outcome::Proposed);
             }
         }
     }

@@ -19,6 +19,11 @@ base: number,
  */
 ops: Array<Operation>, 
 /**
- * One line per operation, for the user ("change /basics/label to “Pythonista”").
+ * One line per operation, for the user, in words ("Change your title to “Pythonista”").
  */
-descriptions: Array<string>, proposal: boolean, };
+descriptions: Array<string>, 
+/**
+ * The whole of a bundle, proposed for the user's review (review mode), rather than edits the model
+ * made outside what was asked.
+ */
+proposal: boolean, };

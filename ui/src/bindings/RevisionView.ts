@@ -13,7 +13,7 @@ number: number,
  */
 document: unknown, 
 /**
- * What it changed from the revision before, one line per operation
- * (`Add “Python” at /skills/0/keywords/3`).
+ * What it changed from the revision before, one line per operation, in words
+ * (`Add “Python” to the keywords of your skill “Web Development”`).
  */
 changes: Array<string>, };

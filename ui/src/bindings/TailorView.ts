@@ -23,6 +23,6 @@ headline: string,
  */
 terms: Array<CoverageTerm>, 
 /**
- * What tailoring changed, one line per operation, since the copy was made.
+ * What tailoring changed since the copy was made, one line per operation, in words.
  */
 changes: Array<string>, };
