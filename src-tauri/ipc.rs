@@ -193,6 +193,8 @@ pub struct RevisionView {
     /// What it changed from the revision before, one line per operation, in words
     /// (`Add “Python” to the keywords of your skill “Web Development”`).
     pub changes: Vec<String>,
+    /// Where it changed the resume (JSON Pointers into `document`), for highlighting in place.
+    pub paths: Vec<String>,
 }
 
 /// One term of a job posting, and whether the resume has it.

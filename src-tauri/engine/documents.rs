@@ -415,7 +415,7 @@ impl Engine {
         let open = self.open()?.lock().await;
         let id = open.document_id;
         let document = open.store.checkout(id, number)?.document;
-        let changes = if number > 1 {
+        let (changes, paths) = if number > 1 {
             let before = open.store.checkout(id, number - 1)?.document;
             let ops: Vec<Operation> = open
                 .store
@@ -423,14 +423,20 @@ impl Engine {
                 .iter()
                 .map(Into::into)
                 .collect();
-            redline_patch::describe_all(&ops, &before)
+            let paths = ops
+                .iter()
+                .filter(|op| !matches!(op, Operation::Remove { .. } | Operation::Test { .. }))
+                .map(|op| op.path().to_owned())
+                .collect();
+            (redline_patch::describe_all(&ops, &before), paths)
         } else {
-            vec!["The resume as it was first saved".to_owned()]
+            (vec!["The resume as it was first saved".to_owned()], Vec::new())
         };
         Ok(RevisionView {
             number,
             document,
             changes,
+            paths,
         })
     }
 
@@ -744,6 +750,7 @@ mod tests {
             ["Add “Python” to the keywords of your skill “Web Development”"]
         );
         assert_eq!(seen.document["skills"][0]["keywords"][3], "Python");
+        assert_eq!(seen.paths, ["/skills/0/keywords/3"]);
         assert_eq!(
             engine.revision(1).await.unwrap().document,
             redline_resume::sample()
@@ -1077,6 +1084,45 @@ mod tests {
         engine.discard_held(&rest[0]).await.unwrap();
         assert!(engine.held().await.unwrap().is_empty());
         assert_eq!(engine.history().await.unwrap()[0].source, "ai");
+    }
+
+    #[tokio::test]
+    async fn the_field_the_user_selected_is_the_target_when_the_planner_names_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+            {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Tighten it"}}},
+            {"patch": {"operations": [
+                {"op": "replace", "path": "/work/0/summary", "value": "Compression, made practical."},
+                {"op": "replace", "path": "/basics/label", "value": "Visionary"}
+            ]}},
+            {"say": "Tightened."}
+        ]))
+        .unwrap();
+        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+            .await
+            .unwrap();
+        let engine = engine(dir.path());
+        engine
+            .save_provider(redline_agent::ProviderSettings {
+                preset: redline_agent::Preset::Custom,
+                base_url: server.base_url(),
+                chat_model: "replay-chat".into(),
+                patch_model: "replay-patch".into(),
+                ..redline_agent::ProviderSettings::default()
+            })
+            .await
+            .unwrap();
+        let mut sent = Sent::default();
+        engine
+            .send("Tighten this.", Some("/work/0/summary".into()), &mut sent.emit())
+            .await
+            .unwrap();
+        let head = engine.revision(2).await.unwrap().document;
+        assert_eq!(head["work"][0]["summary"], "Compression, made practical.");
+        assert_eq!(head["basics"]["label"], "Programmer", "outside the selection: held");
+        assert_eq!(engine.held().await.unwrap()[0].descriptions, ["Change your title to “Visionary”"]);
+        let told = server.requests()[0]["messages"].to_string();
+        assert!(told.contains("The user has selected the summary of your job at Pied Piper"), "{told}");
     }
 
     #[tokio::test]

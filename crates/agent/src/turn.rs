@@ -435,6 +435,13 @@ impl Turn<'_> {
         ))
     }
 
+    /// The pointer the user selected, if it is one (the window sends it; anything else is ignored).
+    fn selection(&self) -> Option<&str> {
+        self.selected
+            .as_deref()
+            .filter(|p| p.starts_with('/') && p.len() <= 1024)
+    }
+
     fn doc(&self) -> i64 {
         self.document_id
             .expect("patch_resume runs only on a document")
@@ -448,6 +455,12 @@ impl Turn<'_> {
         ];
         if let Some(job) = &self.job {
             messages.push(json!({"role": "system", "content": job_context(job)}));
+        }
+        if let Some(selected) = self.selection() {
+            messages.push(json!({"role": "system", "content": format!(
+                "The user has selected {} ({selected}) in the resume: their next message is about it unless it says otherwise; name it as the target.",
+                redline_resume::place::place(&head.document, selected)
+            )}));
         }
         let history = self.store.messages(self.doc())?;
         let recent = history.len().saturating_sub(40);
@@ -535,10 +548,11 @@ impl Turn<'_> {
             changes: changes.clone(),
             targets: targets.clone(),
         });
-        let scope = if targets.is_empty() {
-            Scope::Anywhere
-        } else {
-            Scope::Targets(targets.clone())
+        // No targets named: the field the user selected is the target, else anywhere.
+        let scope = match (targets.is_empty(), self.selection()) {
+            (false, _) => Scope::Targets(targets.clone()),
+            (true, Some(selected)) => Scope::Targets(vec![selected.to_owned()]),
+            (true, None) => Scope::Anywhere,
         };
         let mut refusal: Option<String> = None;
         for attempt in 0..2 {
@@ -553,7 +567,7 @@ impl Turn<'_> {
                     targets.join(", ")
                 }
             );
-            if let Some(selected) = &self.selected {
+            if let Some(selected) = self.selection() {
                 request.push_str(&format!("The user selected: {selected}\n"));
             }
             if let Some(reason) = &refusal {

@@ -16,4 +16,8 @@ document: unknown,
  * What it changed from the revision before, one line per operation, in words
  * (`Add “Python” to the keywords of your skill “Web Development”`).
  */
-changes: Array<string>, };
+changes: Array<string>, 
+/**
+ * Where it changed the resume (JSON Pointers into `document`), for highlighting in place.
+ */
+paths: Array<string>, };

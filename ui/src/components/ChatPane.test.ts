@@ -110,4 +110,13 @@ describe("chat errors", () => {
       thinking: false, onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
     expect(screen.queryByTestId("chat-thinking")).toBeNull();
   });
+
+  it("shows what the next message is about, and clears it", async () => {
+    const onclearselection = vi.fn();
+    render(ChatPane, { messages: [], selection: "summary", onclearselection,
+      onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
+    expect(screen.getByTestId("chat-selection").textContent).toContain("About the selected summary");
+    await fireEvent.click(screen.getByRole("button", { name: "Clear the selection" }));
+    expect(onclearselection).toHaveBeenCalledTimes(1);
+  });
 });

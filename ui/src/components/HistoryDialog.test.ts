@@ -12,7 +12,8 @@ vi.mock("../lib/backend", () => ({
   revision: async (number: number) => ({
     number,
     document: { basics: { name: number === 1 ? "Ada" : "Ada Lovelace" } },
-    changes: number === 1 ? ["The resume as it was first saved"] : ["Change /basics/name to “Ada Lovelace”"],
+    changes: number === 1 ? ["The resume as it was first saved"] : ["Change your name to “Ada Lovelace”"],
+    paths: number === 1 ? [] : ["/basics/name"],
   }),
   restore: async (number: number): Promise<DocState> => {
     store.restored.push(number);
@@ -43,6 +44,10 @@ describe("history", () => {
     ]);
     // The newest is selected first: it is the resume now, and cannot be restored.
     await waitFor(() => expect(screen.getByTestId("history-changes").textContent).toContain("Ada Lovelace"));
+    // … and in place, in the resume as it was.
+    const lit = [...document.querySelectorAll(".as-was .field.changed")].map((e) => e.textContent?.trim());
+    expect(lit).toEqual(["Ada Lovelace"]);
+    expect(screen.queryByRole("button", { name: "Edit name" })).toBeNull();
     expect(screen.getByRole("button", { name: "Restore" })).toHaveProperty("disabled", true);
     await fireEvent.click(rows[1] as HTMLElement);
     await waitFor(() => expect(screen.getByTestId("history-changes").textContent).toContain("first saved"));

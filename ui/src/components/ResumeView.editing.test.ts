@@ -14,7 +14,7 @@ afterEach(cleanup);
 
 function view(enabled = true): Operation[][] {
   const committed: Operation[][] = [];
-  const editing: Editing = { enabled, commit: (ops) => committed.push(ops) };
+  const editing: Editing = { enabled, commit: (ops) => committed.push(ops), selected: null, select: () => {}, highlight: () => null };
   render(ResumeView, { props: { resume: structuredClone(sample) as Resume }, context: new Map([[EDITING_KEY, editing]]) });
   return committed;
 }
@@ -72,7 +72,8 @@ describe("editing the resume in place", () => {
     surface.apply({ kind: "create", surfaceId: "main", seq: 0, revision: 1, document: structuredClone(sample) });
     surface.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 2, state: "committed",
       ops: [{ op: "add", path: "/skills/0/keywords/-", value: "Python" }] });
-    const editing: Editing = { enabled: true, commit: () => {} };
+    const editing: Editing = { enabled: true, commit: () => {}, selected: null, select: () => {},
+      highlight: (path) => surface.highlight(path) };
     render(ResumeView, { props: { resume: surface.document as Resume }, context: new Map([[EDITING_KEY, editing]]) });
     const lit = () => [...document.querySelectorAll(".field.changed")].map((e) => e.textContent?.trim());
     expect(lit()).toEqual(["Python"]);
@@ -81,5 +82,42 @@ describe("editing the resume in place", () => {
     await Promise.resolve();
     await new Promise((r) => setTimeout(r, 0));
     expect(lit()).toEqual([]);
+  });
+
+  it("a click selects a field (again: clears it); a click on a link in it does not", async () => {
+    const chosen: (string | null)[] = [];
+    // Selected already (the app's state says so): shown outlined; clicked again, cleared.
+    const editing: Editing = { enabled: true, commit: () => {}, selected: "/work/0/summary",
+      select: (path) => chosen.push(path), highlight: () => null };
+    render(ResumeView, { props: { resume: structuredClone(sample) as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+    expect(screen.getByTestId("work-0-summary").querySelector(".field.selected")).not.toBeNull();
+    expect(document.querySelectorAll(".field.selected")).toHaveLength(1);
+    await fireEvent.click(screen.getByTestId("work-0-summary").querySelector(".editable") as Element);
+    expect(chosen).toEqual([null]);
+    await fireEvent.click(screen.getByTestId("basics-phone").querySelector(".editable") as Element);
+    expect(chosen).toEqual([null, "/basics/phone"]);
+    await fireEvent.click(screen.getByTestId("basics-email").querySelector("a") as Element);
+    expect(chosen).toHaveLength(2);
+  });
+
+  it("an entry's dates edit in place, one at a time", async () => {
+    const committed = view();
+    const job = screen.getByTestId("work-0");
+    await fireEvent.click(job.querySelector("button[aria-label='Edit start date']") as Element);
+    const start = screen.getByRole("textbox", { name: "start date" }) as HTMLInputElement;
+    expect(start.value).toBe("2013-12-01");
+    await fireEvent.input(start, { target: { value: "2013-11" } });
+    await fireEvent.keyDown(start, { key: "Enter" });
+    expect(committed).toEqual([[{ op: "replace", path: "/work/0/startDate", value: "2013-11" }]]);
+  });
+
+  it("an entry is added to a section by its name", async () => {
+    const committed = view();
+    await fireEvent.click(screen.getByRole("button", { name: "Add job" }));
+    const name = screen.getByRole("textbox", { name: "New job" });
+    await fireEvent.input(name, { target: { value: "Founder" } });
+    await fireEvent.keyDown(name, { key: "Enter" });
+    expect(committed).toEqual([[{ op: "add", path: "/work/-", value: { position: "Founder" } }]]);
+    expect(screen.getAllByRole("button", { name: /^Add / }).map((b) => b.textContent)).toContain("Add skill");
   });
 });

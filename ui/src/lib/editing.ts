@@ -10,6 +10,17 @@ export interface Editing {
   readonly enabled: boolean;
   /** Commits operations made in the view. */
   commit(ops: Operation[]): void;
+  /** The field the user selected (its pointer), which the next message is about; null if none. */
+  readonly selected: string | null;
+  /** Selects the field at `path` (`label` says what it is, for the chat), or clears the selection. */
+  select(path: string | null, label?: string): void;
+  /** How the field at `path` is highlighted (a change landing, or the change a past revision made). */
+  highlight(path: string): "pending" | "changed" | null;
+}
+
+/** True when `path` is one of `changed` or inside one of them. */
+export function touched(changed: readonly string[], path: string): boolean {
+  return changed.some((c) => c === path || path.startsWith(`${c}/`));
 }
 
 /** The context key (exported for tests that render a view with editing). */
