@@ -758,6 +758,23 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     gone(&client, "history-dialog").await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
 
+    // A click selects a field: the chat says the next message is about it; ✕ clears it.
+    client
+        .find(Locator::Css("[data-testid='work-0-summary'] .editable"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let about = wait_for_text(&client, "chat-selection", |t| !t.is_empty()).await;
+    assert!(about.contains("About the selected summary"), "{about}");
+    button(&client, "Clear the selection")
+        .await
+        .click()
+        .await
+        .unwrap();
+    gone(&client, "chat-selection").await;
+
     // A field edited by hand is a revision of the user's own. (The Edit button shows on hover; a script
     // presses it, as the mouse would.)
     client

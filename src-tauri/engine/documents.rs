@@ -430,7 +430,10 @@ impl Engine {
                 .collect();
             (redline_patch::describe_all(&ops, &before), paths)
         } else {
-            (vec!["The resume as it was first saved".to_owned()], Vec::new())
+            (
+                vec!["The resume as it was first saved".to_owned()],
+                Vec::new(),
+            )
         };
         Ok(RevisionView {
             number,
@@ -1114,15 +1117,28 @@ mod tests {
             .unwrap();
         let mut sent = Sent::default();
         engine
-            .send("Tighten this.", Some("/work/0/summary".into()), &mut sent.emit())
+            .send(
+                "Tighten this.",
+                Some("/work/0/summary".into()),
+                &mut sent.emit(),
+            )
             .await
             .unwrap();
         let head = engine.revision(2).await.unwrap().document;
         assert_eq!(head["work"][0]["summary"], "Compression, made practical.");
-        assert_eq!(head["basics"]["label"], "Programmer", "outside the selection: held");
-        assert_eq!(engine.held().await.unwrap()[0].descriptions, ["Change your title to “Visionary”"]);
+        assert_eq!(
+            head["basics"]["label"], "Programmer",
+            "outside the selection: held"
+        );
+        assert_eq!(
+            engine.held().await.unwrap()[0].descriptions,
+            ["Change your title to “Visionary”"]
+        );
         let told = server.requests()[0]["messages"].to_string();
-        assert!(told.contains("The user has selected the summary of your job at Pied Piper"), "{told}");
+        assert!(
+            told.contains("The user has selected the summary of your job at Pied Piper"),
+            "{told}"
+        );
     }
 
     #[tokio::test]
