@@ -120,4 +120,16 @@ describe("editing the resume in place", () => {
     expect(committed).toEqual([[{ op: "add", path: "/work/-", value: { position: "Founder" } }]]);
     expect(screen.getAllByRole("button", { name: /^Add / }).map((b) => b.textContent)).toContain("Add skill");
   });
+
+  it("what a preview removes is shown struck through where it was, until the bundle ends", () => {
+    surface.apply({ kind: "create", surfaceId: "main", seq: 0, revision: 1, document: structuredClone(sample) });
+    surface.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 1, state: "preview",
+      ops: [{ op: "remove", path: "/skills/0/keywords/1" }, { op: "remove", path: "/work/0" }] });
+    const editing: Editing = { enabled: false, commit: () => {}, selected: null, select: () => {},
+      highlight: (path) => surface.highlight(path), removing: (list) => surface.removedFrom(list) };
+    render(ResumeView, { props: { resume: surface.document as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+    const keywords = [...screen.getByTestId("skills-0").querySelectorAll(".keywords li")].map((li) => [li.className.includes("removing"), li.textContent?.trim()]);
+    expect(keywords).toEqual([[false, "HTML"], [true, "CSS"], [false, "Javascript"]]);
+    expect(screen.getByTestId("skills-0").querySelector(".removing s")?.textContent).toBe("CSS");
+  });
 });

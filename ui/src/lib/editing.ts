@@ -16,6 +16,20 @@ export interface Editing {
   select(path: string | null, label?: string): void;
   /** How the field at `path` is highlighted (a change landing, or the change a past revision made). */
   highlight(path: string): "pending" | "changed" | null;
+  /** What a preview is removing from the list at `list` (each with the index it had), struck through. */
+  removing?(list: string): { index: number; value: unknown }[];
+}
+
+/** A removed value as the view shows it struck through: text as it is, an entry by what names it. */
+export function ghostText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const named = value as Record<string, unknown>;
+    for (const key of ["position", "name", "title", "institution", "organization", "language"]) {
+      if (typeof named[key] === "string" && named[key] !== "") return named[key] as string;
+    }
+  }
+  return JSON.stringify(value);
 }
 
 /** True when `path` is one of `changed` or inside one of them. */

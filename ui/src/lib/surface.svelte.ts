@@ -27,6 +27,9 @@ export class SurfaceStore {
   /** JSON Pointers changed by the change committed last, highlighted until {@link fade} (a few seconds on,
    * or the next turn). */
   changed = $state<string[]>([]);
+  /** What previews removed, and from where, shown struck through until the bundle is committed or rolled
+   * back. */
+  removed = $state<{ path: string; value: unknown }[]>([]);
   /** The surface this store follows. */
   surfaceId: string | null = null;
   private nextSeq = 0;
@@ -39,6 +42,7 @@ export class SurfaceStore {
       this.revision = update.revision;
       this.pending = [];
       this.changed = [];
+      this.removed = [];
       this.nextSeq = update.seq + 1;
       return { kind: "applied" };
     }
@@ -58,7 +62,13 @@ export class SurfaceStore {
         this.mark(update.path);
         return { kind: "applied" };
       }
-      for (const op of update.ops) applyOperation(this, op);
+      for (const op of update.ops) {
+        if (update.state === "preview" && op.op === "remove") {
+          this.removed.push({ path: op.path, value: $state.snapshot(read(this.document as Json, op.path)) });
+        }
+        applyOperation(this, op);
+      }
+      if (update.state !== "preview") this.removed = [];
       switch (update.state) {
         case "preview":
           for (const op of update.ops) this.mark(op.path);
@@ -82,6 +92,13 @@ export class SurfaceStore {
     } catch (err) {
       return { kind: "resync", reason: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  /** The items a preview removed from the list at `list`, with the index each had: shown struck through. */
+  removedFrom(list: string): { index: number; value: unknown }[] {
+    return this.removed
+      .filter((r) => r.path.slice(0, r.path.lastIndexOf("/")) === list)
+      .map((r) => ({ index: Number(r.path.slice(r.path.lastIndexOf("/") + 1)), value: r.value }));
   }
 
   /** Ends the highlight of the change committed last. */

@@ -134,4 +134,18 @@ describe("surface store", () => {
     store.fade();
     expect(store.highlight("/basics/summary")).toBeNull();
   });
+
+  it("keeps what a preview removes, with where it was, until the bundle ends", () => {
+    const store = opened();
+    store.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 4, state: "preview",
+      ops: [{ op: "remove", path: "/work/0" }, { op: "remove", path: "/skills/0/keywords/0" }] });
+    expect(store.document?.work).toEqual([{ name: "B" }]);
+    expect(store.removedFrom("/work")).toEqual([{ index: 0, value: { name: "A" } }]);
+    expect(store.removedFrom("/skills/0/keywords")).toEqual([{ index: 0, value: "async" }]);
+    expect(store.removedFrom("/skills")).toEqual([]);
+    store.apply({ kind: "patch", surfaceId: "main", seq: 2, revision: 4, state: "rolledBack",
+      ops: [{ op: "add", path: "/work/0", value: { name: "A" } }, { op: "add", path: "/skills/0/keywords/0", value: "async" }] });
+    expect(store.removed).toEqual([]);
+    expect(store.document?.work).toEqual([{ name: "A" }, { name: "B" }]);
+  });
 });
