@@ -930,14 +930,31 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         )
         .await
     );
-    // Nothing saved: the keyword is not in the resume.
+    // Nothing saved: the keyword is not in the resume; the list it would join is outlined while it waits.
     gone(&client, "skills-0-keyword-3").await;
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css(
+            "[data-testid='skills-0-keyword-0'] .field.pending",
+        ))
+        .await
+        .expect("the list the proposal adds to is outlined");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("review.png"), png).unwrap();
     button(&client, "Accept").await.click().await.unwrap();
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert!(chat_says(&client, "Accepted.").await);
+    assert!(
+        client
+            .find(Locator::Css(
+                "[data-testid='skills-0-keyword-0'] .field.pending"
+            ))
+            .await
+            .is_err(),
+        "no longer outlined once accepted"
+    );
     client.close().await.ok();
     drop(driver);
     let store = redline_store::Store::open(data_dir.path()).unwrap();

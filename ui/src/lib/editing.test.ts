@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendOps, fieldOps, moveOps } from "./editing";
+import { appendOps, fieldOps, moveOps, proposedPaths, touched } from "./editing";
 
 describe("edits by hand as operations", () => {
   it("a changed field is replaced, a new one added, an emptied one removed, an unchanged one left", () => {
@@ -20,5 +20,18 @@ describe("edits by hand as operations", () => {
     expect(moveOps("/work", 2, 1, 3)).toEqual([{ op: "move", from: "/work/2", path: "/work/1" }]);
     expect(moveOps("/work", 0, -1, 3)).toEqual([]);
     expect(moveOps("/work", 2, 3, 3)).toEqual([]);
+  });
+
+  it("a proposal outlines what it would change: a field, or the list an item is added to", () => {
+    const paths = proposedPaths([
+      { op: "replace", path: "/basics/label", value: "Founder" },
+      { op: "add", path: "/skills/0/keywords/-", value: "Rust" },
+      { op: "add", path: "/work/0/highlights/1", value: "Shipped" },
+      { op: "remove", path: "/work/0/highlights/0" },
+      { op: "add", path: "/basics/phone", value: "555" },
+    ]);
+    expect(paths).toEqual(["/basics/label", "/skills/0/keywords", "/work/0/highlights", "/work/0/highlights/0", "/basics/phone"]);
+    expect(touched(paths, "/skills/0/keywords/2")).toBe(true);
+    expect(touched(paths, "/skills/1/keywords/0")).toBe(false);
   });
 });

@@ -84,3 +84,9 @@ export function reveal(node: HTMLElement, mark: string | null): { update: (mark:
   show(mark);
   return { update: show };
 }
+
+/** Where proposed operations would change the resume, to outline in the view while they wait: a field
+ * replaced or removed, or — for an addition to a list — the list. */
+export function proposedPaths(ops: readonly Operation[]): string[] {
+  return ops.map((op) => (op.op === "add" ? op.path.replace(/\/(-|\d+)$/, "") : op.path));
+}
