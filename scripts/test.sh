@@ -82,6 +82,10 @@ if [ "$(uname -s)" = Linux ]; then
   as_root dpkg -i "$deb" >/dev/null
   test -x /usr/bin/redline-app || { echo "the .deb did not install /usr/bin/redline-app" >&2; exit 1; }
   dpkg -s redline | grep -q '^Status: install ok installed'
+  # Opening a .json with Redline: the desktop entry says it opens JSON files.
+  desktop=$(dpkg -L redline | grep '\.desktop$' | head -n 1)
+  grep -q '^MimeType=.*application/json' "$desktop" \
+    || { echo "the .deb's desktop entry ($desktop) does not offer to open .json files" >&2; exit 1; }
   as_root dpkg -r redline >/dev/null
   echo "installed and removed $(basename "$deb")"
 fi

@@ -16,7 +16,7 @@ pub async fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, Ip
 }
 
 /// Sends surface messages and chat events to the window as a turn produces them.
-fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Emit) + Send {
+pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Emit) + Send {
     move |emit| {
         let _ = match emit {
             Emit::Surface(update) => app.emit(SURFACE_EVENT, update),

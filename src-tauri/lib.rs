@@ -138,8 +138,34 @@ pub fn run() {
         }
     }
     with_redline(tauri::Builder::default(), engine)
-        .run(tauri::generate_context!())
-        .expect("the Redline window could not be started");
+        .build(tauri::generate_context!())
+        .expect("the Redline window could not be started")
+        .run(|_app, _event| {
+            // macOS hands the files the user opens with Redline (Finder, the Dock) to the running app.
+            #[cfg(any(target_os = "macos", target_os = "ios"))]
+            if let tauri::RunEvent::Opened { urls } = &_event {
+                open_files(_app, urls);
+            }
+        });
+}
+
+/// Imports and shows each file the OS asked the running app to open; one that cannot be is said in the chat.
+#[cfg(any(target_os = "macos", target_os = "ios"))]
+fn open_files<R: tauri::Runtime>(app: &tauri::AppHandle<R>, urls: &[tauri::Url]) {
+    use tauri::{Emitter, Manager};
+    let engine = app.state::<Engine>();
+    for path in urls.iter().filter_map(|url| url.to_file_path().ok()) {
+        let mut emit = commands::emitter(app.clone());
+        if let Err(e) = tauri::async_runtime::block_on(engine.import(&path, &mut emit)) {
+            eprintln!("redline: {}", e.message);
+            let _ = app.emit(
+                ipc::CHAT_EVENT,
+                ipc::ChatEvent::Status {
+                    text: e.message.clone(),
+                },
+            );
+        }
+    }
 }
 
 #[cfg(test)]
