@@ -881,8 +881,8 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
     drop(driver);
 }
 
-/// Review mode in the real window: with it on, an AI edit is a card, in words, and nothing is saved until
-/// Accept; then it is.
+/// Review mode in the real window: with it on, an AI bundle is a card, in words, and nothing is saved until
+/// Accept; one change of it is rejected on its own and the rest accepted.
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn in_review_mode_an_ai_edit_waits_for_accept() {
@@ -918,7 +918,7 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
     button(&client, "Close").await.click().await.unwrap();
     element(&client, "chat-input")
         .await
-        .send_keys(&fixture.message)
+        .send_keys("Add Python to my skills and call me a Pythonista.")
         .await
         .unwrap();
     element(&client, "chat-send").await.click().await.unwrap();
@@ -943,8 +943,25 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("review.png"), png).unwrap();
+    // The title change is rejected on its own; the rest is accepted.
+    assert!(chat_says(&client, "Change your title to “Pythonista”").await);
+    let rejects = client
+        .find_all(Locator::XPath("//button[normalize-space()='Reject']"))
+        .await
+        .unwrap();
+    assert_eq!(rejects.len(), 2, "one Reject per change");
+    rejects[1].click().await.unwrap();
+    assert!(
+        client
+            .wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(Locator::XPath("//button[normalize-space()='Accept']"))
+            .await
+            .is_ok()
+    );
     button(&client, "Accept").await.click().await.unwrap();
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
+    assert_eq!(text_of(&client, "basics-label").await, "Programmer");
     assert!(chat_says(&client, "Accepted.").await);
     assert!(
         client

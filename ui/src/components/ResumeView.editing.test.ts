@@ -132,4 +132,16 @@ describe("editing the resume in place", () => {
     expect(keywords).toEqual([[false, "HTML"], [true, "CSS"], [false, "Javascript"]]);
     expect(screen.getByTestId("skills-0").querySelector(".removing s")?.textContent).toBe("CSS");
   });
+
+  it("a field a preview removes is shown struck through where it was", () => {
+    surface.apply({ kind: "create", surfaceId: "main", seq: 0, revision: 1, document: structuredClone(sample) });
+    surface.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 1, state: "preview",
+      ops: [{ op: "remove", path: "/basics/summary" }, { op: "remove", path: "/work/0/summary" }] });
+    const editing: Editing = { enabled: false, commit: () => {}, selected: null, select: () => {},
+      highlight: (path) => surface.highlight(path), removing: (parent) => surface.removedFrom(parent) };
+    render(ResumeView, { props: { resume: surface.document as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+    const struck = [...document.querySelectorAll(".removing s")].map((s) => s.textContent?.slice(0, 20));
+    expect(struck).toEqual(["Richard hails from T", "Pied Piper is a mult"]);
+    expect(screen.queryByTestId("basics-summary")).toBeNull();
+  });
 });

@@ -16,8 +16,9 @@ export interface Editing {
   select(path: string | null, label?: string): void;
   /** How the field at `path` is highlighted (a change landing, or the change a past revision made). */
   highlight(path: string): "pending" | "changed" | null;
-  /** What a preview is removing from the list at `list` (each with the index it had), struck through. */
-  removing?(list: string): { index: number; value: unknown }[];
+  /** What a preview is removing from the list or object at `parent` (each with the index or key it had),
+   * shown struck through. */
+  removing?(parent: string): { index: number; key: string; value: unknown }[];
 }
 
 /** A removed value as the view shows it struck through: text as it is, an entry by what names it. */

@@ -94,11 +94,15 @@ export class SurfaceStore {
     }
   }
 
-  /** The items a preview removed from the list at `list`, with the index each had: shown struck through. */
-  removedFrom(list: string): { index: number; value: unknown }[] {
+  /** What a preview removed from the list or object at `parent`, with the index (or key) each had: shown
+   * struck through. */
+  removedFrom(parent: string): { index: number; key: string; value: unknown }[] {
     return this.removed
-      .filter((r) => r.path.slice(0, r.path.lastIndexOf("/")) === list)
-      .map((r) => ({ index: Number(r.path.slice(r.path.lastIndexOf("/") + 1)), value: r.value }));
+      .filter((r) => r.path.slice(0, r.path.lastIndexOf("/")) === parent)
+      .map((r) => {
+        const key = r.path.slice(r.path.lastIndexOf("/") + 1);
+        return { index: Number(key), key, value: r.value };
+      });
   }
 
   /** Ends the highlight of the change committed last. */

@@ -140,8 +140,8 @@ describe("surface store", () => {
     store.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 4, state: "preview",
       ops: [{ op: "remove", path: "/work/0" }, { op: "remove", path: "/skills/0/keywords/0" }] });
     expect(store.document?.work).toEqual([{ name: "B" }]);
-    expect(store.removedFrom("/work")).toEqual([{ index: 0, value: { name: "A" } }]);
-    expect(store.removedFrom("/skills/0/keywords")).toEqual([{ index: 0, value: "async" }]);
+    expect(store.removedFrom("/work")).toEqual([{ index: 0, key: "0", value: { name: "A" } }]);
+    expect(store.removedFrom("/skills/0/keywords")).toEqual([{ index: 0, key: "0", value: "async" }]);
     expect(store.removedFrom("/skills")).toEqual([]);
     store.apply({ kind: "patch", surfaceId: "main", seq: 2, revision: 4, state: "rolledBack",
       ops: [{ op: "add", path: "/work/0", value: { name: "A" } }, { op: "add", path: "/skills/0/keywords/0", value: "async" }] });
