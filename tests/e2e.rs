@@ -886,15 +886,19 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn in_review_mode_an_ai_edit_waits_for_accept() {
-    let fixture = redline_agent::fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("crates/agent/fixtures/01-add-keyword.json"),
-    )
+    let replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+        {"say": "On it.", "toolCall": {"name": "patch_resume", "arguments": {
+            "changes": "Add Python; a new title", "targets": ["/skills/0/keywords", "/basics/label"]}}},
+        {"patch": {"operations": [
+            {"op": "add", "path": "/skills/0/keywords/-", "value": "Python"},
+            {"op": "replace", "path": "/basics/label", "value": "Pythonista"}
+        ]}},
+        {"say": "Please review."}
+    ]))
     .unwrap();
-    let server =
-        redline_agent::ReplayServer::start(fixture.replies.clone(), redline_agent::Pace::default())
-            .await
-            .unwrap();
+    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+        .await
+        .unwrap();
     let url = server.base_url();
     let data_dir = tempfile::tempdir().unwrap();
     let driver = start_driver_with(&[
