@@ -144,4 +144,41 @@ describe("editing the resume in place", () => {
     expect(struck).toEqual(["Richard hails from T", "Pied Piper is a mult"]);
     expect(screen.queryByTestId("basics-summary")).toBeNull();
   });
+
+  it("the parts the view shows joined edit one by one: address, profiles, degree and field, score, dates", async () => {
+    const committed = view();
+    expect(screen.getByTestId("basics-location").textContent).toBe("San Francisco, California, US");
+    const edit = async (name: string, box: string, value: string) => {
+      await fireEvent.click(screen.getAllByRole("button", { name })[0] as HTMLElement);
+      const input = screen.getByRole("textbox", { name: box });
+      await fireEvent.input(input, { target: { value } });
+      await fireEvent.keyDown(input, { key: "Enter" });
+    };
+    await edit("Edit city", "city", "Oakland");
+    await edit("Edit Twitter user name", "Twitter user name", "richard");
+    await edit("Edit degree", "degree", "Master");
+    await edit("Edit score", "score", "3.9");
+    await edit("Edit date", "date", "2014-12");
+    await edit("Edit role", "role", "Lead");
+    expect(committed).toEqual([
+      [{ op: "replace", path: "/basics/location/city", value: "Oakland" }],
+      [{ op: "replace", path: "/basics/profiles/0/username", value: "richard" }],
+      [{ op: "replace", path: "/education/0/studyType", value: "Master" }],
+      [{ op: "replace", path: "/education/0/score", value: "3.9" }],
+      [{ op: "replace", path: "/awards/0/date", value: "2014-12" }],
+      [{ op: "replace", path: "/projects/0/roles/0", value: "Lead" }],
+    ]);
+  });
+
+  it("a section the resume does not have is added with its first entry", async () => {
+    const committed = view();
+    const select = screen.getByTestId("add-section") as HTMLSelectElement;
+    // The sample has every section but certificates.
+    expect([...select.options].map((o) => o.textContent)).toEqual(["Choose…", "Certificates"]);
+    await fireEvent.change(select, { target: { value: "certificates" } });
+    const name = screen.getByRole("textbox", { name: "The first certificate's name" });
+    await fireEvent.input(name, { target: { value: "CKA" } });
+    await fireEvent.keyDown(name, { key: "Enter" });
+    expect(committed).toEqual([[{ op: "add", path: "/certificates", value: [{ name: "CKA" }] }]]);
+  });
 });
