@@ -263,6 +263,29 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
         chat_says(&client, "Saved as revision 2.").await,
         "the chat says the change was saved"
     );
+    // Screen readers hear the finished reply once (the conversation is not a live region).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let said = client
+            .execute(
+                "return document.querySelector('[data-testid=chat-announcement]').textContent",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if said
+            .as_str()
+            .is_some_and(|t| t.contains("Saved as revision 2.") && t.contains("Done"))
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the finished turn was not announced: {said}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
     // For the picture: back to the top, where the new summary is still highlighted.
     client
         .execute(

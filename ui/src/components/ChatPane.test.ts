@@ -119,4 +119,17 @@ describe("chat errors", () => {
     await fireEvent.click(screen.getByRole("button", { name: "Clear the selection" }));
     expect(onclearselection).toHaveBeenCalledTimes(1);
   });
+
+  it("reads a reply out once, when it is complete: the conversation itself is not a live region", () => {
+    render(ChatPane, { messages: [{ role: "assistant", text: "Half a repl" }], running: true, announcement: "",
+      onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
+    expect(screen.getByTestId("chat-messages").getAttribute("aria-live")).toBeNull();
+    const live = screen.getByTestId("chat-announcement");
+    expect(live.getAttribute("aria-live")).toBe("polite");
+    expect(live.textContent).toBe("");
+    cleanup();
+    render(ChatPane, { messages: [{ role: "assistant", text: "Half a reply, now whole." }], announcement: "Half a reply, now whole.",
+      onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
+    expect(screen.getByTestId("chat-announcement").textContent).toBe("Half a reply, now whole.");
+  });
 });
