@@ -594,6 +594,28 @@ mod tests {
         )
     }
 
+    /// An engine whose saved provider is a replay server answering with `replies`.
+    async fn engine_with_replies(
+        dir: &std::path::Path,
+        replies: Vec<redline_agent::Reply>,
+    ) -> (redline_agent::ReplayServer, Engine) {
+        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+            .await
+            .unwrap();
+        let engine = engine(dir);
+        engine
+            .save_provider(redline_agent::ProviderSettings {
+                preset: redline_agent::Preset::Custom,
+                base_url: server.base_url(),
+                chat_model: "replay-chat".into(),
+                patch_model: "replay-patch".into(),
+                ..redline_agent::ProviderSettings::default()
+            })
+            .await
+            .unwrap();
+        (server, engine)
+    }
+
     /// What the view was sent.
     #[derive(Default)]
     struct Sent(Vec<SurfaceUpdate>);
@@ -1034,20 +1056,7 @@ mod tests {
             {"say": "Please review."}
         ]))
         .unwrap();
-        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-            .await
-            .unwrap();
-        let engine = engine(dir.path());
-        engine
-            .save_provider(redline_agent::ProviderSettings {
-                preset: redline_agent::Preset::Custom,
-                base_url: server.base_url(),
-                chat_model: "replay-chat".into(),
-                patch_model: "replay-patch".into(),
-                ..redline_agent::ProviderSettings::default()
-            })
-            .await
-            .unwrap();
+        let (_server, engine) = engine_with_replies(dir.path(), replies).await;
         assert!(!engine.review().await.unwrap(), "off by default");
         assert!(engine.set_review(true).await.unwrap());
         let mut sent = Sent::default();
@@ -1101,20 +1110,7 @@ mod tests {
             {"say": "Tightened."}
         ]))
         .unwrap();
-        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-            .await
-            .unwrap();
-        let engine = engine(dir.path());
-        engine
-            .save_provider(redline_agent::ProviderSettings {
-                preset: redline_agent::Preset::Custom,
-                base_url: server.base_url(),
-                chat_model: "replay-chat".into(),
-                patch_model: "replay-patch".into(),
-                ..redline_agent::ProviderSettings::default()
-            })
-            .await
-            .unwrap();
+        let (server, engine) = engine_with_replies(dir.path(), replies).await;
         let mut sent = Sent::default();
         engine
             .send(

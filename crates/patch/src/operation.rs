@@ -70,21 +70,7 @@ impl Operation {
     /// The operation in words, for history, held edits and the CLI: `add “Python” at /skills/0/keywords/3`.
     /// Values are quoted and cut to 80 characters: a model's text is shown, never trusted as markup.
     pub fn describe(&self) -> String {
-        let value = |v: &Value| {
-            let (text, quoted) = match v {
-                Value::String(s) => (s.clone(), true),
-                other => (other.to_string(), false),
-            };
-            let mut short: String = text.chars().take(80).collect();
-            if short.len() < text.len() {
-                short.push('…');
-            }
-            if quoted {
-                format!("“{short}”")
-            } else {
-                short
-            }
-        };
+        let value = shown;
         match self {
             Operation::Add { path, value: v } => format!("add {} at {path}", value(v)),
             Operation::Replace { path, value: v } => format!("change {path} to {}", value(v)),
