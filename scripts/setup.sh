@@ -20,9 +20,10 @@ install_system_packages() {
       local pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libsoup-3.0-dev build-essential pkg-config
                   libssl-dev curl file)
       # For tests: a virtual display, the WebDriver for WebKitGTK, poppler's tools, a real Secret Service
-      # (gnome-keyring on a private D-Bus session) for the keychain, and Python's venv for llama.cpp's server.
+      # (gnome-keyring on a private D-Bus session) for the keychain, Python's venv for llama.cpp's server, and
+      # rpm to inspect the .rpm package.
       [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11
-                                       python3-venv python3-dev)
+                                       python3-venv python3-dev rpm)
       local missing=()
       for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
       if [ "${#missing[@]}" -gt 0 ]; then
@@ -65,6 +66,11 @@ install_test_tools() {
   if ! command -v cargo-nextest >/dev/null; then
     say "Installing cargo-nextest"
     cargo install cargo-nextest --locked
+  fi
+  # The release build writes THIRD-PARTY-NOTICES.md from the dependency graph with cargo-about.
+  if ! command -v cargo-about >/dev/null; then
+    say "Installing cargo-about"
+    cargo install cargo-about --locked --features cli
   fi
   if [ "$(uname -s)" = Linux ] && ! command -v tauri-driver >/dev/null; then
     say "Installing tauri-driver"

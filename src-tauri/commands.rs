@@ -167,6 +167,12 @@ pub fn stop_turn(engine: State<'_, Engine>) -> bool {
     engine.stop()
 }
 
+/// The view has painted the resume for the first time (`--measure-startup` prints the time and quits).
+#[tauri::command]
+pub fn painted<R: Runtime>(app: AppHandle<R>) {
+    crate::desktop::painted(&app);
+}
+
 /// The app's version and data folder.
 #[tauri::command]
 pub fn app_info(engine: State<'_, Engine>) -> AppInfo {

@@ -301,7 +301,7 @@ impl Engine {
         // What the server was found to take is kept for the next run; failing to keep it costs one
         // refused request next time, not this turn.
         if let Err(e) = redline_agent::settings::remember(&mut open.store, &provider, false) {
-            eprintln!("redline: could not keep what the server takes: {e}");
+            log::warn!("could not keep what the server takes: {e}");
         }
         if let Ok(outcome) = &result {
             // Edits held for the user wait for them across a restart.
@@ -503,16 +503,17 @@ fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
     if let Err(problem) = store.head(current.id) {
         let readable = store.list()?.into_iter().find(|d| store.head(d.id).is_ok());
         if let Some(readable) = readable {
-            eprintln!(
-                "redline: “{}” cannot be opened ({problem}); showing “{}” instead",
-                current.title, readable.title
+            log::warn!(
+                "document {} cannot be opened ({problem}); showing document {} instead",
+                current.id,
+                readable.id
             );
             current = readable;
         }
     }
     // A backup a day (by default), made on start; failing to make one must not keep the app from opening.
     if let Err(e) = store.backup_if_due() {
-        eprintln!("redline: no backup was made: {e}");
+        log::warn!("no backup was made: {e}");
     }
     Ok(Open {
         store,

@@ -7,15 +7,20 @@
 //! - [`ipc`]: the types that cross the bridge, from which the UI's TypeScript types are generated.
 //! - [`engine`]: what the app holds while it runs: the open store, the document on screen and its surface.
 //! - [`commands`]: the Tauri commands the UI calls.
+//! - [`desktop`]: the menu, one running copy per data folder, the log, the startup measurement.
+//! - [`updates`]: signed updates ("Check for Updates…").
 //! - [`run`]: starts the app; [`data_dir_from_args`] reads `--data-dir` the way the CLI does.
 
 pub mod commands;
+pub mod desktop;
 pub mod engine;
 pub mod ipc;
+pub mod updates;
 
 use std::path::PathBuf;
 
 use engine::Engine;
+use tauri::Manager;
 
 /// The data folder named on the command line (`--data-dir DIR` or `--data-dir=DIR`), like the CLI's flag.
 pub fn data_dir_from_args(args: impl IntoIterator<Item = String>) -> Option<PathBuf> {
@@ -36,12 +41,18 @@ pub fn with_redline<R: tauri::Runtime>(
     builder: tauri::Builder<R>,
     engine: Engine,
 ) -> tauri::Builder<R> {
+    with_commands(builder).manage(engine)
+}
+
+/// Redline's commands and the plugins they use, without the engine (which [`run`] starts once the app
+/// knows it is the only copy on its data folder).
+fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
         .plugin(navigation_guard())
-        .manage(engine)
         .invoke_handler(tauri::generate_handler![
+            commands::painted,
             commands::open_link,
             commands::provider_settings,
             commands::save_provider,
@@ -114,7 +125,7 @@ pub fn files_from_args(args: impl IntoIterator<Item = String>) -> Vec<PathBuf> {
     while let Some(arg) = args.next() {
         if arg == "--data-dir" {
             args.next();
-        } else if !arg.starts_with('-') {
+        } else if !arg.starts_with('-') && !arg.is_empty() {
             files.push(PathBuf::from(arg));
         }
     }
@@ -123,47 +134,76 @@ pub fn files_from_args(args: impl IntoIterator<Item = String>) -> Vec<PathBuf> {
 
 /// Starts the desktop app.
 pub fn run() {
+    let startup = desktop::Startup::begin(std::env::args().any(|a| a == "--measure-startup"));
+    desktop::software_compositing();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let data_dir = redline_store::resolve_data_dir(data_dir_from_args(args.clone()));
-    let engine = Engine::start(data_dir);
-    if let Some(problem) = engine.problem() {
-        // The window shows this too; the terminal gets it for whoever started the app from one.
-        eprintln!("redline: {problem}");
-    }
-    // A resume the app was asked to open is imported and shown; one that cannot be is said in the chat.
-    for file in files_from_args(args) {
-        if let Err(e) = tauri::async_runtime::block_on(engine.import(&file, &mut |_| {})) {
-            eprintln!("redline: {}", e.message);
-            engine.notice(e.message);
-        }
-    }
-    with_redline(tauri::Builder::default(), engine)
-        .build(tauri::generate_context!())
+    let files = files_from_args(args);
+    let context = tauri::generate_context!();
+    let instance = desktop::instance_id(&context.config().identifier, data_dir.as_deref());
+    // The single-instance plugin comes first: a second launch on the same data folder hands its files to
+    // the running copy and exits before anything else starts (the engine is started in `setup`, after it).
+    let builder = tauri::Builder::default()
+        .plugin(
+            tauri_plugin_single_instance::Builder::new()
+                .dbus_id(instance)
+                .callback(desktop::second_launch)
+                .build(),
+        )
+        .plugin(desktop::log_plugin())
+        .plugin(tauri_plugin_window_state::Builder::default().build())
+        .plugin(tauri_plugin_updater::Builder::new().build());
+    with_commands(builder)
+        .menu(desktop::menu)
+        .on_menu_event(|app, event| desktop::on_menu(app, event.id().as_ref()))
+        .manage(startup)
+        .setup(move |app| {
+            let engine = Engine::start(data_dir);
+            if let Some(problem) = engine.problem() {
+                // The window shows this too.
+                log::error!("{problem}");
+            }
+            app.manage(engine);
+            // A resume the app was asked to open is imported and shown; one that cannot be is said in the
+            // chat.
+            open_files(app.handle(), files, false);
+            Ok(())
+        })
+        .build(context)
         .expect("the Redline window could not be started")
         .run(|_app, _event| {
             // macOS hands the files the user opens with Redline (Finder, the Dock) to the running app.
             #[cfg(any(target_os = "macos", target_os = "ios"))]
             if let tauri::RunEvent::Opened { urls } = &_event {
-                open_files(_app, urls);
+                let files = urls
+                    .iter()
+                    .filter_map(|url| url.to_file_path().ok())
+                    .collect();
+                open_files(_app, files, true);
             }
         });
 }
 
-/// Imports and shows each file the OS asked the running app to open; one that cannot be is said in the chat.
-#[cfg(any(target_os = "macos", target_os = "ios"))]
-fn open_files<R: tauri::Runtime>(app: &tauri::AppHandle<R>, urls: &[tauri::Url]) {
-    use tauri::{Emitter, Manager};
+/// Imports and shows each file the app is asked to open; one that cannot be is said in the chat (and the
+/// log says only that a file could not be opened: its problems may quote the resume).
+/// Before the window has loaded (`shown` false) the problem waits for it as a notice; after, it is said at
+/// once.
+pub(crate) fn open_files<R: tauri::Runtime>(
+    app: &tauri::AppHandle<R>,
+    files: Vec<PathBuf>,
+    shown: bool,
+) {
+    use tauri::Emitter;
     let engine = app.state::<Engine>();
-    for path in urls.iter().filter_map(|url| url.to_file_path().ok()) {
+    for path in files {
         let mut emit = commands::emitter(app.clone());
         if let Err(e) = tauri::async_runtime::block_on(engine.import(&path, &mut emit)) {
-            eprintln!("redline: {}", e.message);
-            let _ = app.emit(
-                ipc::CHAT_EVENT,
-                ipc::ChatEvent::Status {
-                    text: e.message.clone(),
-                },
-            );
+            log::warn!("a file Redline was asked to open could not be imported");
+            if shown {
+                let _ = app.emit(ipc::CHAT_EVENT, ipc::ChatEvent::Status { text: e.message });
+            } else {
+                engine.notice(e.message);
+            }
         }
     }
 }
@@ -196,6 +236,6 @@ mod tests {
             files_from_args(args(&["--data-dir", "/tmp/a", "cv.json", "-v", "b.json"])),
             [PathBuf::from("cv.json"), PathBuf::from("b.json")]
         );
-        assert!(files_from_args(args(&["--data-dir=/tmp/a"])).is_empty());
+        assert!(files_from_args(args(&["--data-dir=/tmp/a", "--measure-startup"])).is_empty());
     }
 }

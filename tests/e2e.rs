@@ -660,6 +660,32 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
             .any(|(p, _)| p.ends_with("redline.db")),
         "the search looked in the wrong folder"
     );
+    // The log file in the OS's log folder (Help → Open Log Folder) holds no key, prompt, reply or resume.
+    let os_logs = PathBuf::from(
+        std::env::var_os("XDG_DATA_HOME").expect("scripts/test.sh sets XDG_DATA_HOME"),
+    )
+    .join("app.redline.desktop/logs");
+    let logged = files_under(&os_logs);
+    assert!(
+        logged.iter().any(|(p, _)| p.ends_with("redline.log")),
+        "no log file in {}",
+        os_logs.display()
+    );
+    for (path, bytes) in logged {
+        for secret in [
+            KEY,
+            "Say hello.",
+            "Hello from the server.",
+            "Richard Hendriks",
+            "Pied Piper",
+        ] {
+            assert!(
+                !contains(&bytes, secret.as_bytes()),
+                "{secret:?} is in the log {}",
+                path.display()
+            );
+        }
+    }
 }
 
 /// Waits until no element with `testid` is in the window.
@@ -1008,4 +1034,162 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         newest.summary.starts_with("Confirmed: Add “Python”"),
         "{newest:?}"
     );
+}
+
+/// The processes of a driver's process group that are the app's: the app itself and the WebKit processes
+/// it starts (not tauri-driver or WebKitWebDriver), with their proportional set size in kB.
+fn app_memory(driver: &Driver) -> Vec<(String, u64)> {
+    let group = driver.child.id().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let dir = entry.path();
+        let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
+            continue;
+        };
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
+        let comm = &stat[stat.find('(').unwrap() + 1..close];
+        // Fields after the name: state, ppid, pgrp.
+        let pgrp = stat[close + 2..].split_whitespace().nth(2).unwrap_or("");
+        let ours = comm == "redline-app"
+            || comm.starts_with("WebKitWebProces")
+            || comm.starts_with("WebKitNetworkPr");
+        if pgrp != group || !ours {
+            continue;
+        }
+        let pss = std::fs::read_to_string(dir.join("smaps_rollup"))
+            .unwrap_or_default()
+            .lines()
+            .find(|l| l.starts_with("Pss:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .unwrap_or(0);
+        found.push((comm.to_owned(), pss));
+    }
+    found.sort();
+    found
+}
+
+fn print_memory(when: &str, processes: &[(String, u64)]) -> u64 {
+    let total: u64 = processes.iter().map(|(_, kb)| kb).sum();
+    let parts: Vec<String> = processes
+        .iter()
+        .map(|(name, kb)| format!("{name} {:.1}", *kb as f64 / 1024.0))
+        .collect();
+    println!(
+        "memory {when}: {:.1} MB PSS in all ({})",
+        total as f64 / 1024.0,
+        parts.join(", ")
+    );
+    total
+}
+
+/// The memory budget (README "Budgets"), measured on the build `REDLINE_E2E_APP` names (the release build,
+/// by `scripts/bench-budgets.sh`): PSS of the app and its WebKit processes, idle with the sample open, then
+/// after 100 AI turns against the replay server. Prints the figures; asserts only that the turns ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: scripts/bench-budgets.sh runs it on the release build"]
+async fn budgets_memory_idle_and_after_a_hundred_turns() {
+    const TURNS: usize = 100;
+    let fixture = redline_agent::fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let replies: Vec<redline_agent::Reply> =
+        (0..TURNS).flat_map(|_| fixture.replies.clone()).collect();
+    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+        .await
+        .unwrap();
+    let url = server.base_url();
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[
+        ("REDLINE_BASE_URL", &url),
+        ("OPENAI_API_KEY", ""),
+        ("REDLINE_MODEL", "replay-chat"),
+        ("REDLINE_PATCH_MODEL", "replay-patch"),
+    ]);
+    let client = connect(&driver, data_dir.path()).await;
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let idle = app_memory(&driver);
+    let app_alone = idle
+        .iter()
+        .find(|(name, _)| name == "redline-app")
+        .map(|(_, kb)| *kb)
+        .unwrap_or(0);
+    let before = print_memory("idle with the sample open", &idle);
+    println!(
+        "memory of the app process alone, idle: {:.1} MB PSS",
+        app_alone as f64 / 1024.0
+    );
+
+    for turn in 1..=TURNS {
+        element(&client, "chat-input")
+            .await
+            .send_keys(&fixture.message)
+            .await
+            .unwrap();
+        element(&client, "chat-send").await.click().await.unwrap();
+        let saved = format!("Saved as revision {}.", turn + 1);
+        assert!(chat_says(&client, &saved).await, "turn {turn} did not save");
+        // The turn is over when Send is back.
+        wait_for_text(&client, "chat-send", |t| t == "Send").await;
+    }
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let after = print_memory(&format!("after {TURNS} turns"), &app_memory(&driver));
+    println!(
+        "memory growth over {TURNS} turns: {:+.1} MB",
+        (after as f64 - before as f64) / 1024.0
+    );
+    client.close().await.ok();
+}
+
+/// One copy per data folder: a second launch on the same folder hands the file it was asked to open to the
+/// running window and exits, instead of opening the same database a second time; the running window shows
+/// that file. (On Linux the copies find each other on the session bus: scripts/test.sh runs the window
+/// tests on a private one.)
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver, a display and a session bus: run scripts/test.sh"]
+async fn a_second_launch_hands_its_file_to_the_running_window() {
+    let files = tempfile::tempdir().unwrap();
+    let mut grace = redline_resume::sample();
+    grace["basics"]["name"] = json!("Grace Hopper");
+    let file = files.path().join("grace.resume.json");
+    std::fs::write(&file, serde_json::to_vec_pretty(&grace).unwrap()).unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let client = connect(&driver, data_dir.path()).await;
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+
+    let second = tokio::process::Command::new(app_binary())
+        .arg("--data-dir")
+        .arg(data_dir.path())
+        .arg(&file)
+        .output();
+    let second = tokio::time::timeout(Duration::from_secs(30), second)
+        .await
+        .expect("the second launch kept running: it opened a window of its own")
+        .unwrap();
+    assert!(second.status.success(), "{second:?}");
+    wait_for_text(&client, "basics-name", |t| t == "Grace Hopper").await;
+    // Only the first window ever opened the database: no second engine, one imported copy.
+    let out = std::process::Command::new(app_binary().with_file_name("redline"))
+        .args([
+            "--data-dir",
+            data_dir.path().to_str().unwrap(),
+            "list",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let graces = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["name"] == "Grace Hopper")
+        .count();
+    assert_eq!(graces, 1, "{listed}");
+    client.close().await.ok();
 }

@@ -27,6 +27,12 @@ pub mod replay;
 pub mod settings;
 pub mod turn;
 
+/// Makes rustls with ring the TLS of every HTTP client in the process (the model client's, the updater's):
+/// one crypto provider, installed once; a later call does nothing. Called before any client is built.
+pub fn install_tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 pub use held::{ConfirmError, Held, commit_ops, confirm};
 pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeychain};
 pub use kind::{ErrorKind, store_kind};

@@ -255,6 +255,7 @@ impl Provider {
         // No idle connection is reused: a server that cut a stream (llama.cpp does, after answering 200)
         // leaves a connection the next request would fail on. A model call takes seconds; a connection,
         // milliseconds.
+        crate::install_tls();
         let http = reqwest::Client::builder()
             .pool_max_idle_per_host(0)
             .connect_timeout(Duration::from_secs(10))

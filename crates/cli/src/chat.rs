@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use redline_agent::fixtures::Fixture;
 use redline_agent::{ProviderConfig, ReplayServer, Turn, TurnEvent};
 use redline_patch::{Policy, Surface, SurfaceUpdate};
@@ -98,10 +98,12 @@ pub fn run(
                 if json {
                     writeln!(out, "{}", json!({"kind": "failed", "document": doc, "revision": head, "error": error.to_string()}))?;
                 }
-                match doc {
-                    Some(_) => bail!("{error} (the resume stays at revision {head})"),
-                    None => bail!("{error} (no resume was created)"),
-                }
+                let exit = crate::Exit::from(error.kind());
+                let message = match doc {
+                    Some(_) => format!("{error} (the resume stays at revision {head})"),
+                    None => format!("{error} (no resume was created)"),
+                };
+                Err(crate::fail(exit, message))
             }
         }
     })

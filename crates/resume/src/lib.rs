@@ -203,11 +203,16 @@ fn list(problems: &[SchemaViolation]) -> String {
 /// than trusting the size the file system reports: a pipe has none), JSON, and valid against the schema,
 /// each problem named by JSON Pointer.
 pub fn read_file(path: &std::path::Path) -> Result<Value, ReadError> {
-    use std::io::Read;
     let name = path.display().to_string();
     let opened = std::fs::File::open(path).map_err(|e| ReadError::Unreadable(name.clone(), e))?;
+    read_from(name, opened)
+}
+
+/// [`read_file`] for what `reader` gives (standard input, say), called `name` in the errors.
+pub fn read_from(name: String, reader: impl std::io::Read) -> Result<Value, ReadError> {
+    use std::io::Read;
     let mut bytes = Vec::new();
-    opened
+    reader
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| ReadError::Unreadable(name.clone(), e))?;

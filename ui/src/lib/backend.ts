@@ -62,6 +62,18 @@ export function onSurface(handler: (update: SurfaceUpdate) => void): Promise<Unl
   return listen<SurfaceUpdate>(SURFACE_EVENT, (event) => handler(event.payload));
 }
 
+/** The event a menu item the page handles is sent as, with the item's id (desktop.rs `MENU_EVENT`). */
+export const MENU_EVENT = "menu";
+
+export function onMenu(handler: (id: string) => void): Promise<UnlistenFn> {
+  return listen<string>(MENU_EVENT, (event) => handler(event.payload));
+}
+
+/** The view has painted the resume for the first time. */
+export function painted(): Promise<void> {
+  return invoke("painted");
+}
+
 /** The event name of chat events while a turn runs (ipc.rs `CHAT_EVENT`). */
 export const CHAT_EVENT = "chat";
 

@@ -293,7 +293,7 @@ fn chat_streams_the_turn_and_fails_in_plain_words() {
     let fixture = |name: &str| {
         redline_agent::fixtures::load(
             &Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../agent/fixtures")
+                .join("crates/agent/fixtures")
                 .join(name),
         )
         .unwrap()
@@ -424,23 +424,25 @@ fn export_writes_every_format_and_json_round_trips() {
     for (args, says) in [
         (
             vec!["export", "--format", "pdf", "--page", "legal", "-o"],
-            "there is no page size “legal”",
+            "[possible values: a4, letter]",
         ),
         (
             vec!["export", "--format", "docx", "-o"],
-            "there is no format “docx”",
+            "[possible values: pdf, html, json, md, txt]",
         ),
         (
             vec!["export", "--format", "html", "--template", "fancy", "-o"],
-            "there is no template “fancy”",
+            "[possible values: classic, modern]",
         ),
     ] {
         let target = out("nothing.out");
         let mut args = args.clone();
         args.push(&target);
         let failed = redline(dir.path(), &args);
-        assert!(!failed.status.success());
-        assert!(String::from_utf8_lossy(&failed.stderr).contains(says));
+        // A usage error: clap's exit status, and the values there are.
+        assert_eq!(failed.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&failed.stderr);
+        assert!(err.contains(says), "{err}");
         assert!(
             !std::path::Path::new(&target).exists(),
             "no file is left behind"
@@ -653,7 +655,7 @@ fn the_provider_is_saved_shown_and_used_by_chat() {
     // `chat` with no flag and no variable uses what was saved: here, a replay server as the local server.
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let fixture = redline_agent::fixtures::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent/fixtures/01-add-keyword.json"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/01-add-keyword.json"),
     )
     .unwrap();
     let server = runtime
@@ -960,4 +962,282 @@ fn what_a_server_takes_is_kept_across_runs() {
         shown["skills"][0]["keywords"],
         serde_json::json!(["HTML", "CSS", "Javascript", "Python", "Rust"])
     );
+}
+
+/// What a script meets: `--json` with the new ids and revisions from every command that changes data,
+/// standard input and output as files, and an exit status per kind of failure.
+#[test]
+fn scripts_get_json_ids_pipes_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.resume.json"),
+    )
+    .unwrap();
+    // import - reads standard input.
+    let imported = redline_with(
+        dir.path(),
+        &["import", "-", "--title", "Piped", "--json"],
+        Some(&sample),
+        false,
+    );
+    let imported: serde_json::Value = serde_json::from_slice(&imported.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&imported.stderr)));
+    let id = imported["id"].as_i64().unwrap();
+    assert_eq!(imported["title"], "Piped");
+    assert_eq!(imported["revision"], 1);
+    let doc = id.to_string();
+
+    // export -o - writes the export to standard output, and nothing else.
+    let exported = redline(
+        dir.path(),
+        &["export", "--format", "json", "-o", "-", "--doc", &doc],
+    );
+    let exported: serde_json::Value = serde_json::from_slice(&ok_bytes(exported)).unwrap();
+    assert_eq!(
+        exported,
+        serde_json::from_str::<serde_json::Value>(&sample).unwrap()
+    );
+    let pdf = ok_bytes(redline(
+        dir.path(),
+        &["export", "--format", "pdf", "-o", "-", "--doc", &doc],
+    ));
+    assert!(pdf.starts_with(b"%PDF-"));
+
+    let renamed = json(redline(
+        dir.path(),
+        &["rename", "Renamed", "--doc", &doc, "--json"],
+    ));
+    assert_eq!(renamed, serde_json::json!({"id": id, "title": "Renamed"}));
+    let variant = json(redline(
+        dir.path(),
+        &["variant", "For Hooli", "--doc", &doc, "--json"],
+    ));
+    let variant_id = variant["id"].as_i64().unwrap();
+    assert_ne!(variant_id, id);
+    assert_eq!(variant["from"], id);
+    assert_eq!(variant["fromRevision"], 1);
+    assert_eq!(variant["revision"], 1);
+
+    // Undo, redo and restore print the revision each made (on the demo's copy, which the demo changes).
+    let demo = lines(&ok(redline(dir.path(), &["demo", "--json"])));
+    let done = demo.last().unwrap();
+    let (demo_doc, head) = (
+        done["document"].as_i64().unwrap(),
+        done["revision"].as_u64().unwrap(),
+    );
+    let demo_id = demo_doc.to_string();
+    let undone = json(redline(dir.path(), &["undo", "--doc", &demo_id, "--json"]));
+    assert_eq!(undone["id"], demo_doc);
+    assert_eq!(undone["revision"], head + 1);
+    assert!(undone["summary"].as_str().is_some_and(|s| !s.is_empty()));
+    let redone = json(redline(dir.path(), &["redo", "--doc", &demo_id, "--json"]));
+    assert_eq!(redone["revision"], head + 2);
+    let restored = json(redline(
+        dir.path(),
+        &["restore", "1", "--doc", &demo_id, "--json"],
+    ));
+    assert_eq!(restored["revision"], head + 3);
+    // Nothing to undo in a fresh import: refused, exit 4.
+    let nothing = redline(dir.path(), &["undo", "--doc", &doc, "--json"]);
+    assert_eq!(
+        nothing.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&nothing.stderr)
+    );
+
+    let deleted = json(redline(
+        dir.path(),
+        &["delete", &variant_id.to_string(), "--json"],
+    ));
+    assert_eq!(
+        deleted,
+        serde_json::json!({"id": variant_id, "deleted": true})
+    );
+    let back = json(redline(
+        dir.path(),
+        &["undelete", &variant_id.to_string(), "--json"],
+    ));
+    assert_eq!(
+        back,
+        serde_json::json!({"id": variant_id, "deleted": false})
+    );
+    let backup = json(redline(dir.path(), &["backup", "--json"]));
+    assert!(Path::new(backup["path"].as_str().unwrap()).exists());
+
+    // 3: not found.
+    let missing = redline(dir.path(), &["show", "--doc", "999"]);
+    assert_eq!(
+        missing.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+    let missing = redline(dir.path(), &["import", "/nonexistent/resume.json"]);
+    assert_eq!(missing.status.code(), Some(3));
+    // 4: refused (not a resume; an export onto a file that exists).
+    let refused = redline_with(dir.path(), &["import", "-"], Some("{\"basics\": 7}"), false);
+    assert_eq!(refused.status.code(), Some(4));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("standard input is not a valid JSON Resume")
+    );
+    let existing = dir.path().join("exists.txt");
+    std::fs::write(&existing, "mine").unwrap();
+    let refused = redline(
+        dir.path(),
+        &[
+            "export",
+            "--format",
+            "txt",
+            "-o",
+            existing.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(4));
+    // 5: not configured (OpenAI, and no key anywhere).
+    let unconfigured = redline_without_keychain(dir.path(), &["chat", "hello"], None);
+    assert_eq!(
+        unconfigured.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&unconfigured.stderr)
+    );
+}
+
+fn ok_bytes(out: Output) -> Vec<u8> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn list_and_history_show_local_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // A zone far from UTC: the times printed are that zone's.
+    let run = |tz: &str, args: &[&str]| {
+        ok(Command::new(env!("CARGO_BIN_EXE_redline"))
+            .args(["--data-dir", dir.path().to_str().unwrap()])
+            .args(args)
+            .env("TZ", tz)
+            .output()
+            .unwrap())
+    };
+    let utc = run("UTC", &["history"]);
+    let tokyo = run("Asia/Tokyo", &["history"]);
+    let time = |text: &str| {
+        text.split_whitespace()
+            .find(|w| w.len() == 5 && w.as_bytes()[2] == b':')
+            .unwrap()
+            .to_owned()
+    };
+    let hour = |t: &str| t[..2].parse::<i32>().unwrap();
+    assert_eq!(
+        (hour(&time(&utc)) + 9) % 24,
+        hour(&time(&tokyo)),
+        "{utc}\n{tokyo}"
+    );
+    let listed = run("Asia/Tokyo", &["list"]);
+    assert!(listed.contains(&time(&tokyo)), "{listed}");
+}
+
+#[test]
+fn every_argument_has_help_and_the_packages_get_completions_and_a_manual() {
+    let help = |args: &[&str]| {
+        ok(Command::new(env!("CARGO_BIN_EXE_redline"))
+            .args(args)
+            .arg("--help")
+            .output()
+            .unwrap())
+    };
+    let top = help(&[]);
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() > 15, "{top}");
+    for command in &commands {
+        let text = help(&[command]);
+        // Every argument and option carries words: after its name, or on the line below it (clap's long
+        // help).
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let item = line.trim_start();
+            // `--flag`, `-f, --flag` or `<ARG>` (not a value's `- html: …`).
+            let flag = item.starts_with('<')
+                || item.starts_with('-') && item.as_bytes().get(1).is_some_and(|c| *c != b' ');
+            if !line.starts_with("  ") || !flag {
+                continue;
+            }
+            let inline = item
+                .split_once("  ")
+                .is_some_and(|(_, d)| !d.trim().is_empty());
+            let below = lines.get(i + 1).is_some_and(|next| {
+                let next = next.trim_start();
+                !next.is_empty() && !next.starts_with(['-', '<'])
+            });
+            assert!(
+                inline || below,
+                "`redline {command}`: no help for {line:?}\n{text}"
+            );
+        }
+    }
+    let export = help(&["export"]);
+    for value in [
+        "pdf", "html", "json", "md", "txt", "classic", "modern", "a4", "letter",
+    ] {
+        assert!(export.contains(value), "{value} is not listed:\n{export}");
+    }
+
+    let bash = ok(Command::new(env!("CARGO_BIN_EXE_redline"))
+        .args(["completions", "bash"])
+        .output()
+        .unwrap());
+    assert!(
+        bash.contains("complete -F") && bash.contains("export"),
+        "{bash}"
+    );
+    let man = ok(Command::new(env!("CARGO_BIN_EXE_redline"))
+        .arg("man")
+        .output()
+        .unwrap());
+    assert!(man.contains(".TH redline"), "{man}");
+}
+
+#[test]
+fn ctrl_c_exits_130() {
+    // `key set` waits on standard input; Ctrl-C (SIGINT) ends it with 130.
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
+        .args(["--data-dir", dir.path().to_str().unwrap(), "key", "set"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Until the command listens for Ctrl-C a SIGINT would end it by the signal: wait until it has
+    // opened the database (after it started listening).
+    let started = std::time::Instant::now();
+    while !dir.path().join("redline.db").exists() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "the command never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
 }

@@ -8,14 +8,17 @@
 //! - [`Cli`] and [`Command`]: the arguments, parsed by clap.
 //! - [`run`]: opens the store and carries out one command; each command prints a plain result on stdout
 //!   (JSON where asked for) and any failure as one plain sentence on stderr, with a non-zero exit.
+//! - [`Exit`]: what the exit status says: 0 done, 1 failed, 2 a usage error (clap's), 3 not found,
+//!   4 refused (a file that is not a resume, a change that does not apply, an answer the checks refused),
+//!   5 not configured (no model server or key that can work), 130 stopped by Ctrl-C.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand};
-use redline_agent::{Keychain, OsKeychain, Preset, ProviderSettings};
-use redline_store::{Committed, DATA_DIR_ENV, Store, Utc};
+use anyhow::Result;
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use redline_agent::{ErrorKind, Keychain, OsKeychain, Preset, ProviderSettings};
+use redline_store::{Committed, DATA_DIR_ENV, Store};
 
 mod chat;
 use serde_json::{Value, json};
@@ -46,11 +49,14 @@ enum Command {
     /// Import a JSON Resume file as a new document. An invalid file is refused with each problem named by
     /// JSON Pointer, and nothing changes.
     Import {
-        /// The JSON Resume file.
+        /// The JSON Resume file; `-` reads it from standard input.
         file: PathBuf,
         /// The title (default: the name and label in the resume).
         #[arg(long)]
         title: Option<String>,
+        /// Print the new document's id, title and revision as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a resume as JSON (by default the current one, at its head revision).
     Show {
@@ -61,8 +67,9 @@ enum Command {
         #[arg(long, value_name = "N")]
         revision: Option<u64>,
     },
-    /// The revisions of a resume, oldest first.
+    /// The revisions of a resume, oldest first (times in local time).
     History {
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
         /// Print a JSON array of revisions.
@@ -71,45 +78,83 @@ enum Command {
     },
     /// Take back the latest change (as a new revision: nothing is lost).
     Undo {
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
+        /// Print the document, the new revision and its summary as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Apply again the change undone last.
     Redo {
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
+        /// Print the document, the new revision and its summary as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// The RFC 6902 patch that turns revision A into revision B.
     Diff {
+        /// The revision to start from.
         a: u64,
+        /// The revision to arrive at.
         b: u64,
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
     },
     /// Make the resume read as it did at revision N (as a new revision).
     Restore {
+        /// The revision to bring back (see `redline history`).
         revision: u64,
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
+        /// Print the document, the new revision and its summary as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Give a resume a new title.
     Rename {
+        /// The new title.
         title: String,
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
+        /// Print the document and its new title as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Delete a resume (it can be brought back with `undelete`).
-    Delete { id: i64 },
+    Delete {
+        /// The document's id (see `redline list`).
+        id: i64,
+        /// Print the document's id as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Bring a deleted resume back.
-    Undelete { id: i64 },
+    Undelete {
+        /// The document's id (see `redline list --deleted`).
+        id: i64,
+        /// Print the document's id as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// A new resume made from another at one of its revisions, with its own history.
     Variant {
+        /// The new resume's title.
         title: String,
+        /// The document to start from (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
-        /// Default: the head.
+        /// The revision to start from; default: the head.
         #[arg(long, value_name = "N")]
         revision: Option<u64>,
+        /// Print the new document's id, where it came from and its revision as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Ask the model to change a resume: the reply and the edits stream as they come, and the edits are
     /// committed as a revision. The key comes from OPENAI_API_KEY (local servers need none). Ctrl-C stops
@@ -117,6 +162,7 @@ enum Command {
     Chat {
         /// What to ask.
         message: String,
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
         /// An OpenAI-compatible base URL (default: OpenAI; e.g. http://127.0.0.1:11434/v1 for Ollama).
@@ -144,23 +190,27 @@ enum Command {
     /// Export a resume: PDF (made in-process by Typst, fonts embedded), HTML (one self-contained file),
     /// JSON Resume (lossless), Markdown or plain text.
     Export {
-        /// pdf, html, json, md or txt.
+        /// The file format.
         #[arg(long, value_name = "FORMAT")]
-        format: String,
-        /// classic or modern (HTML and PDF).
+        format: ExportFormat,
+        /// The look (HTML and PDF).
         #[arg(long, value_name = "T", default_value = "classic")]
-        template: String,
-        /// a4 or letter (HTML and PDF).
+        template: ExportTemplate,
+        /// The paper size (HTML and PDF).
         #[arg(long, value_name = "SIZE", default_value = "a4")]
-        page: String,
-        /// Where to write it (a file that exists is left alone unless --force).
+        page: ExportPage,
+        /// Where to write it (a file that exists is left alone unless --force); `-` writes to standard output.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: PathBuf,
+        /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
         /// Replace FILE if it exists.
         #[arg(long)]
         force: bool,
+        /// Print where it was written and its size as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// The model server: show, change or test it (saved for the app and the CLI alike).
     Provider {
@@ -173,7 +223,11 @@ enum Command {
         action: KeyAction,
     },
     /// Write a backup of the database now (into `backups/` in the data folder).
-    Backup,
+    Backup {
+        /// Print the backup's path as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Set a damaged database aside and open its latest backup instead. A healthy database is left alone
     /// unless --force.
     Recover {
@@ -181,6 +235,51 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print the completion script for a shell (the packages install them; e.g.
+    /// `redline completions bash > ~/.local/share/bash-completion/completions/redline`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), as the packages install it.
+    #[command(hide = true)]
+    Man,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    /// PDF, made in-process by Typst, fonts embedded.
+    Pdf,
+    /// One self-contained HTML file.
+    Html,
+    /// JSON Resume, lossless.
+    Json,
+    /// Markdown.
+    #[value(alias = "markdown")]
+    Md,
+    /// Plain text.
+    #[value(alias = "text")]
+    Txt,
+}
+
+/// `--template`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ExportTemplate {
+    /// Serif, one column, centred header.
+    Classic,
+    /// Sans-serif, one column, an accent colour and a header band.
+    Modern,
+}
+
+/// `--page`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ExportPage {
+    /// 210 × 297 mm.
+    A4,
+    /// 8.5 × 11 in.
+    #[value(alias = "us-letter")]
+    Letter,
 }
 
 #[derive(Debug, Subcommand)]
@@ -231,21 +330,161 @@ enum KeyAction {
     Clear,
 }
 
-fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+/// Runs the command line on `args` (the first is the program's name): `redline-app --cli …`, which the
+/// `redline` launcher starts (`src-tauri/main.rs`, `src-tauri/cli.rs`).
+pub fn main_from<I, T>(args: I) -> std::process::ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::parse_from(args);
+    // Ctrl-C exits 130 (a database write under way is rolled back by SQLite). A turn handles it itself:
+    // it stops the model and rolls back its preview first.
+    if !matches!(cli.command, Command::Chat { .. } | Command::Demo { .. }) {
+        exit_on_ctrl_c();
+    }
     match run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("redline: {err:#}");
-            std::process::ExitCode::FAILURE
+            std::process::ExitCode::from(Exit::of(&err) as u8)
         }
     }
 }
 
+fn exit_on_ctrl_c() {
+    std::thread::spawn(|| {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
+            std::process::exit(Exit::Interrupted as i32);
+        }
+    });
+}
+
+/// What the exit status says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Anything else that failed.
+    Failed = 1,
+    /// No such document, revision or file.
+    NotFound = 3,
+    /// Refused: a file that is not a resume, a change that does not apply, an answer the checks refused.
+    Refused = 4,
+    /// No model server or key that can work.
+    NotConfigured = 5,
+    /// Stopped by Ctrl-C.
+    Interrupted = 130,
+}
+
+impl Exit {
+    /// The exit status for `error`, from the first error in its chain whose kind is known.
+    pub fn of(error: &anyhow::Error) -> Exit {
+        use redline_agent::{SetupError, TurnError};
+        use redline_resume::ReadError;
+        for cause in error.chain() {
+            if let Some(failure) = cause.downcast_ref::<Failure>() {
+                return failure.exit;
+            }
+            let kind = if let Some(e) = cause.downcast_ref::<redline_store::StoreError>() {
+                redline_agent::store_kind(e)
+            } else if let Some(e) = cause.downcast_ref::<TurnError>() {
+                e.kind()
+            } else if let Some(e) = cause.downcast_ref::<SetupError>() {
+                match e {
+                    SetupError::Store(e) => redline_agent::store_kind(e),
+                    SetupError::Keychain(_) | SetupError::Unusable(_) => ErrorKind::NotConfigured,
+                }
+            } else if let Some(e) = cause.downcast_ref::<ReadError>() {
+                match e {
+                    ReadError::Unreadable(_, io) if io.kind() == std::io::ErrorKind::NotFound => {
+                        ErrorKind::NotFound
+                    }
+                    ReadError::Unreadable(..) => ErrorKind::Internal,
+                    _ => ErrorKind::Refused,
+                }
+            } else {
+                continue;
+            };
+            return Exit::from(kind);
+        }
+        Exit::Failed
+    }
+}
+
+impl From<ErrorKind> for Exit {
+    fn from(kind: ErrorKind) -> Exit {
+        match kind {
+            ErrorKind::NotConfigured | ErrorKind::Unauthorized => Exit::NotConfigured,
+            ErrorKind::NotFound => Exit::NotFound,
+            ErrorKind::Refused | ErrorKind::Conflict | ErrorKind::Invalid => Exit::Refused,
+            ErrorKind::Stopped => Exit::Interrupted,
+            _ => Exit::Failed,
+        }
+    }
+}
+
+/// A failure worded here, with its exit status.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub exit: Exit,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// An error saying `message`, exiting with `exit`.
+pub fn fail(exit: Exit, message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Failure {
+        message: message.into(),
+        exit,
+    })
+}
+
+/// A time stored in the database (ms since the epoch), in the user's local time.
+fn local(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| {
+            t.with_timezone(&chrono::Local)
+                .format("%Y-%m-%d %H:%M")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
 fn run(cli: Cli) -> Result<()> {
-    let data_dir = redline_store::resolve_data_dir(cli.data_dir).context(
-        "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
-    )?;
+    match cli.command {
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "redline",
+                &mut std::io::stdout(),
+            );
+            return Ok(());
+        }
+        Command::Man => {
+            clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?;
+            return Ok(());
+        }
+        _ => {}
+    }
+    let data_dir = redline_store::resolve_data_dir(cli.data_dir).ok_or_else(|| {
+        fail(
+            Exit::NotConfigured,
+            "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
+        )
+    })?;
     if let Command::Recover { force } = cli.command {
         return recover(&data_dir, force);
     }
@@ -301,7 +540,7 @@ fn run(cli: Cli) -> Result<()> {
                         d.title,
                         if name.is_empty() { "no name" } else { name },
                         d.head_revision,
-                        Utc::from_ms(d.deleted_at.unwrap_or(d.updated_at))
+                        local(d.deleted_at.unwrap_or(d.updated_at))
                     )?;
                     if let Some(problem) = problem {
                         writeln!(out, "        cannot be opened: {problem}")?;
@@ -309,11 +548,23 @@ fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Import { file, title } => {
-            let document = read_resume(&file)?;
+        Command::Import { file, title, json } => {
+            let document = if file.as_os_str() == "-" {
+                redline_resume::read_from("standard input".into(), std::io::stdin().lock())?
+            } else {
+                read_resume(&file)?
+            };
             let title = title.unwrap_or_else(|| redline_resume::title_of(&document));
             let id = store.import(&title, &document)?;
-            writeln!(out, "Imported “{title}” as document {id}.")?;
+            if json {
+                let revision = store.document(id)?.head_revision;
+                print_json(
+                    &mut out,
+                    &json!({"id": id, "title": title, "revision": revision}),
+                )?;
+            } else {
+                writeln!(out, "Imported “{title}” as document {id}.")?;
+            }
         }
         Command::Show { doc, revision } => {
             let doc = document(&mut store, doc)?;
@@ -338,53 +589,70 @@ fn run(cli: Cli) -> Result<()> {
                         "{} {:>5}  {}  {:<7}  {}",
                         if r.number == head { "*" } else { " " },
                         r.number,
-                        Utc::from_ms(r.created_at),
+                        local(r.created_at),
                         r.source.as_str(),
                         r.summary
                     )?;
                 }
             }
         }
-        Command::Undo { doc } => {
+        Command::Undo { doc, json } => {
             let doc = document(&mut store, doc)?;
             let done = store.undo(doc)?;
-            report(&mut out, &done)?;
+            report(&mut out, doc, &done, json)?;
         }
-        Command::Redo { doc } => {
+        Command::Redo { doc, json } => {
             let doc = document(&mut store, doc)?;
             let done = store.redo(doc)?;
-            report(&mut out, &done)?;
+            report(&mut out, doc, &done, json)?;
         }
         Command::Diff { a, b, doc } => {
             let doc = document(&mut store, doc)?;
             serde_json::to_writer_pretty(&mut out, &store.diff(doc, a, b)?)?;
             writeln!(out)?;
         }
-        Command::Restore { revision, doc } => {
+        Command::Restore {
+            revision,
+            doc,
+            json,
+        } => {
             let doc = document(&mut store, doc)?;
             let done = store.restore(doc, revision)?;
-            report(&mut out, &done)?;
+            report(&mut out, doc, &done, json)?;
         }
-        Command::Rename { title, doc } => {
+        Command::Rename { title, doc, json } => {
             let doc = document(&mut store, doc)?;
             store.rename(doc, &title)?;
-            writeln!(out, "Document {doc} is now “{title}”.")?;
+            if json {
+                print_json(&mut out, &json!({"id": doc, "title": title}))?;
+            } else {
+                writeln!(out, "Document {doc} is now “{title}”.")?;
+            }
         }
-        Command::Delete { id } => {
+        Command::Delete { id, json } => {
             store.delete(id)?;
-            writeln!(
-                out,
-                "Deleted document {id}; `redline undelete {id}` brings it back."
-            )?;
+            if json {
+                print_json(&mut out, &json!({"id": id, "deleted": true}))?;
+            } else {
+                writeln!(
+                    out,
+                    "Deleted document {id}; `redline undelete {id}` brings it back."
+                )?;
+            }
         }
-        Command::Undelete { id } => {
+        Command::Undelete { id, json } => {
             store.undelete(id)?;
-            writeln!(out, "Document {id} is back.")?;
+            if json {
+                print_json(&mut out, &json!({"id": id, "deleted": false}))?;
+            } else {
+                writeln!(out, "Document {id} is back.")?;
+            }
         }
         Command::Variant {
             title,
             doc,
             revision,
+            json,
         } => {
             let doc = document(&mut store, doc)?;
             let revision = match revision {
@@ -392,10 +660,18 @@ fn run(cli: Cli) -> Result<()> {
                 None => store.document(doc)?.head_revision,
             };
             let id = store.create_variant(doc, revision, &title)?;
-            writeln!(
-                out,
-                "Created “{title}” (document {id}) from document {doc} at revision {revision}."
-            )?;
+            if json {
+                let head = store.document(id)?.head_revision;
+                print_json(
+                    &mut out,
+                    &json!({"id": id, "title": title, "from": doc, "fromRevision": revision, "revision": head}),
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "Created “{title}” (document {id}) from document {doc} at revision {revision}."
+                )?;
+            }
         }
         Command::Export {
             format,
@@ -404,37 +680,58 @@ fn run(cli: Cli) -> Result<()> {
             output,
             doc,
             force,
+            json,
         } => {
-            use redline_resume::export::{Format, Page, Template};
-            let format = Format::parse(&format).map_err(anyhow::Error::msg)?;
-            let template = Template::parse(&template).map_err(anyhow::Error::msg)?;
-            let page = Page::parse(&page).map_err(anyhow::Error::msg)?;
-            if output.exists() && !force {
-                bail!(
-                    "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
-                    output.display()
-                );
+            let (format, template, page) = (format.into(), template.into(), page.into());
+            let to_stdout = output.as_os_str() == "-";
+            if !to_stdout && output.exists() && !force {
+                return Err(fail(
+                    Exit::Refused,
+                    format!(
+                        "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
+                        output.display()
+                    ),
+                ));
             }
             let doc = document(&mut store, doc)?;
             let resume = store.head(doc)?.document;
             let bytes = redline_pdf::render(&resume, format, template, page)?;
+            if to_stdout {
+                out.write_all(&bytes)?;
+                out.flush()?;
+                return Ok(());
+            }
             redline_resume::export::write_new(&output, &bytes, force).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    anyhow::anyhow!(
-                        "{} appeared while the export was being made; it was left alone and nothing was written",
-                        output.display()
+                    fail(
+                        Exit::Refused,
+                        format!(
+                            "{} appeared while the export was being made; it was left alone and nothing was written",
+                            output.display()
+                        ),
                     )
                 } else {
                     anyhow::anyhow!("cannot write {}: {e}", output.display())
                 }
             })?;
-            writeln!(out, "Exported to {}", output.display())?;
+            if json {
+                print_json(
+                    &mut out,
+                    &json!({"id": doc, "path": output.display().to_string(), "bytes": bytes.len()}),
+                )?;
+            } else {
+                writeln!(out, "Exported to {}", output.display())?;
+            }
         }
         Command::Provider { action } => provider(&mut store, action, &mut out)?,
         Command::Key { action } => key(&store, action, &mut out)?,
-        Command::Backup => {
+        Command::Backup { json } => {
             let path = store.backup_now()?;
-            writeln!(out, "Backed up to {}", path.display())?;
+            if json {
+                print_json(&mut out, &json!({"path": path.display().to_string()}))?;
+            } else {
+                writeln!(out, "Backed up to {}", path.display())?;
+            }
         }
         Command::Chat {
             message,
@@ -469,7 +766,9 @@ fn run(cli: Cli) -> Result<()> {
             drop(out);
             chat::demo(&mut store, json)?;
         }
-        Command::Recover { .. } => unreachable!("handled before the store is opened"),
+        Command::Recover { .. } | Command::Completions { .. } | Command::Man => {
+            unreachable!("handled before the store is opened")
+        }
     }
     Ok(())
 }
@@ -497,7 +796,7 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
                 settings.idle_timeout_secs = secs;
             }
             if let Some(name) = preset {
-                settings.preset = Preset::parse(&name).map_err(anyhow::Error::msg)?;
+                settings.preset = Preset::parse(&name).map_err(|e| fail(Exit::Refused, e))?;
                 if let Some(url) = settings.preset.base_url() {
                     settings.base_url = url.to_owned();
                 }
@@ -512,7 +811,10 @@ fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> 
                 settings.patch_model = m;
             }
             if let Err(problem) = settings.check() {
-                bail!("{problem}; nothing was changed");
+                return Err(fail(
+                    Exit::Refused,
+                    format!("{problem}; nothing was changed"),
+                ));
             }
             settings.save(store)?;
             show_provider(store, &settings, true, false, out)
@@ -654,7 +956,10 @@ fn key(store: &Store, action: KeyAction, out: &mut impl Write) -> Result<()> {
             };
             let key = key.trim();
             if key.is_empty() {
-                bail!("no key was given on standard input; nothing was saved");
+                return Err(fail(
+                    Exit::Refused,
+                    "no key was given on standard input; nothing was saved",
+                ));
             }
             OsKeychain.set(&account, key)?;
             writeln!(out, "Saved the key for {whose} in the keychain.")?;
@@ -678,13 +983,56 @@ fn document(store: &mut Store, doc: Option<i64>) -> Result<i64> {
     })
 }
 
-fn report(out: &mut impl Write, done: &Committed) -> Result<()> {
+fn report(out: &mut impl Write, doc: i64, done: &Committed, json: bool) -> Result<()> {
+    if json {
+        return print_json(
+            out,
+            &json!({"id": doc, "revision": done.info.number, "summary": done.info.summary}),
+        );
+    }
     writeln!(
         out,
         "{} — now at revision {}.",
         done.info.summary, done.info.number
     )?;
     Ok(())
+}
+
+fn print_json(out: &mut impl Write, value: &Value) -> Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+impl From<ExportFormat> for redline_resume::export::Format {
+    fn from(format: ExportFormat) -> Self {
+        use redline_resume::export::Format;
+        match format {
+            ExportFormat::Pdf => Format::Pdf,
+            ExportFormat::Html => Format::Html,
+            ExportFormat::Json => Format::Json,
+            ExportFormat::Md => Format::Markdown,
+            ExportFormat::Txt => Format::Text,
+        }
+    }
+}
+
+impl From<ExportTemplate> for redline_resume::export::Template {
+    fn from(template: ExportTemplate) -> Self {
+        match template {
+            ExportTemplate::Classic => redline_resume::export::Template::Classic,
+            ExportTemplate::Modern => redline_resume::export::Template::Modern,
+        }
+    }
+}
+
+impl From<ExportPage> for redline_resume::export::Page {
+    fn from(page: ExportPage) -> Self {
+        match page {
+            ExportPage::A4 => redline_resume::export::Page::A4,
+            ExportPage::Letter => redline_resume::export::Page::Letter,
+        }
+    }
 }
 
 /// Reads and checks a JSON Resume file; every problem is named by its JSON Pointer.

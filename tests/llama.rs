@@ -160,7 +160,7 @@ fn a_real_small_model_on_llama_cpp_never_breaks_the_resume() {
     let server = LlamaServer::start(&python);
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample.resume.json");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.resume.json");
     run_ok(data, &["import", sample.to_str().unwrap()]);
     run_ok(
         data,

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Measures Redline's budgets on the release build (README "Budgets"): the size of the .deb and .rpm, the
+# cold start to the first paint of the resume, and memory (PSS of the app and its WebKit processes) idle
+# and after 100 AI turns against the replay server. Needs what scripts/test.sh sets up and builds (the
+# release packages); runs under Xvfb. The figures are printed, not judged: a test never asserts a time.
+#
+#   scripts/bench-budgets.sh [RUNS]   (RUNS: how many starts to time; default 10)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$PATH"
+cd "$ROOT"
+RUNS=${1:-10}
+APP=${REDLINE_APP:-$ROOT/target/release/redline-app}
+[ -x "$APP" ] || { echo "no release build at $APP: run scripts/test.sh first" >&2; exit 1; }
+
+echo "== package size"
+for pkg in target/release/bundle/deb/*.deb target/release/bundle/rpm/*.rpm; do
+  [ -f "$pkg" ] && stat -c '%s %n' "$pkg" | awk '{ printf "%-60s %6.1f MB\n", $2, $1 / 1048576 }'
+done
+stat -c '%s %n' "$APP" | awk '{ printf "%-60s %6.1f MB (uncompressed)\n", $2, $1 / 1048576 }'
+
+echo "== cold start to first paint of the resume (redline-app --measure-startup, $RUNS runs)"
+DATA=$(mktemp -d)
+trap 'rm -rf "$DATA"' EXIT
+times=()
+for i in $(seq 1 "$RUNS"); do
+  # Each run on its own fresh data folder: the first start of a new user (database created, sample imported).
+  line=$(XDG_DATA_HOME="$DATA/xdg-$i" XDG_CONFIG_HOME="$DATA/xdg-$i/config" \
+    xvfb-run -a --server-args="-screen 0 1400x900x24" "$APP" --measure-startup --data-dir "$DATA/run-$i" 2>/dev/null | tail -n 1)
+  ms=$(printf '%s' "$line" | sed -n 's/.*"first_paint_ms":\([0-9]*\).*/\1/p')
+  [ -n "$ms" ] || { echo "run $i printed no measurement: $line" >&2; exit 1; }
+  times+=("$ms")
+done
+printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "first paint: median %d ms, min %d ms, max %d ms (%d runs)\n", a[int((NR + 1) / 2)], a[1], a[NR], NR }'
+
+echo "== memory (PSS), idle with the sample and after 100 AI turns"
+KEYRINGS=$(mktemp -d)
+env REDLINE_E2E_APP="$APP" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
+  'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null &&
+   exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
+     cargo nextest run --workspace --features custom-protocol --run-ignored only --no-capture \
+       -E "test(budgets_memory_idle_and_after_a_hundred_turns)"' 2>&1 | grep '^memory'
+rm -rf "$KEYRINGS"

@@ -1,0 +1,175 @@
+//! Signed updates: "Check for Updates…" asks the release server's `latest.json` (tauri-plugin-updater)
+//! whether a newer Redline exists; an update is installed only when its signature verifies against the
+//! public key compiled into the app (`plugins.updater.pubkey` in `tauri.conf.json`) and was made for the
+//! version the server announces.
+//!
+//! Where Redline was not installed from one of its own packages (built from source, or packaged by a
+//! distribution), it cannot replace itself: the user is told to update through their package manager.
+
+use tauri::{AppHandle, Runtime};
+use tauri_plugin_updater::{Error, Update, Updater};
+
+/// What a check found.
+pub enum Found {
+    /// This is the newest version.
+    UpToDate,
+    /// A newer version is offered.
+    Newer(Box<Update>),
+}
+
+/// How this copy of Redline can be updated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// Redline replaces itself (macOS's app, Windows' installers, Linux's AppImage, .deb and .rpm — the last
+    /// two asking for the administrator's password, as the package manager would).
+    InPlace,
+    /// Not one of Redline's own packages: the package manager (or a new download) updates it.
+    PackageManager,
+}
+
+/// This copy's route, from the bundle type the packager wrote into the binary.
+pub fn route() -> Route {
+    match tauri::utils::platform::bundle_type() {
+        Some(_) => Route::InPlace,
+        None if cfg!(target_os = "linux") => Route::PackageManager,
+        None => Route::InPlace,
+    }
+}
+
+/// Asks the update server; a release that is not newer than this one is not offered.
+pub async fn check(updater: &Updater) -> Result<Found, String> {
+    redline_agent::install_tls();
+    match updater.check().await {
+        Ok(Some(update)) => Ok(Found::Newer(Box::new(update))),
+        Ok(None) => Ok(Found::UpToDate),
+        Err(e) => Err(words(&e)),
+    }
+}
+
+/// Downloads `update` and verifies its signature; the bytes are returned only when it verifies.
+pub async fn fetch(update: &Update) -> Result<Vec<u8>, String> {
+    update
+        .download(|_, _| {}, || {})
+        .await
+        .map_err(|e| words(&e))
+}
+
+/// An updater error in plain words, with what happened to the app (nothing, in every case).
+pub fn words(error: &Error) -> String {
+    match error {
+        Error::Minisign(_) | Error::Base64(_) | Error::SignatureUtf8(_) => {
+            "The update was refused: it does not carry Redline's signature (it may have been damaged or \
+             tampered with on the way). Nothing was installed; this version keeps running."
+                .to_owned()
+        }
+        Error::SignedVersionMismatch { signed, announced } => format!(
+            "The update was refused: the server announced version {announced} but the file it offered was \
+             signed as version {signed}. Nothing was installed."
+        ),
+        Error::MissingSignedVersion => {
+            "The update was refused: its signature does not say which version it is. Nothing was installed."
+                .to_owned()
+        }
+        Error::Reqwest(_) | Error::Network(_) | Error::ReleaseNotFound => format!(
+            "Could not reach the update server ({error}). Check your connection and try again later."
+        ),
+        Error::TargetNotFound(_) | Error::TargetsNotFound(_) => {
+            "There is no update for this system yet.".to_owned()
+        }
+        Error::InsecureTransportProtocol => {
+            "The update server's address is not https, so it was not asked.".to_owned()
+        }
+        Error::AuthenticationFailed => {
+            "The update was not installed: the administrator's password was not given.".to_owned()
+        }
+        other => format!("The update could not be installed: {other}."),
+    }
+}
+
+/// "Check for Updates…": checks, offers a newer version in a dialog, and installs it when asked.
+pub fn check_from_menu<R: Runtime>(app: AppHandle<R>) {
+    tauri::async_runtime::spawn(async move {
+        let said = run_from_menu(&app).await;
+        if let Err(text) = said {
+            tell(
+                &app,
+                "Check for Updates",
+                &text,
+                tauri_plugin_dialog::MessageDialogKind::Warning,
+            )
+            .await;
+        }
+    });
+}
+
+async fn run_from_menu<R: Runtime>(app: &AppHandle<R>) -> Result<(), String> {
+    use tauri_plugin_dialog::MessageDialogKind;
+    use tauri_plugin_updater::UpdaterExt;
+    let current = app.package_info().version.to_string();
+    redline_agent::install_tls();
+    let updater = app.updater().map_err(|e| words(&e))?;
+    let update = match check(&updater).await? {
+        Found::UpToDate => {
+            let text = format!("Redline {current} is the newest version.");
+            tell(app, "Check for Updates", &text, MessageDialogKind::Info).await;
+            return Ok(());
+        }
+        Found::Newer(update) => update,
+    };
+    if route() == Route::PackageManager {
+        let text = format!(
+            "Redline {} is out (this is {current}). This copy was not installed from one of Redline's own \
+             packages: update it through your package manager.",
+            update.version
+        );
+        tell(app, "Update available", &text, MessageDialogKind::Info).await;
+        return Ok(());
+    }
+    let notes = update.body.clone().unwrap_or_default();
+    let text = format!(
+        "Redline {} is out (this is {current}).\n\n{}\n\nYour resumes stay as they are.",
+        update.version,
+        notes.trim()
+    );
+    if !ask(app, "Update available", &text, "Install and Restart").await {
+        return Ok(());
+    }
+    let bytes = fetch(&update).await?;
+    log::info!("update {} downloaded and verified", update.version);
+    update.install(bytes).map_err(|e| words(&e))?;
+    app.restart();
+}
+
+async fn tell<R: Runtime>(
+    app: &AppHandle<R>,
+    title: &str,
+    text: &str,
+    kind: tauri_plugin_dialog::MessageDialogKind,
+) {
+    use tauri_plugin_dialog::DialogExt;
+    let (done, wait) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .message(text)
+        .title(title)
+        .kind(kind)
+        .show(move |_| {
+            let _ = done.send(());
+        });
+    let _ = wait.await;
+}
+
+async fn ask<R: Runtime>(app: &AppHandle<R>, title: &str, text: &str, yes: &str) -> bool {
+    use tauri_plugin_dialog::{DialogExt, MessageDialogButtons};
+    let (done, wait) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .message(text)
+        .title(title)
+        .buttons(MessageDialogButtons::OkCancelCustom(
+            yes.to_owned(),
+            "Later".to_owned(),
+        ))
+        .show(move |yes| {
+            let _ = done.send(yes);
+        });
+    wait.await.unwrap_or(false)
+}
