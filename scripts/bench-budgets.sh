@@ -15,9 +15,9 @@ APP=${REDLINE_APP:-$ROOT/target/release/redline-app}
 
 echo "== package size"
 for pkg in target/release/bundle/deb/*.deb target/release/bundle/rpm/*.rpm; do
-  [ -f "$pkg" ] && stat -c '%s %n' "$pkg" | awk '{ printf "%-60s %6.1f MB\n", $2, $1 / 1048576 }'
+  [ -f "$pkg" ] && stat -c '%s %n' "$pkg" | awk '{ printf "%-60s %6.1f MiB (%.1f MB)\n", $2, $1 / 1048576, $1 / 1000000 }'
 done
-stat -c '%s %n' "$APP" | awk '{ printf "%-60s %6.1f MB (uncompressed)\n", $2, $1 / 1048576 }'
+stat -c '%s %n' "$APP" | awk '{ printf "%-60s %6.1f MiB uncompressed\n", $2, $1 / 1048576 }'
 
 echo "== cold start to first paint of the resume (redline-app --measure-startup, $RUNS runs)"
 DATA=$(mktemp -d)
