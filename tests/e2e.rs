@@ -1119,6 +1119,15 @@ async fn budgets_memory_idle_and_after_a_hundred_turns() {
         .map(|(_, kb)| *kb)
         .unwrap_or(0);
     let before = print_memory("idle with the sample open", &idle);
+    let page = client
+        .execute(
+            "const c = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks; \
+             return [document.getElementsByTagName('*').length, c ? (c instanceof Map ? c.size : Object.keys(c).length) : -1];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    println!("memory: the page holds {page} (DOM elements, IPC callbacks) idle");
     println!(
         "memory of the app process alone, idle: {:.1} MB PSS",
         app_alone as f64 / 1024.0
@@ -1138,6 +1147,25 @@ async fn budgets_memory_idle_and_after_a_hundred_turns() {
     }
     tokio::time::sleep(Duration::from_secs(5)).await;
     let after = print_memory(&format!("after {TURNS} turns"), &app_memory(&driver));
+    let page = client
+        .execute(
+            "const c = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks; \
+             return [document.getElementsByTagName('*').length, c ? (c instanceof Map ? c.size : Object.keys(c).length) : -1];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    println!("memory: the page holds {page} (DOM elements, IPC callbacks)");
+    if let Some(settle) = std::env::var("REDLINE_BENCH_SETTLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        tokio::time::sleep(Duration::from_secs(settle)).await;
+        print_memory(
+            &format!("after {TURNS} turns and {settle} s more"),
+            &app_memory(&driver),
+        );
+    }
     println!(
         "memory growth over {TURNS} turns: {:+.1} MB",
         (after as f64 - before as f64) / 1024.0
