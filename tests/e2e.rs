@@ -437,6 +437,34 @@ async fn settings_point_the_app_at_a_model_server() {
     );
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("settings.png"), png).unwrap();
+    // Appearance: dark, at once, from the one set of colour variables; then back to the system's (the choice
+    // is kept in the webview's storage, which the next tests share).
+    let theme = element(&client, "settings-theme").await;
+    theme.select_by_value("dark").await.unwrap();
+    let dark = client
+        .execute(
+            "return [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        dark,
+        json!(["dark", "rgb(18, 20, 24)"]),
+        "the dark theme's desk colour"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("settings-dark.png"), png).unwrap();
+    theme.select_by_value("system").await.unwrap();
+    let system = client
+        .execute(
+            "return document.documentElement.hasAttribute('data-theme')",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(system, json!(false));
     element(&client, "settings-save")
         .await
         .click()
