@@ -1098,6 +1098,19 @@ fn app_memory(driver: &Driver) -> Vec<(String, u64)> {
     found
 }
 
+/// What the page holds: its DOM elements and Tauri's IPC callbacks (a leak of either shows here).
+async fn print_page(client: &Client, when: &str) {
+    let page = client
+        .execute(
+            "const c = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks; \
+             return [document.getElementsByTagName('*').length, c ? (c instanceof Map ? c.size : Object.keys(c).length) : -1];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    println!("memory: the page holds {page} (DOM elements, IPC callbacks) {when}");
+}
+
 fn print_memory(when: &str, processes: &[(String, u64)]) -> u64 {
     let total: u64 = processes.iter().map(|(_, kb)| kb).sum();
     let parts: Vec<String> = processes
@@ -1147,15 +1160,7 @@ async fn budgets_memory_idle_and_after_a_hundred_turns() {
         .map(|(_, kb)| *kb)
         .unwrap_or(0);
     let before = print_memory("idle with the sample open", &idle);
-    let page = client
-        .execute(
-            "const c = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks; \
-             return [document.getElementsByTagName('*').length, c ? (c instanceof Map ? c.size : Object.keys(c).length) : -1];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    println!("memory: the page holds {page} (DOM elements, IPC callbacks) idle");
+    print_page(&client, "idle").await;
     println!(
         "memory of the app process alone, idle: {:.1} MB PSS",
         app_alone as f64 / 1024.0
@@ -1175,15 +1180,7 @@ async fn budgets_memory_idle_and_after_a_hundred_turns() {
     }
     tokio::time::sleep(Duration::from_secs(5)).await;
     let after = print_memory(&format!("after {TURNS} turns"), &app_memory(&driver));
-    let page = client
-        .execute(
-            "const c = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks; \
-             return [document.getElementsByTagName('*').length, c ? (c instanceof Map ? c.size : Object.keys(c).length) : -1];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    println!("memory: the page holds {page} (DOM elements, IPC callbacks)");
+    print_page(&client, "after the turns").await;
     if let Some(settle) = std::env::var("REDLINE_BENCH_SETTLE")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -178,19 +178,39 @@ fn release() -> Release {
     }
 }
 
+/// The update the app is offered when the server announces `announced`, with `signature`, and serves
+/// `artifact`; the app trusts `trusted` (a public key). The app is returned too: the update lives with it.
+async fn offered(
+    trusted: &str,
+    announced: &str,
+    signature: &str,
+    artifact: Vec<u8>,
+) -> (
+    tauri::App<tauri::test::MockRuntime>,
+    tauri_plugin_updater::Update,
+) {
+    let served = Served::default();
+    let base = serve(served.clone()).await;
+    *served.manifest.lock().unwrap() = manifest(&base, announced, signature);
+    *served.artifact.lock().unwrap() = artifact;
+    let (app, updater) = updater(trusted, &base);
+    let Found::Newer(update) = updates::check(&updater).await.unwrap() else {
+        panic!("{announced} is newer than 0.1.0 and was not offered");
+    };
+    (app, *update)
+}
+
 #[tokio::test]
 async fn a_correctly_signed_newer_release_is_offered_and_verifies() {
     let release = release();
     let signature = sign(&release.key, &release.artifact, "0.2.0");
-    let served = Served::default();
-    let base = serve(served.clone()).await;
-    *served.manifest.lock().unwrap() = manifest(&base, "0.2.0", &signature);
-    *served.artifact.lock().unwrap() = release.bytes.clone();
-
-    let (_app, updater) = updater(&release.key.public, &base);
-    let Found::Newer(update) = updates::check(&updater).await.unwrap() else {
-        panic!("0.2.0 is newer than 0.1.0 and was not offered");
-    };
+    let (_app, update) = offered(
+        &release.key.public,
+        "0.2.0",
+        &signature,
+        release.bytes.clone(),
+    )
+    .await;
     assert_eq!(update.version, "0.2.0");
     assert_eq!(update.body.as_deref(), Some("Faster exports."));
     let bytes = updates::fetch(&update)
@@ -203,17 +223,9 @@ async fn a_correctly_signed_newer_release_is_offered_and_verifies() {
 async fn a_tampered_artifact_is_refused() {
     let release = release();
     let signature = sign(&release.key, &release.artifact, "0.2.0");
-    let served = Served::default();
-    let base = serve(served.clone()).await;
-    *served.manifest.lock().unwrap() = manifest(&base, "0.2.0", &signature);
     let mut tampered = release.bytes.clone();
     tampered[123_456] ^= 1;
-    *served.artifact.lock().unwrap() = tampered;
-
-    let (_app, updater) = updater(&release.key.public, &base);
-    let Found::Newer(update) = updates::check(&updater).await.unwrap() else {
-        panic!("the release was not offered");
-    };
+    let (_app, update) = offered(&release.key.public, "0.2.0", &signature, tampered).await;
     let refused = updates::fetch(&update).await.unwrap_err();
     assert!(
         refused.contains("does not carry Redline's signature")
@@ -227,16 +239,14 @@ async fn a_signature_by_another_key_is_refused() {
     let release = release();
     let stranger = generate_key(release._dir.path(), "stranger.key");
     let signature = sign(&stranger, &release.artifact, "0.2.0");
-    let served = Served::default();
-    let base = serve(served.clone()).await;
-    *served.manifest.lock().unwrap() = manifest(&base, "0.2.0", &signature);
-    *served.artifact.lock().unwrap() = release.bytes.clone();
-
     // The app trusts the release key only.
-    let (_app, updater) = updater(&release.key.public, &base);
-    let Found::Newer(update) = updates::check(&updater).await.unwrap() else {
-        panic!("the release was not offered");
-    };
+    let (_app, update) = offered(
+        &release.key.public,
+        "0.2.0",
+        &signature,
+        release.bytes.clone(),
+    )
+    .await;
     let refused = updates::fetch(&update).await.unwrap_err();
     assert!(
         refused.contains("does not carry Redline's signature"),
@@ -249,15 +259,13 @@ async fn a_manifest_that_renames_an_older_release_is_refused() {
     // The artifact was signed as 0.2.0; a tampered latest.json announces it as 0.3.0.
     let release = release();
     let signature = sign(&release.key, &release.artifact, "0.2.0");
-    let served = Served::default();
-    let base = serve(served.clone()).await;
-    *served.manifest.lock().unwrap() = manifest(&base, "0.3.0", &signature);
-    *served.artifact.lock().unwrap() = release.bytes.clone();
-
-    let (_app, updater) = updater(&release.key.public, &base);
-    let Found::Newer(update) = updates::check(&updater).await.unwrap() else {
-        panic!("the release was not offered");
-    };
+    let (_app, update) = offered(
+        &release.key.public,
+        "0.3.0",
+        &signature,
+        release.bytes.clone(),
+    )
+    .await;
     let refused = updates::fetch(&update).await.unwrap_err();
     assert!(
         refused.contains("announced version 0.3.0") && refused.contains("signed as version 0.2.0"),
