@@ -46,12 +46,56 @@ pub async fn check(updater: &Updater) -> Result<Found, String> {
     }
 }
 
-/// Downloads `update` and verifies its signature; the bytes are returned only when it verifies.
+/// The largest update Redline downloads: several times any installer it has shipped (16 MB today). The
+/// updater plugin's own download holds whatever the server sends; a server that never ends must not
+/// exhaust memory before the signature is checked.
+pub const MAX_UPDATE_BYTES: usize = 256 << 20;
+
+/// Downloads `update` (at most [`MAX_UPDATE_BYTES`]) and verifies its signature; the bytes are returned
+/// only when it verifies.
 pub async fn fetch(update: &Update) -> Result<Vec<u8>, String> {
-    update
-        .download(|_, _| {}, || {})
+    fetch_at_most(update, MAX_UPDATE_BYTES).await
+}
+
+/// [`fetch`] with another limit (tests use a small one).
+pub async fn fetch_at_most(update: &Update, limit: usize) -> Result<Vec<u8>, String> {
+    redline_agent::install_tls();
+    let too_large = || {
+        format!(
+            "The update was refused: the server sent more than {} MB, far more than any Redline. Nothing \
+             was installed; this version keeps running.",
+            limit >> 20
+        )
+    };
+    let unreachable = |e: reqwest::Error| {
+        format!(
+            "Could not reach the update server ({e}). Check your connection and try again later."
+        )
+    };
+    let client = reqwest::Client::builder()
+        .connect_timeout(std::time::Duration::from_secs(30))
+        .build()
+        .map_err(unreachable)?;
+    let mut response = client
+        .get(update.download_url.clone())
+        .headers(update.headers.clone())
+        .header(reqwest::header::ACCEPT, "application/octet-stream")
+        .send()
         .await
-        .map_err(|e| words(&e))
+        .and_then(|r| r.error_for_status())
+        .map_err(unreachable)?;
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(unreachable)? {
+        if bytes.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    update.verify(&bytes).map_err(|e| words(&e))?;
+    Ok(bytes)
 }
 
 /// An updater error in plain words, with what happened to the app (nothing, in every case).
@@ -107,7 +151,12 @@ async fn run_from_menu<R: Runtime>(app: &AppHandle<R>) -> Result<(), String> {
     use tauri_plugin_updater::UpdaterExt;
     let current = app.package_info().version.to_string();
     redline_agent::install_tls();
-    let updater = app.updater().map_err(|e| words(&e))?;
+    // The manifest is read whole by the plugin: a server that never finishes it is given a minute.
+    let updater = app
+        .updater_builder()
+        .timeout(std::time::Duration::from_secs(60))
+        .build()
+        .map_err(|e| words(&e))?;
     let update = match check(&updater).await? {
         Found::UpToDate => {
             let text = format!("Redline {current} is the newest version.");

@@ -273,6 +273,50 @@ async fn a_manifest_that_renames_an_older_release_is_refused() {
     );
 }
 
+/// A server that sends more than any update (or never stops) is cut off at the limit, in words, before
+/// anything is held whole or verified.
+#[tokio::test]
+async fn an_update_larger_than_the_limit_is_refused_while_it_downloads() {
+    let release = release();
+    let signature = sign(&release.key, &release.artifact, "0.2.0");
+    // Announced by its length: 800 KB, over a 256 KB limit.
+    let (_app, update) = offered(
+        &release.key.public,
+        "0.2.0",
+        &signature,
+        release.bytes.clone(),
+    )
+    .await;
+    let refused = updates::fetch_at_most(&update, 256 << 10)
+        .await
+        .unwrap_err();
+    assert!(
+        refused.contains("more than") && refused.contains("Nothing was installed"),
+        "{refused}"
+    );
+
+    // No length, and no end: the stream is cut at the limit.
+    use axum::routing::get;
+    let endless = axum::Router::new().route(
+        "/artifact",
+        get(|| async {
+            let chunk = axum::body::Bytes::from(vec![0u8; 64 << 10]);
+            axum::body::Body::from_stream(futures_util::stream::repeat_with(move || {
+                Ok::<_, std::io::Error>(chunk.clone())
+            }))
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, endless).await.unwrap() });
+    let mut endless_update = update;
+    endless_update.download_url = format!("http://{address}/artifact").parse().unwrap();
+    let refused = updates::fetch_at_most(&endless_update, 1 << 20)
+        .await
+        .unwrap_err();
+    assert!(refused.contains("more than 1 MB"), "{refused}");
+}
+
 #[tokio::test]
 async fn an_older_or_equal_version_is_not_offered() {
     let release = release();
