@@ -8,12 +8,32 @@ bash "$ROOT/scripts/setup.sh" --test
 export PATH="$HOME/.cargo/bin:$PATH"
 cd "$ROOT"
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+# Each step says how long the run has taken so far, so that a slow step shows in CI's log.
+step() { printf '\n\033[1m==> %s\033[0m  [%dm%02ds]\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 # Every runner's output is kept so that the last line can count all the tests together.
 LOGS=$(mktemp -d)
 trap 'rm -rf "$LOGS"' EXIT
 n=0
 logged() { n=$((n + 1)); "$@" 2>&1 | tee "$LOGS/$n.log"; return "${PIPESTATUS[0]}"; }
+# A command on a private D-Bus session with a throwaway keyring (its own data folder, unlocked with a
+# throwaway password: an empty one fails), so that a developer's own keyring is never touched. The session's
+# bus, and every service it starts (the keyring, portals, the accessibility bus), write to /dev/null, never
+# into this script's output: a service that outlives its session cannot hold the run open. The command's own
+# output goes to its log, shown as it is written.
+on_private_session() {
+  n=$((n + 1))
+  local log="$LOGS/$n.log" keyrings status=0
+  keyrings=$(mktemp -d)
+  : >"$log"
+  XDG_DATA_HOME="$keyrings" REDLINE_SESSION_LOG="$log" dbus-run-session -- sh -c \
+    'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null 2>&1 &&
+     exec "$@" >"$REDLINE_SESSION_LOG" 2>&1' sh "$@" >/dev/null 2>&1 &
+  local pid=$!
+  tail -n +1 -f --pid="$pid" "$log"
+  wait "$pid" || status=$?
+  rm -rf "$keyrings"
+  return "$status"
+}
 TAURI=ui/node_modules/.bin/tauri
 # The app is built once, with its UI embedded, and every later step reuses that build.
 FEATURES=(--features custom-protocol)
@@ -27,6 +47,11 @@ logged npm --prefix ui test --silent
 step "UI: build"
 npm --prefix ui run --silent build
 
+# Every screen and dialog of the window (IPC mocked) in headless Chromium: axe-core's WCAG 2.1 AA rules,
+# contrast included, in both themes, and text at 200%.
+step "UI: accessibility audit (axe-core in headless Chromium, both themes, text at 200%)"
+npm --prefix ui run --silent audit
+
 step "Rust: formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets "${FEATURES[@]}" -- -D warnings
@@ -36,14 +61,9 @@ logged cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast
 logged cargo test --workspace --doc "${FEATURES[@]}"
 
 if [ "$(uname -s)" = Linux ]; then
-  # A private session bus and a throwaway keyring (its own data folder, unlocked with a throwaway password:
-  # an empty one fails), so that a developer's own keyring is never touched.
   step "Keychain: API keys in a real Secret Service (gnome-keyring on a private D-Bus session)"
-  KEYRINGS=$(mktemp -d)
-  logged env XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
-    'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null &&
-     exec cargo nextest run --workspace --features custom-protocol --run-ignored only -E "test(the_key_lives_in_the_os_keychain)"'
-  rm -rf "$KEYRINGS"
+  on_private_session cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only \
+    -E "test(the_key_lives_in_the_os_keychain)"
 fi
 
 # A server no one here wrote, with a real model: llama.cpp's OpenAI-compatible server (llama-cpp-python, set up
@@ -110,12 +130,10 @@ if [ "$(uname -s)" = Linux ]; then
   # listened; the tests now wait for it.)
   # On a private session bus with a throwaway keyring, as above: a key entered in the window's settings goes
   # to a real Secret Service, and the test then looks for it everywhere else.
-  KEYRINGS=$(mktemp -d)
-  logged env REDLINE_E2E_APP="$ROOT/target/release/redline-app" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
-    'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null &&
-     exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
-       cargo nextest run --workspace --features custom-protocol --run-ignored only -E "binary(e2e) & !test(budgets_)" --test-threads 1'
-  rm -rf "$KEYRINGS"
+  on_private_session env REDLINE_E2E_APP="$ROOT/target/release/redline-app" \
+    xvfb-run -a --server-args="-screen 0 1400x900x24" \
+    cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E "binary(e2e) & !test(budgets_)" \
+    --test-threads 1
 
   step "Package: the .deb installs, starts from its installed path, and removes cleanly"
   deb=$(ls -t target/release/bundle/deb/*.deb | head -n 1)
@@ -138,9 +156,11 @@ if [ "$(uname -s)" = Linux ]; then
   /usr/bin/redline --version
   /usr/bin/redline --data-dir "$TRY/data" list --json | grep -q '"Richard Hendriks' \
     || { echo "the installed redline does not list the first-start resume" >&2; exit 1; }
-  painted=$(XDG_DATA_HOME="$TRY/xdg" XDG_CONFIG_HOME="$TRY/config" \
-    xvfb-run -a --server-args="-screen 0 1400x900x24" /usr/bin/redline-app --measure-startup --data-dir "$TRY/app" \
-    2>/dev/null | tail -n 1)
+  # Into a file, not a pipe: a process the app leaves behind cannot hold the step open; two minutes at most.
+  XDG_DATA_HOME="$TRY/xdg" XDG_CONFIG_HOME="$TRY/config" timeout -k 10 120 \
+    xvfb-run -a --server-args="-screen 0 1400x900x24" /usr/bin/redline-app --measure-startup \
+    --data-dir "$TRY/app" >"$TRY/startup.out" 2>/dev/null </dev/null || true
+  painted=$(tail -n 1 "$TRY/startup.out")
   printf '%s\n' "$painted" | grep -Eq '^\{"first_paint_ms":[0-9]+\}$' \
     || { echo "the installed app did not paint the first-start resume: $painted" >&2; exit 1; }
   echo "the installed app painted the first-start resume: $painted"
@@ -166,7 +186,7 @@ if [ "$(uname -s)" = Linux ]; then
   echo "$(basename "$rpm"): $(printf '%s\n' "$files" | wc -l) files; requires $(printf '%s\n' "$requires" | tr '\n' ' ')"
 fi
 
-step "All tests passed"
+step "All tests passed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 # One closing line for every runner together: nextest's summaries, doc tests, Vitest.
 sed 's/\x1b\[[0-9;]*m//g' "$LOGS"/*.log | awk '
   /tests? run: [0-9]+ passed/ { for (i = 1; i <= NF; i++) if ($i == "passed" || $i == "passed,") p += $(i - 1); for (i = 1; i <= NF; i++) if ($i == "failed" || $i == "failed,") f += $(i - 1) }
