@@ -6,10 +6,13 @@
 //! Fallback for Chinese, Japanese and Korean) and embedded with Unicode maps; the PDF is tagged, with the
 //! person's name as title and author; links are clickable.
 
+pub mod ats;
+
 use std::sync::OnceLock;
 
 use redline_resume::export::{Page, Template};
 use redline_resume::outline::{Item, outline};
+use redline_resume::words::words;
 use serde_json::{Value, json};
 use typst::diag::{FileError, FileResult};
 use typst::foundations::{Bytes, Datetime};
@@ -119,13 +122,21 @@ fn item(i: &Item) -> Value {
 /// The outline as the templates read it.
 fn data(resume: &Value, page: Page) -> Value {
     let (header, sections) = outline(resume);
-    let title = if header.name.is_empty() {
-        "Resume".to_owned()
-    } else {
-        format!("{} — Resume", header.name)
-    };
+    let words = words(resume);
+    // Typst takes an ISO 639 code and an ISO 3166 region: `pt-BR` is `pt` in `BR`.
+    let mut subtags = words.tag.split('-');
+    let lang = subtags
+        .next()
+        .filter(|l| (2..=3).contains(&l.len()) && l.bytes().all(|b| b.is_ascii_alphabetic()))
+        .map_or_else(|| "en".to_owned(), str::to_ascii_lowercase);
+    let region = subtags
+        .find(|r| r.len() == 2 && r.bytes().all(|b| b.is_ascii_alphabetic()))
+        .map(str::to_ascii_uppercase);
     json!({
-        "title": title,
+        "title": words.title(&header.name),
+        "lang": lang,
+        "region": region,
+        "rtl": words.rtl,
         "paper": match page { Page::A4 => "a4", Page::Letter => "us-letter" },
         "name": header.name,
         "label": header.label,

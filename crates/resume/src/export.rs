@@ -7,6 +7,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::outline::{Entry, Item, outline};
+use crate::words::words;
 
 /// What an export is written as: one switch for the CLI, the app and the export dialog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +171,7 @@ a{color:inherit}.summary{margin:10px 0 0;white-space:pre-line}section{margin-top
 h2{font-size:13px;letter-spacing:.12em;text-transform:uppercase;margin:0 0 8px;padding-bottom:4px}\
 .entry{margin:0 0 12px;break-inside:avoid}.entry header{display:flex;justify-content:space-between;gap:12px;align-items:baseline}\
 h3{margin:0;font-size:15px}.dates{font-size:12px;color:#666;white-space:nowrap}.sub{font-size:13px;color:#555}\
-.entry ul{margin:6px 0 0;padding-left:20px}.entry li{margin:2px 0}.keywords{list-style:none;padding:0!important;display:flex;flex-wrap:wrap;gap:4px}\
+.entry ul{margin:6px 0 0;padding-inline-start:20px}.entry li{margin:2px 0}.keywords{list-style:none;padding:0!important;display:flex;flex-wrap:wrap;gap:4px}\
 .keywords li{font-size:12px;border:1px solid #ccc;border-radius:10px;padding:1px 8px}\
 @media print{body{background:#fff}.page{margin:0;max-width:none;box-shadow:none;padding:0}a{text-decoration:none}}";
 
@@ -178,7 +179,7 @@ const CLASSIC_CSS: &str = "body{font-family:Georgia,'Times New Roman','Noto Seri
 .basics{text-align:center}.contacts,.profiles{justify-content:center}h2{border-bottom:1px solid #1d2230;color:#1d2230}";
 
 const MODERN_CSS: &str = "body{font-family:'Helvetica Neue',Arial,'Noto Sans','Noto Sans CJK SC','Noto Sans Arabic',sans-serif}\
-.basics{border-left:6px solid #c0392b;padding-left:16px}h2{color:#c0392b;border-bottom:2px solid #f0d5d1}\
+.basics{border-inline-start:6px solid #c0392b;padding-inline-start:16px}h2{color:#c0392b;border-bottom:2px solid #f0d5d1}\
 .keywords li{border-color:#e8b7b0;background:#fbefed}";
 
 fn link(item: &Item) -> String {
@@ -191,16 +192,15 @@ fn link(item: &Item) -> String {
 /// The resume as one self-contained HTML file.
 pub fn html(resume: &Value, template: Template, page: Page) -> String {
     let (header, sections) = outline(resume);
+    let words = words(resume);
     let mut out = String::new();
-    let title = if header.name.is_empty() {
-        "Resume".to_owned()
-    } else {
-        format!("{} — Resume", header.name)
-    };
+    let title = words.title(&header.name);
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+        "<!DOCTYPE html>\n<html lang=\"{}\" dir=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
 <meta name=\"author\" content=\"{}\">\n<meta name=\"generator\" content=\"Redline\">\n<title>{}</title>\n<style>@page{{size:{};margin:16mm}}{BASE_CSS}{}</style>\n</head>\n<body>\n<main class=\"page {}\">\n",
+        escape(&words.tag),
+        if words.rtl { "rtl" } else { "ltr" },
         escape(&header.name),
         escape(&title),
         page.css(),
@@ -245,7 +245,8 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
         let _ = writeln!(
             out,
             "<section id=\"{}\">\n<h2>{}</h2>",
-            section.id, section.heading
+            section.id,
+            escape(&section.heading)
         );
         for entry in &section.entries {
             html_entry(&mut out, entry);
@@ -340,7 +341,7 @@ pub fn markdown(resume: &Value) -> String {
         let _ = writeln!(out, "{}\n", md(&header.summary));
     }
     for section in &sections {
-        let _ = writeln!(out, "## {}\n", section.heading);
+        let _ = writeln!(out, "## {}\n", md(&section.heading));
         for e in &section.entries {
             let _ = write!(out, "### {}", md(&e.title));
             if !e.dates.is_empty() {

@@ -17,6 +17,7 @@
 //! - [`coverage`]: which terms of a job description a resume has, computed locally.
 //! - [`place`]: where a JSON Pointer is, in a person's words (“the summary of your job at Pied Piper”).
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
+//! - [`words`]: a resume's words (headings, months, “present”, direction) in its own language, `meta.language`.
 //! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
 //!   PDF lands here too (see the export issue).
 
@@ -24,6 +25,7 @@ pub mod coverage;
 pub mod export;
 pub mod outline;
 pub mod place;
+pub mod words;
 
 use std::sync::{Arc, Mutex, OnceLock};
 

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::words::{SECTIONS, Words, words};
+
 /// The person.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Header {
@@ -41,13 +43,15 @@ pub struct Entry {
 pub struct Section {
     /// The JSON Resume key (`work`, `skills`, …).
     pub id: &'static str,
-    pub heading: &'static str,
+    /// In the resume's language, or as the user renamed it ([`crate::words`]).
+    pub heading: String,
     pub entries: Vec<Entry>,
 }
 
-/// The outline of `resume`: empty or missing sections are left out.
+/// The outline of `resume`, in its words ([`crate::words`]): empty or missing sections are left out.
 pub fn outline(resume: &Value) -> (Header, Vec<Section>) {
-    (header(&resume["basics"]), sections(resume))
+    let words = words(resume);
+    (header(&resume["basics"]), sections(resume, &words))
 }
 
 fn s(v: &Value, key: &str) -> String {
@@ -143,29 +147,14 @@ fn header(basics: &Value) -> Header {
     }
 }
 
-/// `2013-12-01` → `Dec 2013`; `2013` stays; anything else is shown as written.
+/// `2013-12-01` → `Dec 2013`; `2013` stays; anything else is shown as written (English; a resume's own
+/// language is [`Words::month_year`]).
 pub fn month_year(date: &str) -> String {
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let parts: Vec<&str> = date.trim().split('-').collect();
-    match parts.as_slice() {
-        [y, m, ..] if y.len() == 4 => match m.parse::<usize>() {
-            Ok(m @ 1..=12) => format!("{} {y}", MONTHS[m - 1]),
-            _ => date.trim().to_owned(),
-        },
-        _ => date.trim().to_owned(),
-    }
+    Words::english().month_year(date)
 }
 
-fn range(v: &Value) -> String {
-    let (start, end) = (s(v, "startDate"), s(v, "endDate"));
-    match (start.is_empty(), end.is_empty()) {
-        (true, true) => String::new(),
-        (false, true) => format!("{} – present", month_year(&start)),
-        (true, false) => month_year(&end),
-        (false, false) => format!("{} – {}", month_year(&start), month_year(&end)),
-    }
+fn range(v: &Value, words: &Words) -> String {
+    words.range(&s(v, "startDate"), &s(v, "endDate"))
 }
 
 fn url_of(v: &Value) -> Option<Item> {
@@ -182,7 +171,7 @@ fn join(parts: &[String], separator: &str) -> String {
         .join(separator)
 }
 
-fn entry(id: &str, v: &Value) -> Entry {
+fn entry(id: &str, v: &Value, words: &Words) -> Entry {
     let mut e = Entry {
         url: url_of(v),
         ..Entry::default()
@@ -191,7 +180,7 @@ fn entry(id: &str, v: &Value) -> Entry {
         "work" => {
             e.title = s(v, "position");
             e.subtitle = s(v, "name");
-            e.dates = range(v);
+            e.dates = range(v, words);
             e.location = s(v, "location");
             e.summary = join(&[s(v, "description"), s(v, "summary")], "\n\n");
             e.bullets = list(v, "highlights");
@@ -199,35 +188,35 @@ fn entry(id: &str, v: &Value) -> Entry {
         "volunteer" => {
             e.title = s(v, "position");
             e.subtitle = s(v, "organization");
-            e.dates = range(v);
+            e.dates = range(v, words);
             e.summary = s(v, "summary");
             e.bullets = list(v, "highlights");
         }
         "education" => {
             e.title = join(&[s(v, "studyType"), s(v, "area")], ", ");
             e.subtitle = s(v, "institution");
-            e.dates = range(v);
+            e.dates = range(v, words);
             let score = s(v, "score");
             if !score.is_empty() {
-                e.bullets.push(format!("Score: {score}"));
+                e.bullets.push(format!("{}: {score}", words.score()));
             }
             e.bullets.extend(list(v, "courses"));
         }
         "awards" => {
             e.title = s(v, "title");
             e.subtitle = s(v, "awarder");
-            e.dates = month_year(&s(v, "date"));
+            e.dates = words.month_year(&s(v, "date"));
             e.summary = s(v, "summary");
         }
         "certificates" => {
             e.title = s(v, "name");
             e.subtitle = s(v, "issuer");
-            e.dates = month_year(&s(v, "date"));
+            e.dates = words.month_year(&s(v, "date"));
         }
         "publications" => {
             e.title = s(v, "name");
             e.subtitle = s(v, "publisher");
-            e.dates = month_year(&s(v, "releaseDate"));
+            e.dates = words.month_year(&s(v, "releaseDate"));
             e.summary = s(v, "summary");
         }
         "skills" => {
@@ -253,7 +242,7 @@ fn entry(id: &str, v: &Value) -> Entry {
                 &[s(v, "entity"), s(v, "type"), list(v, "roles").join(", ")],
                 " · ",
             );
-            e.dates = range(v);
+            e.dates = range(v, words);
             e.summary = s(v, "description");
             e.bullets = list(v, "highlights");
             e.keywords = list(v, "keywords");
@@ -263,32 +252,19 @@ fn entry(id: &str, v: &Value) -> Entry {
     e
 }
 
-fn sections(resume: &Value) -> Vec<Section> {
-    const HEADINGS: &[(&str, &str)] = &[
-        ("work", "Work"),
-        ("volunteer", "Volunteering"),
-        ("education", "Education"),
-        ("awards", "Awards"),
-        ("certificates", "Certificates"),
-        ("publications", "Publications"),
-        ("skills", "Skills"),
-        ("languages", "Languages"),
-        ("interests", "Interests"),
-        ("references", "References"),
-        ("projects", "Projects"),
-    ];
-    HEADINGS
+fn sections(resume: &Value, words: &Words) -> Vec<Section> {
+    SECTIONS
         .iter()
-        .filter_map(|&(id, heading)| {
+        .filter_map(|&id| {
             let entries: Vec<Entry> = resume[id]
                 .as_array()?
                 .iter()
-                .map(|v| entry(id, v))
+                .map(|v| entry(id, v, words))
                 .filter(|e| *e != Entry::default())
                 .collect();
-            (!entries.is_empty()).then_some(Section {
+            (!entries.is_empty()).then(|| Section {
                 id,
-                heading,
+                heading: words.heading(id).to_owned(),
                 entries,
             })
         })

@@ -18,7 +18,7 @@ fn resumes() -> Vec<(String, Value)> {
 }
 
 /// Every text the outline shows, in order, with the heading of the section it belongs to.
-fn expected_texts(resume: &Value) -> Vec<(Option<&'static str>, String)> {
+fn expected_texts(resume: &Value) -> Vec<(Option<String>, String)> {
     let (header, sections) = outline(resume);
     let mut texts = vec![(None, header.name.clone()), (None, header.label.clone())];
     texts.extend(
@@ -32,14 +32,14 @@ fn expected_texts(resume: &Value) -> Vec<(Option<&'static str>, String)> {
     for s in &sections {
         for e in &s.entries {
             for t in [&e.title, &e.dates, &e.subtitle, &e.location] {
-                texts.push((Some(s.heading), t.clone()));
+                texts.push((Some(s.heading.clone()), t.clone()));
             }
             if let Some(u) = &e.url {
-                texts.push((Some(s.heading), u.text.clone()));
+                texts.push((Some(s.heading.clone()), u.text.clone()));
             }
-            texts.push((Some(s.heading), e.summary.clone()));
+            texts.push((Some(s.heading.clone()), e.summary.clone()));
             for t in e.bullets.iter().chain(&e.keywords) {
-                texts.push((Some(s.heading), t.clone()));
+                texts.push((Some(s.heading.clone()), t.clone()));
             }
         }
     }
@@ -59,7 +59,7 @@ fn assert_in_order(
     let mut section = None;
     for (in_section, text) in expected_texts(resume) {
         if in_section != section {
-            let h = heading(in_section.unwrap());
+            let h = heading(in_section.as_deref().unwrap());
             at = at
                 + rendered[at..]
                     .find(&h)

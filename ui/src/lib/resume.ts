@@ -1,5 +1,6 @@
 // The JSON Resume document (schema 1.x) as the resume view reads it. Every field is optional, as in the
 // schema, and unknown fields are kept as they are.
+import { english } from "./words";
 
 export interface Location {
   address?: string;
@@ -129,24 +130,15 @@ export interface Resume {
   [unknown: string]: unknown;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** A JSON Resume date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) as a reader expects it: "Dec 2013". */
+/** A JSON Resume date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) as a reader expects it, in English: "Dec 2013".
+ * A resume in another language is shown in its own words (`wordsOf` in words.ts). */
 export function formatDate(date: string | undefined): string {
-  if (!date) return "";
-  const match = /^(\d{4})(?:-(\d{2}))?/.exec(date);
-  if (!match) return date;
-  const month = match[2] ? MONTHS[Number(match[2]) - 1] : undefined;
-  return month ? `${month} ${match[1]}` : (match[1] ?? date);
+  return english.formatDate(date);
 }
 
-/** A date range; an entry with a start and no end is ongoing. */
+/** A date range in English; an entry with a start and no end is ongoing. */
 export function formatRange(item: Dated): string {
-  const start = formatDate(item.startDate);
-  const end = formatDate(item.endDate);
-  if (start && end) return start === end ? start : `${start} – ${end}`;
-  if (start) return `${start} – Present`;
-  return end;
+  return english.formatRange(item);
 }
 
 /** True when a section has something to show: a missing or empty section is not rendered. */
