@@ -21,9 +21,10 @@ install_system_packages() {
                   libssl-dev curl file)
       # For tests: a virtual display, the WebDriver for WebKitGTK, poppler's tools, a real Secret Service
       # (gnome-keyring on a private D-Bus session) for the keychain, Python's venv for llama.cpp's server, and
-      # rpm to inspect the .rpm package, and the time zones (the CLI's local-time test).
+      # rpm to inspect the .rpm package, the time zones (the CLI's local-time test), and Chromium for the
+      # accessibility audit.
       [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11
-                                       python3-venv python3-dev rpm tzdata)
+                                       python3-venv python3-dev rpm tzdata chromium)
       local missing=()
       for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
       if [ "${#missing[@]}" -gt 0 ]; then

@@ -92,6 +92,15 @@ pub async fn export_document(
     engine.export(&request, &folder).await
 }
 
+/// How an applicant tracking system reads the resume's PDF (`request`'s template and page size).
+#[tauri::command]
+pub async fn ats_check(
+    engine: State<'_, Engine>,
+    request: ExportRequest,
+) -> Result<crate::ipc::AtsView, IpcError> {
+    engine.ats(&request).await
+}
+
 /// The conversation about the document on screen, oldest first.
 #[tauri::command]
 pub async fn chat_history(engine: State<'_, Engine>) -> Result<Vec<ChatLine>, IpcError> {
@@ -427,6 +436,17 @@ pub async fn edit_document<R: Runtime>(
     ops: Vec<redline_patch::Operation>,
 ) -> Result<DocState, IpcError> {
     engine.edit(base, ops, &mut emitter(app)).await
+}
+
+/// The resume's language or a section's heading (`meta.language`, `meta.headings`), as a revision.
+#[tauri::command]
+pub async fn set_words<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    base: u64,
+    change: crate::ipc::WordsChange,
+) -> Result<DocState, IpcError> {
+    engine.set_words(base, change, &mut emitter(app)).await
 }
 
 /// A copy of the resume on screen tailored to a job posting, opened, with its coverage report.

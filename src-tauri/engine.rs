@@ -11,7 +11,8 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::ipc::{
-    ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, ProviderView, TurnSummary,
+    AtsView, ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, ProviderView,
+    TurnSummary,
 };
 
 /// The surface id of the main window's resume view.
@@ -192,6 +193,22 @@ impl Engine {
                 folder.display()
             ),
         ))
+    }
+
+    /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
+    /// and page size) made and read back in-process, per section, with what is missing or out of order.
+    pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, IpcError> {
+        use redline_resume::export::{Page, Template};
+        let template = Template::parse(&request.template)?;
+        let page = Page::parse(&request.page)?;
+        let open = self.open()?.lock().await;
+        let resume = open.store.head(open.document_id)?.document;
+        drop(open);
+        let report =
+            tokio::task::spawn_blocking(move || redline_pdf::ats::check(&resume, template, page))
+                .await
+                .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+        Ok(AtsView::from(report))
     }
 
     /// The conversation about the document on screen, oldest first (so that it survives a restart).

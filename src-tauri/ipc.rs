@@ -83,6 +83,77 @@ pub struct ExportRequest {
     pub page: String,
 }
 
+/// A change to the words a resume is shown in (`meta.language`, `meta.headings`): the view and every
+/// export use them.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum WordsChange {
+    /// The resume's language, a BCP 47 tag (`de`, `pt-BR`); `null` for English.
+    Language { tag: Option<String> },
+    /// A section's heading (`section` is its key, `work`); `null` for the language's own.
+    Heading {
+        section: String,
+        heading: Option<String>,
+    },
+}
+
+/// How an applicant tracking system reads the resume's PDF (`redline_pdf::ats`).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AtsView {
+    /// Pages in the PDF.
+    pub pages: u32,
+    /// What was read: the header (`basics`), then each section from its heading on.
+    pub sections: Vec<AtsSection>,
+    /// Fields whose text was not read back at all.
+    pub missing: Vec<AtsFinding>,
+    /// Fields read, but ahead of something the resume puts before them.
+    pub out_of_order: Vec<AtsFinding>,
+}
+
+/// The text read for one part of the resume.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AtsSection {
+    /// `basics`, `work`, `skills`, …
+    pub id: String,
+    /// Its heading in the PDF (empty for the header).
+    pub heading: String,
+    pub text: String,
+}
+
+/// A field that did not read back as the resume has it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AtsFinding {
+    pub section: String,
+    /// `name`, `heading`, `title`, `dates`, `item`, `keyword`, …
+    pub field: String,
+    pub text: String,
+}
+
+impl From<redline_pdf::ats::Report> for AtsView {
+    fn from(r: redline_pdf::ats::Report) -> Self {
+        let finding = |f: redline_pdf::ats::Finding| AtsFinding {
+            section: f.section,
+            field: f.field,
+            text: f.text,
+        };
+        AtsView {
+            pages: u32::try_from(r.pages).unwrap_or(u32::MAX),
+            sections: r
+                .sections
+                .into_iter()
+                .map(|s| AtsSection {
+                    id: s.id,
+                    heading: s.heading,
+                    text: s.text,
+                })
+                .collect(),
+            missing: r.missing.into_iter().map(finding).collect(),
+            out_of_order: r.out_of_order.into_iter().map(finding).collect(),
+        }
+    }
+}
+
 /// A finished export.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -332,6 +403,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     ChatLine::export_all(&cfg)?;
     ExportRequest::export_all(&cfg)?;
     ExportDone::export_all(&cfg)?;
+    WordsChange::export_all(&cfg)?;
+    AtsView::export_all(&cfg)?;
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;

@@ -85,6 +85,8 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::restore,
             commands::take_notices,
             commands::edit_document,
+            commands::set_words,
+            commands::ats_check,
             commands::tailor_document,
             commands::tailoring,
             commands::held_edits,

@@ -1241,3 +1241,87 @@ fn ctrl_c_exits_130() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130), "{status:?}");
 }
+
+#[test]
+fn ats_reads_the_resume_back_from_its_pdf_and_says_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    // The resume as Redline prints it reads back whole, in order: exit 0.
+    let report = json(redline(dir.path(), &["ats", "--json"]));
+    assert_eq!(report["id"], 1);
+    assert_eq!(report["missing"], serde_json::json!([]));
+    assert_eq!(report["out_of_order"], serde_json::json!([]));
+    let ids: Vec<&str> = report["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids[..3], ["basics", "work", "volunteer"]);
+    assert!(
+        report["sections"][1]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Pied Piper")
+    );
+    assert!(report["pages"].as_u64().unwrap() >= 1);
+    let said = ok(redline(
+        dir.path(),
+        &["ats", "--template", "modern", "--page", "letter"],
+    ));
+    assert!(said.contains("Every field reads back, in order."), "{said}");
+
+    // A PDF exported before the resume changed: what was added since is missing, exit 1.
+    let pdf = dir.path().join("before.pdf");
+    ok(redline(
+        dir.path(),
+        &["export", "--format", "pdf", "-o", pdf.to_str().unwrap()],
+    ));
+    let mut changed = redline_resume::sample();
+    changed["skills"][0]["keywords"]
+        .as_array_mut()
+        .unwrap()
+        .push("Distributed consensus".into());
+    let file = dir.path().join("changed.json");
+    std::fs::write(&file, changed.to_string()).unwrap();
+    let imported = json(redline(
+        dir.path(),
+        &["import", file.to_str().unwrap(), "--json"],
+    ));
+    let doc = imported["id"].to_string();
+    let out = redline(
+        dir.path(),
+        &[
+            "ats",
+            "--doc",
+            &doc,
+            "--pdf",
+            pdf.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["missing"],
+        serde_json::json!([{"section": "skills", "field": "keyword", "text": "Distributed consensus"}])
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 missing, 0 out of order"));
+
+    // Not a PDF: refused (4); no such document: not found (3).
+    std::fs::write(dir.path().join("not.pdf"), b"%PDF-1.7 nothing here").unwrap();
+    let not = dir.path().join("not.pdf");
+    let out = redline(dir.path(), &["ats", "--pdf", not.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = redline(dir.path(), &["ats", "--doc", "99"]);
+    assert_eq!(out.status.code(), Some(3));
+}

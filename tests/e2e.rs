@@ -958,6 +958,116 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
     drop(driver);
 }
 
+/// The resume in its own language: German headings and dates from the toolbar's language menu, a heading
+/// renamed for this resume, Arabic laid out right to left; the export dialog (a native modal dialog that
+/// takes focus and closes with Escape) reads the PDF back as an applicant tracking system would.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let client = connect(&driver, data_dir.path()).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    let heading = |section: &'static str| {
+        // The heading's own text (its rename control is inside it).
+        format!(
+            "return Array.from(document.querySelector(\"[data-testid='section-{section}'] h2\").childNodes)\
+             .filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();"
+        )
+    };
+    let script = |js: String| {
+        let client = client.clone();
+        async move { client.execute(&js, vec![]).await.unwrap() }
+    };
+
+    element(&client, "resume-language")
+        .await
+        .select_by_value("de")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while script(heading("work")).await != json!("Berufserfahrung") {
+        assert!(
+            Instant::now() < deadline,
+            "the headings never turned German"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let job = text_of(&client, "work-0").await;
+    assert!(job.contains("Dez. 2013"), "{job}");
+    assert_eq!(
+        script("return document.querySelector(\"[data-testid='resume']\").lang;".into()).await,
+        json!("de")
+    );
+
+    // Renamed for this resume (the control shows on hover or focus: clicked as a keyboard user would).
+    script(
+        "document.querySelector(\"[data-testid='rename-skills']\").click(); return true;".into(),
+    )
+    .await;
+    let input = element(&client, "rename-heading-skills").await;
+    // Ctrl+A, the new name, Enter (WebDriver's clear would blur the field, which saves it as it is).
+    input
+        .send_keys("\u{E009}a\u{E009}Werkzeuge\u{E007}")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while script(heading("skills")).await != json!("Werkzeuge") {
+        assert!(Instant::now() < deadline, "the heading was never renamed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // The export dialog: focus moves in; the PDF reads back whole; Escape closes it.
+    button(&client, "Export…").await.click().await.unwrap();
+    element(&client, "export-dialog").await;
+    assert_eq!(
+        script("return !!document.activeElement.closest(\"dialog[open]\");".into()).await,
+        json!(true),
+        "focus is in the dialog"
+    );
+    element(&client, "ats-check").await.click().await.unwrap();
+    let said = wait_for_text(&client, "ats-status", |t| {
+        t.contains("reads back") || t.contains("not read") || t.contains("failed")
+    })
+    .await;
+    assert!(said.contains("Every field reads back, in order"), "{said}");
+    let read =
+        script("return document.querySelector(\"[data-testid='ats-read']\").textContent;".into())
+            .await;
+    assert!(read.as_str().unwrap().contains("Werkzeuge"), "{read}");
+    client
+        .active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E00C}")
+        .await
+        .unwrap();
+    gone(&client, "export-dialog").await;
+
+    // Arabic: right to left.
+    element(&client, "resume-language")
+        .await
+        .select_by_value("ar")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while script("return document.querySelector(\"[data-testid='resume']\").dir;".into()).await
+        != json!("rtl")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the view never turned right to left"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(script(heading("work")).await, json!("الخبرة العملية"));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("arabic.png"), png).unwrap();
+    client.close().await.ok();
+    drop(driver);
+}
+
 /// Review mode in the real window: with it on, an AI bundle is a card, in words, and nothing is saved until
 /// Accept; one change of it is rejected on its own and the rest accepted.
 #[tokio::test]

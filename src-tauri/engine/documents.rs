@@ -6,10 +6,12 @@
 use redline_agent::fixtures::DEMO_TITLE;
 use redline_patch::{Operation, PatchState, Policy};
 use redline_store::{Committed, Source, Store};
+use serde_json::Value;
 
 use super::{Emit, Engine, Open};
 use crate::ipc::{
     CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryRow, IpcError, RevisionView, TailorView,
+    WordsChange,
 };
 
 /// The title of a new blank resume.
@@ -319,6 +321,106 @@ impl Engine {
         }
     }
 
+    /// Changes the words the resume is shown in — its language or a section's heading — as a revision of
+    /// the user's own. `/meta` is closed to every other edit, the model's and the view's alike; this
+    /// writes only `meta.language` or `meta.headings`, from values checked here.
+    pub async fn set_words(
+        &self,
+        base: u64,
+        change: WordsChange,
+        emit: &mut (dyn FnMut(Emit) + Send),
+    ) -> Result<DocState, IpcError> {
+        use redline_resume::words::{self, MAX_HEADING_CHARS, SECTIONS};
+        self.idle()?;
+        let invalid = |m: String| IpcError::new(ErrorKind::Invalid, m);
+        let (key, value, summary) = match change {
+            WordsChange::Language { tag } => {
+                let value = match tag.as_deref().map(str::trim) {
+                    None | Some("") => None,
+                    Some(t) => Some(words::well_formed(t).ok_or_else(|| {
+                        invalid(format!(
+                            "“{}” is not a language tag such as de, pt-BR or ja",
+                            t.chars().take(40).collect::<String>()
+                        ))
+                    })?),
+                };
+                let name: &str = match value.and_then(words::Language::parse) {
+                    Some(language) => language.name(),
+                    None => value.unwrap_or("English"),
+                };
+                let summary = format!("Write the resume's headings and dates in {name}");
+                (
+                    vec!["language".to_owned()],
+                    value.map(|t| Value::from(t.to_owned())),
+                    summary,
+                )
+            }
+            WordsChange::Heading { section, heading } => {
+                if !SECTIONS.contains(&section.as_str()) {
+                    return Err(invalid(format!(
+                        "there is no section “{}”",
+                        section.chars().take(40).collect::<String>()
+                    )));
+                }
+                let heading = heading
+                    .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .filter(|h| !h.is_empty());
+                if heading
+                    .as_ref()
+                    .is_some_and(|h| h.chars().count() > MAX_HEADING_CHARS)
+                {
+                    return Err(invalid(format!(
+                        "a heading is at most {MAX_HEADING_CHARS} characters"
+                    )));
+                }
+                let summary = match &heading {
+                    Some(h) => format!("Call the {section} section “{h}”"),
+                    None => format!("Give the {section} section its usual heading"),
+                };
+                (
+                    vec!["headings".to_owned(), section],
+                    heading.map(Value::from),
+                    summary,
+                )
+            }
+        };
+        let mut open = self.open()?.lock().await;
+        let Open {
+            store,
+            document_id,
+            surface,
+        } = &mut *open;
+        let document = store.checkout(*document_id, base)?.document;
+        let ops = meta_ops(&document, &key, value);
+        if ops.is_empty() {
+            return doc_state(&open);
+        }
+        // The default policy with /meta open: the operations are the ones built just above.
+        let policy = Policy {
+            protected: Vec::new(),
+            ..Policy::default()
+        };
+        match redline_agent::commit_ops(
+            store,
+            *document_id,
+            base,
+            &ops,
+            &policy,
+            Source::User,
+            summary,
+        ) {
+            Ok((committed, ops)) => {
+                emit(Emit::Surface(surface.patch(
+                    committed.info.number,
+                    PatchState::Committed,
+                    ops,
+                )));
+                doc_state(&open)
+            }
+            Err(e) => Err(super::nothing_changed(store, *document_id, e)),
+        }
+    }
+
     /// A copy of the resume on screen tailored to the job `posting`: a variant with its own history,
     /// linked to the posting, opened; with the report of the posting's terms it has and lacks.
     pub async fn tailor(
@@ -548,6 +650,42 @@ fn tailoring(open: &Open) -> Result<Option<TailorView>, IpcError> {
         terms,
         changes,
     }))
+}
+
+/// The operations that set `/meta/<key…>` to `value` (or remove it, for `None`) in `document`, creating
+/// `/meta` and the objects on the way; none when it already is so.
+fn meta_ops(document: &Value, key: &[String], value: Option<Value>) -> Vec<Operation> {
+    let pointer = |keys: &[String]| {
+        std::iter::once("/meta".to_owned())
+            .chain(keys.iter().map(|k| format!("/{k}")))
+            .collect::<String>()
+    };
+    let at = |keys: &[String]| document.pointer(&pointer(keys));
+    if at(key) == value.as_ref() {
+        return Vec::new();
+    }
+    let Some(value) = value else {
+        return vec![Operation::Remove { path: pointer(key) }];
+    };
+    // The deepest object that exists on the way, and the value nested from there.
+    let mut depth = key.len() - 1;
+    while depth > 0 && !at(&key[..depth]).is_some_and(Value::is_object) {
+        depth -= 1;
+    }
+    let mut nested = value;
+    for k in key[depth + 1..].iter().rev() {
+        nested = serde_json::json!({ k.as_str(): nested });
+    }
+    if depth == 0 && !document.get("meta").is_some_and(Value::is_object) {
+        return vec![Operation::Add {
+            path: "/meta".to_owned(),
+            value: serde_json::json!({ key[0].as_str(): nested }),
+        }];
+    }
+    vec![Operation::Add {
+        path: pointer(&key[..=depth]),
+        value: nested,
+    }]
 }
 
 fn doc_state(open: &Open) -> Result<DocState, IpcError> {
@@ -865,6 +1003,110 @@ mod tests {
         );
         assert_eq!(sent.0.len(), before);
         assert_eq!(engine.state().await.unwrap().revision, 4);
+    }
+
+    #[tokio::test]
+    async fn the_language_and_headings_are_revisions_of_their_own_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let mut sent = Sent::default();
+        let language = |tag: Option<&str>| WordsChange::Language {
+            tag: tag.map(str::to_owned),
+        };
+        let heading = |section: &str, heading: Option<&str>| WordsChange::Heading {
+            section: section.to_owned(),
+            heading: heading.map(str::to_owned),
+        };
+        // The sample has /meta; a resume without one gets it.
+        let state = engine
+            .set_words(1, language(Some("de")), &mut sent.emit())
+            .await
+            .unwrap();
+        assert_eq!(state.revision, 2);
+        let Some(SurfaceUpdate::Patch(patch)) = sent.0.last() else {
+            panic!("a patch");
+        };
+        assert_eq!((patch.revision, patch.state), (2, PatchState::Committed));
+        let state = engine
+            .set_words(
+                2,
+                heading("work", Some("  Erfahrung \n ")),
+                &mut sent.emit(),
+            )
+            .await
+            .unwrap();
+        let head = engine.revision(state.revision).await.unwrap().document;
+        assert_eq!(head["meta"]["language"], json!("de"));
+        assert_eq!(head["meta"]["headings"], json!({"work": "Erfahrung"}));
+        assert_eq!(
+            head["meta"]["version"],
+            redline_resume::sample()["meta"]["version"]
+        );
+        let history = engine.history().await.unwrap();
+        assert_eq!(history[0].source, "user");
+        assert_eq!(history[0].summary, "Call the work section “Erfahrung”");
+        assert_eq!(
+            history[1].summary,
+            "Write the resume's headings and dates in Deutsch"
+        );
+        // The same again changes nothing; English and the language's heading remove what was set.
+        let same = engine
+            .set_words(3, language(Some("de")), &mut sent.emit())
+            .await
+            .unwrap();
+        assert_eq!(same.revision, 3);
+        engine
+            .set_words(3, heading("work", None), &mut sent.emit())
+            .await
+            .unwrap();
+        let state = engine
+            .set_words(4, language(None), &mut sent.emit())
+            .await
+            .unwrap();
+        let head = engine.revision(state.revision).await.unwrap().document;
+        assert_eq!(
+            (head["meta"].get("language"), &head["meta"]["headings"]),
+            (None, &json!({}))
+        );
+        // Undo takes a change of words back like any other.
+        let undone = engine.undo(&mut sent.emit()).await.unwrap();
+        let head = engine.revision(undone.revision).await.unwrap().document;
+        assert_eq!(head["meta"]["language"], json!("de"));
+        // What is not a tag, a section or a heading is refused, and nothing changes.
+        for bad in [
+            language(Some("\"><script>")),
+            language(Some("en_US")),
+            heading("basics", Some("Me")),
+            heading("../meta", Some("x")),
+            heading("work", Some(&"x".repeat(81))),
+        ] {
+            let refused = engine
+                .set_words(undone.revision, bad, &mut sent.emit())
+                .await;
+            assert_eq!(refused.unwrap_err().kind, ErrorKind::Invalid);
+        }
+        assert_eq!(engine.state().await.unwrap().revision, undone.revision);
+
+        // A resume with no meta at all.
+        let mut bare = redline_resume::sample();
+        bare.as_object_mut().unwrap().remove("meta");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bare.json"), bare.to_string()).unwrap();
+        let bare_engine = self::engine(&dir.path().join("data"));
+        let opened = bare_engine
+            .import(&dir.path().join("bare.json"), &mut sent.emit())
+            .await
+            .unwrap();
+        let state = bare_engine
+            .set_words(
+                opened.revision,
+                heading("skills", Some("Toolbox")),
+                &mut sent.emit(),
+            )
+            .await
+            .unwrap();
+        let head = bare_engine.revision(state.revision).await.unwrap().document;
+        assert_eq!(head["meta"], json!({"headings": {"skills": "Toolbox"}}));
     }
 
     #[tokio::test]

@@ -212,6 +212,26 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// How an applicant tracking system reads a resume: its PDF is made and read back in-process, and the
+    /// text read is shown per section, with any field missing or out of order. Exits 0 when every field
+    /// reads back in order, 1 otherwise.
+    Ats {
+        /// The document's id (see `redline list`); default: the one changed last.
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// The look of the PDF that is read.
+        #[arg(long, value_name = "T", default_value = "classic")]
+        template: ExportTemplate,
+        /// Its paper size.
+        #[arg(long, value_name = "SIZE", default_value = "a4")]
+        page: ExportPage,
+        /// Read this PDF (one exported earlier, say) instead of making one: is it still the resume?
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["template", "page"])]
+        pdf: Option<PathBuf>,
+        /// Print one JSON object: the text read per section (`sections`), `missing` and `out_of_order`.
+        #[arg(long)]
+        json: bool,
+    },
     /// The model server: show, change or test it (saved for the app and the CLI alike).
     Provider {
         #[command(subcommand)]
@@ -723,6 +743,41 @@ fn run(cli: Cli) -> Result<()> {
                 writeln!(out, "Exported to {}", output.display())?;
             }
         }
+        Command::Ats {
+            doc,
+            template,
+            page,
+            pdf,
+            json,
+        } => {
+            let doc = document(&mut store, doc)?;
+            let resume = store.head(doc)?.document;
+            let report = match pdf {
+                Some(path) => {
+                    let bytes = read_limited(&path, MAX_PDF_BYTES)?;
+                    redline_pdf::ats::read(&bytes, &resume)
+                        .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?
+                }
+                None => redline_pdf::ats::check(&resume, template.into(), page.into())?,
+            };
+            if json {
+                let mut value = serde_json::to_value(&report)?;
+                value["id"] = json!(doc);
+                print_json(&mut out, &value)?;
+            } else {
+                ats_report(&mut out, &report)?;
+            }
+            if !report.clean() {
+                return Err(fail(
+                    Exit::Failed,
+                    format!(
+                        "an applicant tracking system would not read this resume as written: {} missing, {} out of order",
+                        report.missing.len(),
+                        report.out_of_order.len()
+                    ),
+                ));
+            }
+        }
         Command::Provider { action } => provider(&mut store, action, &mut out)?,
         Command::Key { action } => key(&store, action, &mut out)?,
         Command::Backup { json } => {
@@ -995,6 +1050,68 @@ fn report(out: &mut impl Write, doc: i64, done: &Committed, json: bool) -> Resul
         "{} — now at revision {}.",
         done.info.summary, done.info.number
     )?;
+    Ok(())
+}
+
+/// The largest PDF `redline ats --pdf` reads: a resume's is well under 1 MB (fonts embedded).
+const MAX_PDF_BYTES: u64 = 32 << 20;
+
+/// The file at `path`, refused when it is over `limit` bytes (read one byte past it, never whole).
+fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| {
+        let exit = if e.kind() == std::io::ErrorKind::NotFound {
+            Exit::NotFound
+        } else {
+            Exit::Failed
+        };
+        fail(exit, format!("cannot read {}: {e}", path.display()))
+    })?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(fail(
+            Exit::Refused,
+            format!(
+                "{} is larger than {} MB, far more than a resume's PDF; it was not read",
+                path.display(),
+                limit >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `redline ats` in words: what was read per section, then what did not read back.
+fn ats_report(out: &mut impl Write, report: &redline_pdf::ats::Report) -> Result<()> {
+    let pages = if report.pages == 1 { "page" } else { "pages" };
+    writeln!(out, "Read back from the PDF ({} {pages}):", report.pages)?;
+    for section in &report.sections {
+        let heading = if section.id == "basics" {
+            "Header"
+        } else {
+            &section.heading
+        };
+        let mut text: String = section.text.chars().take(100).collect();
+        if text.len() < section.text.len() {
+            text.push('…');
+        }
+        writeln!(out, "  {heading}: {text}")?;
+    }
+    for (what, findings) in [
+        ("Missing", &report.missing),
+        ("Out of order", &report.out_of_order),
+    ] {
+        if !findings.is_empty() {
+            writeln!(out, "{what} ({}):", findings.len())?;
+            for f in findings {
+                writeln!(out, "  {} {}: {}", f.section, f.field, f.text)?;
+            }
+        }
+    }
+    if report.clean() {
+        writeln!(out, "Every field reads back, in order.")?;
+    }
     Ok(())
 }
 

@@ -157,3 +157,106 @@ fn links_are_clickable_and_markup_stays_text() {
     let raw = String::from_utf8_lossy(&pdf);
     assert!(raw.contains("/URI") && raw.contains("http://richardhendricks.example.com"));
 }
+
+#[test]
+fn the_ats_check_reads_every_field_back_in_order_in_every_language() {
+    use redline_resume::words::Language;
+    let mut cases = resumes();
+    for language in Language::ALL {
+        let mut resume = redline_resume::sample();
+        resume["meta"] = serde_json::json!({ "language": language.tag() });
+        cases.push((format!("sample-{}", language.tag()), resume));
+    }
+    for (name, resume) in cases {
+        for template in Template::ALL {
+            let page = if name.len() % 2 == 0 {
+                Page::A4
+            } else {
+                Page::Letter
+            };
+            let what = format!("{name}/{}", template.name());
+            let report = redline_pdf::ats::check(&resume, template, page).unwrap();
+            assert!(
+                report.clean(),
+                "{what}: missing {:?}, out of order {:?}",
+                report.missing,
+                report.out_of_order
+            );
+            let (_, sections) = outline(&resume);
+            let read: Vec<&str> = report.sections.iter().map(|s| s.id.as_str()).collect();
+            let mut want = vec!["basics"];
+            want.extend(sections.iter().map(|s| s.id));
+            assert_eq!(read, want, "{what}");
+            for (s, text) in sections.iter().zip(&report.sections[1..]) {
+                assert_eq!(text.heading, s.heading, "{what}");
+                let first = redline_pdf::ats::letters(&s.entries[0].title);
+                let (read, reversed) = (
+                    redline_pdf::ats::letters(&text.text),
+                    redline_pdf::ats::letters(&text.text.chars().rev().collect::<String>()),
+                );
+                assert!(
+                    read.contains(&first) || reversed.contains(&first),
+                    "{what}: {:?} not in {:?}",
+                    s.entries[0].title,
+                    text.text
+                );
+            }
+            assert!(report.pages >= 1);
+        }
+    }
+}
+
+#[test]
+fn the_ats_check_finds_what_is_missing_and_what_is_out_of_order() {
+    let resume = redline_resume::sample();
+    let pdf = redline_pdf::pdf(&resume, Template::Classic, Page::A4).unwrap();
+
+    // The resume has a highlight the PDF was made without.
+    let mut more = resume.clone();
+    more["work"][0]["highlights"]
+        .as_array_mut()
+        .unwrap()
+        .push("Shipped the compression engine to 40 million phones".into());
+    let report = redline_pdf::ats::read(&pdf, &more).unwrap();
+    assert!(!report.clean());
+    assert_eq!(report.missing.len(), 1, "{:?}", report.missing);
+    assert_eq!(report.missing[0].section, "work");
+    assert_eq!(report.missing[0].field, "item");
+    assert!(report.out_of_order.is_empty(), "{:?}", report.out_of_order);
+
+    // The PDF puts the skills before the work: read against the resume, whichever comes second is out of
+    // order, and nothing is missing.
+    let mut reordered = serde_json::Map::new();
+    for (key, value) in resume.as_object().unwrap() {
+        if key != "work" {
+            reordered.insert(key.clone(), value.clone());
+        }
+    }
+    let mut moved = Value::Object(reordered);
+    let work = resume["work"].clone();
+    moved["awards"] = work; // The jobs, printed where the awards go: after education.
+    let pdf = redline_pdf::pdf(&moved, Template::Modern, Page::A4).unwrap();
+    let report = redline_pdf::ats::read(&pdf, &resume).unwrap();
+    assert!(
+        report
+            .missing
+            .iter()
+            .any(|f| f.field == "heading" && f.section == "work"),
+        "{report:?}"
+    );
+    assert!(!report.out_of_order.is_empty(), "{report:?}");
+}
+
+#[test]
+fn a_pdf_that_cannot_be_read_is_an_error_not_a_crash() {
+    let resume = redline_resume::sample();
+    let good = redline_pdf::pdf(&resume, Template::Classic, Page::A4).unwrap();
+    for bad in [
+        b"".to_vec(),
+        b"%PDF-1.7\n%garbage\n".to_vec(),
+        good[..good.len() / 2].to_vec(),
+        good.iter().map(|b| b ^ 0x5a).collect(),
+    ] {
+        assert!(redline_pdf::ats::read(&bad, &resume).is_err());
+    }
+}

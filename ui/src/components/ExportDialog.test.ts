@@ -1,14 +1,27 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-const calls: { preview: unknown[]; save: unknown[] } = { preview: [], save: [] };
+const calls: { preview: unknown[]; save: unknown[]; ats: unknown[] } = { preview: [], save: [], ats: [] };
 let failSave = false;
+let atsMissing: { section: string; field: string; text: string }[] = [];
 
 vi.mock("../lib/backend", () => ({
   errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
   exportPreview: async (request: unknown) => {
     calls.preview.push(request);
     return "<p>preview</p>";
+  },
+  atsCheck: async (request: unknown) => {
+    calls.ats.push(request);
+    return {
+      pages: 1,
+      sections: [
+        { id: "basics", heading: "", text: "Richard Hendriks Programmer" },
+        { id: "work", heading: "Work", text: "Work CEO/President Pied Piper" },
+      ],
+      missing: atsMissing,
+      outOfOrder: [],
+    };
   },
   exportDocument: async (request: unknown) => {
     calls.save.push(request);
@@ -23,7 +36,9 @@ afterEach(() => {
   cleanup();
   calls.preview.length = 0;
   calls.save.length = 0;
+  calls.ats.length = 0;
   failSave = false;
+  atsMissing = [];
 });
 
 describe("export dialog", () => {
@@ -49,7 +64,32 @@ describe("export dialog", () => {
   it("closes with Escape", async () => {
     const onclose = vi.fn();
     render(ExportDialog, { onclose });
-    await fireEvent.keyDown(window, { key: "Escape" });
-    expect(onclose).toHaveBeenCalled();
+    // Focus is moved into the dialog on opening; Escape there closes it.
+    const focused = document.activeElement as HTMLElement;
+    expect(screen.getByTestId("export-dialog").contains(focused)).toBe(true);
+    await fireEvent.keyDown(focused, { key: "Escape" });
+    expect(onclose).toHaveBeenCalledTimes(1);
+  });
+
+  it("after a PDF, says how an applicant tracking system reads it", async () => {
+    render(ExportDialog, { onclose: () => {} });
+    await fireEvent.click(screen.getByTestId("export-save"));
+    const status = await screen.findByTestId("ats-status");
+    expect(status.textContent).toContain("Every field reads back, in order (1 page).");
+    expect(calls.ats).toEqual([{ format: "pdf", template: "classic", page: "a4" }]);
+    expect(screen.getByTestId("ats-read").textContent).toContain("CEO/President Pied Piper");
+    expect(screen.queryByTestId("ats-missing")).toBeNull();
+  });
+
+  it("on demand, lists what is missing by section and field", async () => {
+    atsMissing = [{ section: "work", field: "item", text: "Won Techcrunch Disrupt" }];
+    render(ExportDialog, { onclose: () => {} });
+    await fireEvent.change(screen.getByTestId("export-format"), { target: { value: "html" } });
+    await fireEvent.click(screen.getByTestId("ats-check"));
+    const status = await screen.findByTestId("ats-status");
+    expect(status.textContent).toContain("1 field does not read back as written.");
+    expect(screen.getByTestId("ats-missing").textContent).toContain("Work, bullet: Won Techcrunch Disrupt");
+    expect(calls.ats).toEqual([{ format: "pdf", template: "classic", page: "a4" }]);
+    expect(calls.save).toEqual([]);
   });
 });

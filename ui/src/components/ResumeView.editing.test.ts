@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import sample from "../../../assets/sample.resume.json";
 import type { Operation } from "../bindings/Operation";
+import type { WordsChange } from "../bindings/WordsChange";
 import { EDITING_KEY, type Editing } from "../lib/editing";
 import type { Resume } from "../lib/resume";
 
@@ -180,5 +181,50 @@ describe("editing the resume in place", () => {
     await fireEvent.input(name, { target: { value: "CKA" } });
     await fireEvent.keyDown(name, { key: "Enter" });
     expect(committed).toEqual([[{ op: "add", path: "/certificates", value: [{ name: "CKA" }] }]]);
+  });
+});
+
+describe("the resume in its own language", () => {
+  function shown(meta: unknown, words?: (change: WordsChange) => void): void {
+    const resume = { ...structuredClone(sample), meta } as Resume;
+    const editing: Editing = { enabled: true, commit: () => {}, selected: null, select: () => {}, highlight: () => null };
+    if (words) editing.words = words;
+    render(ResumeView, { props: { resume }, context: new Map([[EDITING_KEY, editing]]) });
+  }
+
+  it("shows German headings and dates, as the exports write them", () => {
+    shown({ language: "de" });
+    expect(screen.getByTestId("section-work").querySelector("h2")?.textContent?.trim()).toMatch(/^Berufserfahrung/);
+    expect(screen.getByTestId("work-0").textContent).toContain("Dez. 2013 – Dez. 2014");
+    const root = screen.getByTestId("resume");
+    expect([root.getAttribute("lang"), root.getAttribute("dir")]).toEqual(["de", "ltr"]);
+  });
+
+  it("lays out an Arabic resume right to left", () => {
+    shown({ language: "ar" });
+    const root = screen.getByTestId("resume");
+    expect([root.getAttribute("lang"), root.getAttribute("dir")]).toEqual(["ar", "rtl"]);
+    expect(screen.getByTestId("section-skills").querySelector("h2")?.textContent).toContain("المهارات");
+  });
+
+  it("renames a heading for this resume; an empty name restores the language's", async () => {
+    const changes: WordsChange[] = [];
+    shown({ headings: { skills: "Toolbox" } }, (c) => changes.push(c));
+    expect(screen.getByTestId("section-skills").querySelector("h2")?.textContent).toContain("Toolbox");
+    await fireEvent.click(screen.getByTestId("rename-work"));
+    const input = screen.getByRole("textbox", { name: "Heading of this section" }) as HTMLInputElement;
+    expect(input.value).toBe("Work");
+    await fireEvent.input(input, { target: { value: "  Experience " } });
+    await fireEvent.keyDown(input, { key: "Enter" });
+    await fireEvent.click(screen.getByTestId("rename-skills"));
+    const again = screen.getByRole("textbox", { name: "Heading of this section" });
+    await fireEvent.input(again, { target: { value: "" } });
+    await fireEvent.blur(again);
+    await fireEvent.click(screen.getByTestId("rename-education"));
+    await fireEvent.keyDown(screen.getByRole("textbox", { name: "Heading of this section" }), { key: "Escape" });
+    expect(changes).toEqual([
+      { kind: "heading", section: "work", heading: "Experience" },
+      { kind: "heading", section: "skills", heading: null },
+    ]);
   });
 });

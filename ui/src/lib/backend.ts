@@ -3,6 +3,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
+import type { AtsView } from "../bindings/AtsView";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { ChatLine } from "../bindings/ChatLine";
 import type { ConnectionReport } from "../bindings/ConnectionReport";
@@ -22,6 +23,7 @@ import type { HistoryRow } from "../bindings/HistoryRow";
 import type { RevisionView } from "../bindings/RevisionView";
 import type { Operation } from "../bindings/Operation";
 import type { TailorView } from "../bindings/TailorView";
+import type { WordsChange } from "../bindings/WordsChange";
 
 /** The event name of surface messages after the first `create` (ipc.rs `SURFACE_EVENT`). */
 export const SURFACE_EVENT = "surface";
@@ -226,6 +228,16 @@ export function takeNotices(): Promise<string[]> {
 /** An edit made by hand in the view: `ops` against revision `base`, committed as a revision of the user's. */
 export function editDocument(base: number, ops: Operation[]): Promise<DocState> {
   return invoke<DocState>("edit_document", { base, ops });
+}
+
+/** The resume's language or a section's heading (`meta.language`, `meta.headings`), as a revision. */
+export function setWords(base: number, change: WordsChange): Promise<DocState> {
+  return invoke<DocState>("set_words", { base, change });
+}
+
+/** How an applicant tracking system reads the resume's PDF (in `request`'s template and page size). */
+export function atsCheck(request: ExportRequest): Promise<AtsView> {
+  return invoke<AtsView>("ats_check", { request });
 }
 
 /** A copy of the resume on screen tailored to a job posting, opened, with its coverage report. */

@@ -3,6 +3,7 @@
 
 import { getContext, setContext } from "svelte";
 import type { Operation } from "../bindings/Operation";
+import type { WordsChange } from "../bindings/WordsChange";
 
 /** What the view's editable fields need from the app. */
 export interface Editing {
@@ -19,6 +20,8 @@ export interface Editing {
   /** What a preview is removing from the list or object at `parent` (each with the index or key it had),
    * shown struck through. */
   removing?(parent: string): { index: number; key: string; value: unknown }[];
+  /** Changes the resume's language or a section's heading (`meta`, which no other edit may touch). */
+  words?(change: WordsChange): void;
 }
 
 /** A removed value as the view shows it struck through: text as it is, an entry by what names it. */

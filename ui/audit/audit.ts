@@ -1,0 +1,59 @@
+// The window as the accessibility audit sees it (scripts/audit.mjs): the real App, its IPC answered by
+// mocks with the sample resume, a history and a few documents, so that every screen and dialog can be
+// opened in a plain browser. Built on its own (vite.audit.config.ts), never into the app.
+import { mockIPC, mockWindows } from "@tauri-apps/api/mocks";
+import { mount } from "svelte";
+import sample from "../../assets/sample.resume.json";
+import "../src/app.css";
+import App from "../src/App.svelte";
+import { applyTheme, savedTheme } from "../src/lib/theme";
+
+const now = Math.floor(Date.now() / 1000);
+const state = { documentId: 1, title: "Richard Hendriks — Programmer", demo: false, revision: 3, undo: "Add Rust to your skills", redo: null };
+const answers: Record<string, unknown> = {
+  open_surface: { kind: "create", surfaceId: "main", seq: 0, revision: 3, document: sample },
+  document_state: state,
+  app_info: { version: "0.1.0", dataDir: "/home/you/.local/share/app.redline.desktop" },
+  chat_history: [
+    { role: "user", text: "Add Rust to my skills" },
+    { role: "assistant", text: "Added Rust to your skills." },
+  ],
+  provider_settings: {
+    settings: { preset: "ollama", baseUrl: "http://127.0.0.1:11434/v1", chatModel: "llama3.1", patchModel: "llama3.1", firstTokenTimeoutSecs: 60, idleTimeoutSecs: 30 },
+    saved: true,
+    keySet: false,
+    keyFor: "ollama@127.0.0.1",
+    keychainProblem: null,
+    fromEnv: false,
+  },
+  find_local_servers: [],
+  list_documents: [
+    { id: 1, title: state.title, name: "Richard Hendriks", updatedAt: now - 60, revision: 3, current: true, demo: false, variantOf: null, problem: null },
+    { id: 2, title: "Richard Hendriks — for Hooli", name: "Richard Hendriks", updatedAt: now - 3600, revision: 5, current: false, demo: false, variantOf: state.title, problem: null },
+  ],
+  history: [
+    { number: 3, createdAt: now - 60, source: "ai", summary: "Add Rust to your skills" },
+    { number: 2, createdAt: now - 120, source: "user", summary: "Change your title to “Programmer”" },
+    { number: 1, createdAt: now - 3600, source: "import", summary: "Imported" },
+  ],
+  revision: { number: 3, document: sample, changes: ["Add Rust to your skills"], paths: ["/skills/0/keywords/3"] },
+  take_notices: [],
+  held_edits: [],
+  review_mode: false,
+  tailoring: null,
+  export_preview: "<!doctype html><html lang='en'><head><title>Preview</title></head><body><main><h1>Richard Hendriks</h1></main></body></html>",
+  ats_check: {
+    pages: 1,
+    sections: [{ id: "basics", heading: "", text: "Richard Hendriks Programmer" }, { id: "work", heading: "Work", text: "Work CEO/President" }],
+    missing: [{ section: "work", field: "item", text: "Won Techcrunch Disrupt" }],
+    outOfOrder: [],
+  },
+};
+
+mockWindows("main");
+mockIPC((cmd) => (cmd in answers ? structuredClone(answers[cmd]) : null), { shouldMockEvents: true });
+
+applyTheme(savedTheme());
+const target = document.getElementById("app");
+if (!target) throw new Error("no #app");
+mount(App, { target });
