@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures Redline's budgets on the release build (README "Budgets"): the size of the .deb and .rpm, the
 # cold start to the first paint of the resume, and memory (PSS of the app and its WebKit processes) idle
-# and after 100 AI turns against the replay server. Needs what scripts/test.sh sets up and builds (the
+# and after 100 AI turns against the replay server, and the Page view's time from a change to the new page
+# on screen. Needs what scripts/test.sh sets up and builds (the
 # release packages); runs under Xvfb. The figures are printed, not judged: a test never asserts a time.
 #
 #   scripts/bench-budgets.sh [RUNS]   (RUNS: how many starts to time; default 10)
@@ -40,4 +41,13 @@ env REDLINE_E2E_APP="$APP" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
    exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
      cargo nextest run --workspace --features custom-protocol --run-ignored only --no-capture \
        -E "test(budgets_memory_idle_and_after_a_hundred_turns)"' 2>&1 | grep '^memory'
+rm -rf "$KEYRINGS"
+
+echo "== the Page view: from a change to the new page on screen"
+KEYRINGS=$(mktemp -d)
+env REDLINE_E2E_APP="$APP" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
+  'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null 2>&1 &&
+   exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
+     cargo nextest run --workspace --features custom-protocol --run-ignored only --no-capture \
+       -E "test(bench_page_view_from_a_change_to_the_new_page_on_screen)"' 2>&1 | grep '^page view'
 rm -rf "$KEYRINGS"

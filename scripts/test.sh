@@ -9,7 +9,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 cd "$ROOT"
 
 # Each step says how long the run has taken so far, so that a slow step shows in CI's log.
-step() { printf '\n\033[1m==> %s\033[0m  [%dm%02ds]\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
+step() { printf '\n\033[1m==> %s\033[0m  (%d:%02d into the run)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 # Every runner's output is kept so that the last line can count all the tests together.
 LOGS=$(mktemp -d)
 trap 'rm -rf "$LOGS"' EXIT
@@ -132,7 +132,7 @@ if [ "$(uname -s)" = Linux ]; then
   # to a real Secret Service, and the test then looks for it everywhere else.
   on_private_session env REDLINE_E2E_APP="$ROOT/target/release/redline-app" \
     xvfb-run -a --server-args="-screen 0 1400x900x24" \
-    cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E "binary(e2e) & !test(budgets_)" \
+    cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E "binary(e2e) & !test(budgets_) & !test(bench_)" \
     --test-threads 1
 
   step "Package: the .deb installs, starts from its installed path, and removes cleanly"

@@ -92,6 +92,16 @@ pub async fn export_document(
     engine.export(&request, &folder).await
 }
 
+/// The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view.
+#[tauri::command]
+pub async fn page_images(
+    engine: State<'_, Engine>,
+    document: serde_json::Value,
+    request: ExportRequest,
+) -> Result<crate::ipc::PageImages, IpcError> {
+    engine.page_images(document, &request).await
+}
+
 /// How an applicant tracking system reads the resume's PDF (`request`'s template and page size).
 #[tauri::command]
 pub async fn ats_check(

@@ -11,9 +11,13 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::ipc::{
-    AtsView, ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, ProviderView,
-    TurnSummary,
+    AtsView, ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, PageImages,
+    ProviderView, TurnSummary,
 };
+
+/// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
+/// a normal screen and quick to draw.
+const PAGE_PIXELS_PER_POINT: f32 = 1.5;
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
@@ -193,6 +197,48 @@ impl Engine {
                 folder.display()
             ),
         ))
+    }
+
+    /// The pages of `document` — the view's, previews included — as the PDF in `request`'s template and
+    /// page size prints them, drawn as images for the Page view.
+    pub async fn page_images(
+        &self,
+        document: serde_json::Value,
+        request: &ExportRequest,
+    ) -> Result<PageImages, IpcError> {
+        use base64::Engine as _;
+        use redline_resume::export::{Page, Template};
+        let template = Template::parse(&request.template)?;
+        let page = Page::parse(&request.page)?;
+        if redline_resume::measure(&document).bytes > redline_resume::MAX_DOCUMENT_BYTES {
+            return Err(IpcError::new(
+                ErrorKind::Invalid,
+                "the resume is larger than any resume can be; its pages were not drawn",
+            ));
+        }
+        let (images, count) = tokio::task::spawn_blocking(move || {
+            redline_pdf::page_images(&document, template, page, PAGE_PIXELS_PER_POINT)
+        })
+        .await
+        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+        let (width, height) = match page {
+            Page::A4 => (595.28, 841.89),
+            Page::Letter => (612.0, 792.0),
+        };
+        Ok(PageImages {
+            pages: images
+                .iter()
+                .map(|png| {
+                    format!(
+                        "data:image/png;base64,{}",
+                        base64::engine::general_purpose::STANDARD.encode(png)
+                    )
+                })
+                .collect(),
+            count: u32::try_from(count).unwrap_or(u32::MAX),
+            width,
+            height,
+        })
     }
 
     /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template

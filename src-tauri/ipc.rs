@@ -97,6 +97,19 @@ pub enum WordsChange {
     },
 }
 
+/// The resume's pages as the PDF prints them, for the Page view.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PageImages {
+    /// Each page drawn, as a `data:image/png;base64,…` URL (at most `redline_pdf::MAX_PAGE_IMAGES`).
+    pub pages: Vec<String>,
+    /// How many pages the PDF has.
+    pub count: u32,
+    /// Each page's size in points (1/72 in): width, height.
+    pub width: f32,
+    pub height: f32,
+}
+
 /// How an applicant tracking system reads the resume's PDF (`redline_pdf::ats`).
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -405,6 +418,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     ExportDone::export_all(&cfg)?;
     WordsChange::export_all(&cfg)?;
     AtsView::export_all(&cfg)?;
+    PageImages::export_all(&cfg)?;
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;

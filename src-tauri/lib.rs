@@ -87,6 +87,7 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::edit_document,
             commands::set_words,
             commands::ats_check,
+            commands::page_images,
             commands::tailor_document,
             commands::tailoring,
             commands::held_edits,

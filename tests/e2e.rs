@@ -960,7 +960,8 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
 
 /// The resume in its own language: German headings and dates from the toolbar's language menu, a heading
 /// renamed for this resume, Arabic laid out right to left; the export dialog (a native modal dialog that
-/// takes focus and closes with Escape) reads the PDF back as an applicant tracking system would.
+/// takes focus and closes with Escape) reads the PDF back as an applicant tracking system would; the Page
+/// view shows the pages Typst draws, on either paper.
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
@@ -1064,6 +1065,51 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let png = client.screenshot().await.unwrap();
     std::fs::write(screenshot_path("arabic.png"), png).unwrap();
+
+    // The pages as they will print: Typst's own drawing of the PDF, with the page count.
+    element(&client, "toggle-pages")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let count = wait_for_text(&client, "page-count", |t| t.contains("page")).await;
+    let pages: usize = count.split(' ').next().unwrap().parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while script(
+        "return document.querySelectorAll(\"[data-testid='page-view'] img\").length;".into(),
+    )
+    .await
+        != json!(pages)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "{count}, but not as many pages shown"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while script("const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;".into()).await
+        != json!(893)
+    {
+        assert!(Instant::now() < deadline, "the first page was never drawn (893 pixels wide)");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Letter paper: the page is drawn again, 918 pixels wide.
+    element(&client, "page-paper")
+        .await
+        .select_by_value("letter")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while script("const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;".into()).await
+        != json!(918)
+    {
+        assert!(Instant::now() < deadline, "the page was never drawn again on Letter paper");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("pages.png"), png).unwrap();
     client.close().await.ok();
     drop(driver);
 }
@@ -1355,4 +1401,70 @@ async fn a_second_launch_hands_its_file_to_the_running_window() {
         .count();
     assert_eq!(graces, 1, "{listed}");
     client.close().await.ok();
+}
+
+/// The Page view's speed (a benchmark, not part of the test run: `scripts/bench-budgets.sh` runs it): from a
+/// change — the template switched, so that every page is laid out and drawn again — to the new first page
+/// decoded and on screen, timed inside the page, 40 times on the sample. Printed as p50, p99 and the worst.
+#[tokio::test]
+#[ignore = "a benchmark: scripts/bench-budgets.sh"]
+async fn bench_page_view_from_a_change_to_the_new_page_on_screen() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let client = connect(&driver, data_dir.path()).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    element(&client, "toggle-pages")
+        .await
+        .click()
+        .await
+        .unwrap();
+    element(&client, "page-1").await;
+    let times = client
+        .execute_async(
+            r#"
+            const done = arguments[arguments.length - 1];
+            const select = document.querySelector("[data-testid='page-template']");
+            const page = () => document.querySelector("[data-testid='page-1']");
+            const frame = () => new Promise((r) => requestAnimationFrame(r));
+            const times = [];
+            (async () => {
+              for (let k = 0; k < 40; k++) {
+                const before = page().src;
+                const start = performance.now();
+                select.value = select.value === "classic" ? "modern" : "classic";
+                select.dispatchEvent(new Event("change", { bubbles: true }));
+                for (;;) {
+                  await frame();
+                  const img = page();
+                  if (img && img.src !== before && img.complete) break;
+                }
+                await frame();
+                times.push(performance.now() - start);
+                await new Promise((r) => setTimeout(r, 150));
+              }
+              done(times);
+            })();
+            "#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    let mut times: Vec<f64> = times
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "page view, a change to the new page on screen (sample, {} changes): p50 {:.1} ms, p99 {:.1} ms, worst {:.1} ms",
+        times.len(),
+        at(0.5),
+        at(0.99),
+        times[times.len() - 1]
+    );
+    assert_eq!(times.len(), 40);
+    client.close().await.ok();
+    drop(driver);
 }

@@ -42,6 +42,13 @@ const answers: Record<string, unknown> = {
   review_mode: false,
   tailoring: null,
   export_preview: "<!doctype html><html lang='en'><head><title>Preview</title></head><body><main><h1>Richard Hendriks</h1></main></body></html>",
+  // A white 1×1 PNG as each page: the audit checks the page view's text and controls, not Typst's drawing.
+  page_images: {
+    pages: Array(2).fill("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=="),
+    count: 2,
+    width: 595.28,
+    height: 841.89,
+  },
   ats_check: {
     pages: 1,
     sections: [{ id: "basics", heading: "", text: "Richard Hendriks Programmer" }, { id: "work", heading: "Work", text: "Work CEO/President" }],

@@ -1,7 +1,7 @@
 // The accessibility audit: axe-core in headless Chromium (Debian's, /usr/bin/chromium) against the built
 // UI with mocked IPC (audit/audit.ts, built by `vite build --config vite.audit.config.ts`), in the light and
 // the dark theme: the main window, then each dialog — export (with the ATS check's result), settings,
-// documents, history, tailoring. Any serious or critical violation (colour contrast AA included) fails it;
+// documents, history, tailoring — and the page view. Any serious or critical violation (colour contrast AA included) fails it;
 // each is printed with the rule, the element and how to fix it. Then each screen with text at 200%: nothing
 // may run off the side of the window.
 //
@@ -46,6 +46,7 @@ const screens = [
   { name: "documents", open: "open-documents", ready: "[data-testid='documents-row']" },
   { name: "history", open: "open-history", ready: "[data-testid='history-dialog'] li" },
   { name: "tailoring", open: "open-tailor", ready: "[data-testid='tailor-dialog']" },
+  { name: "page view", open: "toggle-pages", ready: "[data-testid='page-2']" },
 ];
 
 let failures = 0;

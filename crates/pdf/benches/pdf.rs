@@ -1,7 +1,8 @@
 //! PDF export of the sample resume: cold (the first export in a process: fonts read, Typst's library
 //! built) and warm, side by side in the same run with the route most builders take — Chromium's
 //! print-to-PDF (`chromium --headless --print-to-pdf`, Debian's package) of our own HTML export.
-//! Printed first; then criterion times the warm export.
+//! Printed first; then criterion times the warm export, the page images of the Page view, and the HTML
+//! export as the baseline.
 
 use std::hint::black_box;
 use std::process::Command;
@@ -81,6 +82,10 @@ fn benches(c: &mut Criterion) {
     group.sample_size(30);
     group.bench_function("sample_classic_a4_warm", |b| {
         b.iter(|| redline_pdf::pdf(&resume, Template::Classic, Page::A4).unwrap())
+    });
+    // The Page view: the pages laid out and drawn as PNGs (1.5 px per point, as the window shows them).
+    group.bench_function("sample_page_images_warm", |b| {
+        b.iter(|| redline_pdf::page_images(&resume, Template::Classic, Page::A4, 1.5).unwrap())
     });
     group.bench_function("html_export_baseline", |b| {
         b.iter(|| export::html(&resume, Template::Classic, Page::A4))

@@ -176,8 +176,8 @@ pub fn render(
     })
 }
 
-/// The resume as a PDF.
-pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, PdfError> {
+/// The resume laid out by Typst, as the PDF and the page images show it.
+fn layout(resume: &Value, template: Template, page: Page) -> Result<PagedDocument, PdfError> {
     let body = match template {
         Template::Classic => CLASSIC,
         Template::Modern => MODERN,
@@ -191,14 +191,45 @@ pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, Pd
         data_id: FileId::new(None, VirtualPath::new("outline.json")),
         data: Bytes::new(data(resume, page).to_string().into_bytes()),
     };
-    let document = typst::compile::<PagedDocument>(&world)
+    typst::compile::<PagedDocument>(&world)
         .output
-        .map_err(diagnostics)?;
+        .map_err(diagnostics)
+}
+
+/// The resume as a PDF.
+pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, PdfError> {
+    let document = layout(resume, template, page)?;
     let options = typst_pdf::PdfOptions {
         tagged: true,
         ..Default::default()
     };
     typst_pdf::pdf(&document, &options).map_err(diagnostics)
+}
+
+/// The most pages drawn as images: a resume runs to a few; a runaway one is shown this far.
+pub const MAX_PAGE_IMAGES: usize = 12;
+
+/// The resume's pages as the PDF prints them, each a PNG at `pixels_per_point` (1 pt = 1/72 in), with the
+/// number of pages in all (at most [`MAX_PAGE_IMAGES`] are drawn).
+pub fn page_images(
+    resume: &Value,
+    template: Template,
+    page: Page,
+    pixels_per_point: f32,
+) -> Result<(Vec<Vec<u8>>, usize), PdfError> {
+    let document = layout(resume, template, page)?;
+    let scale = pixels_per_point.clamp(0.25, 4.0);
+    let images = document
+        .pages
+        .iter()
+        .take(MAX_PAGE_IMAGES)
+        .map(|p| {
+            typst_render::render(p, scale)
+                .encode_png()
+                .map_err(|e| PdfError(format!("a page could not be drawn: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((images, document.pages.len()))
 }
 
 /// Typst's diagnostics as one error.

@@ -33,8 +33,9 @@ fn tool(name: &str, args: &[&str]) -> String {
 }
 
 /// Text as pdftotext gives it back, made comparable: whitespace collapsed, bidi marks dropped, hyphens
-/// dropped (pdftotext joins a word broken after its hyphen, `length-` + `limited` → `lengthlimited`), and
-/// the Arabic lam and alef forms dropped (it writes the lam-alef ligature's letters in the wrong order).
+/// dropped (pdftotext joins a word broken after its hyphen, `length-` + `limited` → `lengthlimited`), the
+/// Arabic lam and alef forms dropped (it writes the lam-alef ligature's letters in the wrong order), and full
+/// stops dropped (it writes a right-to-left paragraph's full stop first, where it is drawn).
 fn comparable(text: &str) -> String {
     let kept: String = text
         .chars()
@@ -42,7 +43,7 @@ fn comparable(text: &str) -> String {
             !matches!(
                 c,
                 '\u{200e}' | '\u{200f}' | '\u{202a}'
-                    ..='\u{202e}' | '-' | 'ل' | 'ا' | 'أ' | 'إ' | 'آ'
+                    ..='\u{202e}' | '-' | '.' | 'ل' | 'ا' | 'أ' | 'إ' | 'آ'
             )
         })
         .collect();
@@ -258,5 +259,44 @@ fn a_pdf_that_cannot_be_read_is_an_error_not_a_crash() {
         good.iter().map(|b| b ^ 0x5a).collect(),
     ] {
         assert!(redline_pdf::ats::read(&bad, &resume).is_err());
+    }
+}
+
+#[test]
+fn the_pages_are_drawn_as_the_pdf_prints_them() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../resume/tests/resumes");
+    let long: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("long.json")).unwrap()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    for (resume, page, width_pt) in [
+        (redline_resume::sample(), Page::A4, 595.28_f32),
+        (long, Page::Letter, 612.0),
+    ] {
+        let (images, count) =
+            redline_pdf::page_images(&resume, Template::Classic, page, 1.5).unwrap();
+        let pdf = redline_pdf::pdf(&resume, Template::Classic, page).unwrap();
+        let path = write(tmp.path(), "p.pdf", &pdf);
+        let info = tool("pdfinfo", &[path.to_str().unwrap()]);
+        let pages: usize = info
+            .lines()
+            .find_map(|l| l.strip_prefix("Pages:"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert_eq!(
+            (images.len(), count),
+            (pages, pages),
+            "one image per printed page"
+        );
+        for png in &images {
+            assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+            let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+            assert_eq!(width, (width_pt * 1.5).round() as u32);
+            assert!(
+                png.len() > 10_000,
+                "a page with text on it, not a blank one"
+            );
+        }
     }
 }

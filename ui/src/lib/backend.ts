@@ -22,6 +22,7 @@ import type { DocumentRow } from "../bindings/DocumentRow";
 import type { HistoryRow } from "../bindings/HistoryRow";
 import type { RevisionView } from "../bindings/RevisionView";
 import type { Operation } from "../bindings/Operation";
+import type { PageImages } from "../bindings/PageImages";
 import type { TailorView } from "../bindings/TailorView";
 import type { WordsChange } from "../bindings/WordsChange";
 
@@ -233,6 +234,11 @@ export function editDocument(base: number, ops: Operation[]): Promise<DocState> 
 /** The resume's language or a section's heading (`meta.language`, `meta.headings`), as a revision. */
 export function setWords(base: number, change: WordsChange): Promise<DocState> {
   return invoke<DocState>("set_words", { base, change });
+}
+
+/** The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view. */
+export function pageImages(document: unknown, request: ExportRequest): Promise<PageImages> {
+  return invoke<PageImages>("page_images", { document, request });
 }
 
 /** How an applicant tracking system reads the resume's PDF (in `request`'s template and page size). */
