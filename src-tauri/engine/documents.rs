@@ -293,32 +293,11 @@ impl Engine {
             ));
         }
         let mut open = self.open()?.lock().await;
-        let Open {
-            store,
-            document_id,
-            surface,
-        } = &mut *open;
-        let summary =
-            redline_patch::summarize_in(&ops, &store.checkout(*document_id, base)?.document);
-        match redline_agent::commit_ops(
-            store,
-            *document_id,
-            base,
+        let summary = redline_patch::summarize_in(
             &ops,
-            &Policy::default(),
-            Source::User,
-            summary,
-        ) {
-            Ok((committed, ops)) => {
-                emit(Emit::Surface(surface.patch(
-                    committed.info.number,
-                    PatchState::Committed,
-                    ops,
-                )));
-                doc_state(&open)
-            }
-            Err(e) => Err(super::nothing_changed(store, *document_id, e)),
-        }
+            &open.store.checkout(open.document_id, base)?.document,
+        );
+        commit_yours(&mut open, base, &ops, &Policy::default(), summary, emit)
     }
 
     /// Changes the words the resume is shown in — its language or a section's heading — as a revision of
@@ -385,12 +364,7 @@ impl Engine {
             }
         };
         let mut open = self.open()?.lock().await;
-        let Open {
-            store,
-            document_id,
-            surface,
-        } = &mut *open;
-        let document = store.checkout(*document_id, base)?.document;
+        let document = open.store.checkout(open.document_id, base)?.document;
         let ops = meta_ops(&document, &key, value);
         if ops.is_empty() {
             return doc_state(&open);
@@ -400,25 +374,7 @@ impl Engine {
             protected: Vec::new(),
             ..Policy::default()
         };
-        match redline_agent::commit_ops(
-            store,
-            *document_id,
-            base,
-            &ops,
-            &policy,
-            Source::User,
-            summary,
-        ) {
-            Ok((committed, ops)) => {
-                emit(Emit::Surface(surface.patch(
-                    committed.info.number,
-                    PatchState::Committed,
-                    ops,
-                )));
-                doc_state(&open)
-            }
-            Err(e) => Err(super::nothing_changed(store, *document_id, e)),
-        }
+        commit_yours(&mut open, base, &ops, &policy, summary, emit)
     }
 
     /// A copy of the resume on screen tailored to the job `posting`: a variant with its own history,
@@ -654,6 +610,42 @@ fn tailoring(open: &Open) -> Result<Option<TailorView>, IpcError> {
 
 /// The operations that set `/meta/<key…>` to `value` (or remove it, for `None`) in `document`, creating
 /// `/meta` and the objects on the way; none when it already is so.
+/// Commits `ops` made in the window against revision `base` as a revision of the user's own, checked by
+/// `policy`, and sends the view the committed patch; a refusal changes nothing and says so.
+fn commit_yours(
+    open: &mut Open,
+    base: u64,
+    ops: &[Operation],
+    policy: &Policy,
+    summary: String,
+    emit: &mut (dyn FnMut(Emit) + Send),
+) -> Result<DocState, IpcError> {
+    let Open {
+        store,
+        document_id,
+        surface,
+    } = open;
+    match redline_agent::commit_ops(
+        store,
+        *document_id,
+        base,
+        ops,
+        policy,
+        Source::User,
+        summary,
+    ) {
+        Ok((committed, ops)) => {
+            emit(Emit::Surface(surface.patch(
+                committed.info.number,
+                PatchState::Committed,
+                ops,
+            )));
+            doc_state(open)
+        }
+        Err(e) => Err(super::nothing_changed(store, *document_id, e)),
+    }
+}
+
 fn meta_ops(document: &Value, key: &[String], value: Option<Value>) -> Vec<Operation> {
     let pointer = |keys: &[String]| {
         std::iter::once("/meta".to_owned())

@@ -49,6 +49,15 @@ const screens = [
   { name: "page view", open: "toggle-pages", ready: "[data-testid='page-2']" },
 ];
 
+/** Opens `screen` from a fresh load of the main window. */
+async function show(page, screen) {
+  await page.goto(url);
+  await page.waitForSelector("[data-testid='basics-name']");
+  if (screen.open) await page.click(`[data-testid='${screen.open}']`);
+  if (screen.then) await page.click(`[data-testid='${screen.then}']`);
+  await page.waitForSelector(screen.ready);
+}
+
 let failures = 0;
 let checked = 0;
 for (const theme of ["light", "dark"]) {
@@ -61,11 +70,7 @@ for (const theme of ["light", "dark"]) {
     } catch {}
   }, theme);
   for (const screen of screens) {
-    await page.goto(url);
-    await page.waitForSelector("[data-testid='basics-name']");
-    if (screen.open) await page.click(`[data-testid='${screen.open}']`);
-    if (screen.then) await page.click(`[data-testid='${screen.then}']`);
-    await page.waitForSelector(screen.ready);
+    await show(page, screen);
     await page.waitForTimeout(150); // Transitions (the controls' fade) settle before colours are measured.
     await page.addScriptTag({ content: axeSource });
     const result = await page.evaluate(async () =>
@@ -89,11 +94,7 @@ for (const theme of ["light", "dark"]) {
 {
   const page = await browser.newPage({ viewport: { width: 640, height: 430 }, deviceScaleFactor: 2 });
   for (const screen of screens) {
-    await page.goto(url);
-    await page.waitForSelector("[data-testid='basics-name']");
-    if (screen.open) await page.click(`[data-testid='${screen.open}']`);
-    if (screen.then) await page.click(`[data-testid='${screen.then}']`);
-    await page.waitForSelector(screen.ready);
+    await show(page, screen);
     const off = await page.evaluate(() =>
       [...document.querySelectorAll("body *")]
         .filter((e) => {

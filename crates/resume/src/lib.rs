@@ -104,22 +104,19 @@ pub fn title_of(resume: &Value) -> String {
     }
 }
 
-/// The top-level sections of a JSON Resume, in the order the resume view shows them.
+/// The top-level sections of a JSON Resume, in the order the resume view shows them: `basics`, then the
+/// sections the exports head ([`words::SECTIONS`]).
 pub fn sections() -> &'static [&'static str] {
-    &[
-        "basics",
-        "work",
-        "volunteer",
-        "education",
-        "awards",
-        "certificates",
-        "publications",
-        "skills",
-        "languages",
-        "interests",
-        "references",
-        "projects",
-    ]
+    const ALL: [&str; 12] = {
+        let mut all = ["basics"; 12];
+        let mut i = 0;
+        while i < words::SECTIONS.len() {
+            all[i + 1] = words::SECTIONS[i];
+            i += 1;
+        }
+        all
+    };
+    &ALL
 }
 
 /// The JSON Resume schema as a model needs it: every field, nested as in the document, one line per section,
