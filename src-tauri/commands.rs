@@ -98,8 +98,10 @@ pub async fn page_images(
     engine: State<'_, Engine>,
     document: serde_json::Value,
     request: ExportRequest,
-) -> Result<crate::ipc::PageImages, IpcError> {
-    engine.page_images(document, &request).await
+    have: Vec<String>,
+) -> Result<tauri::ipc::Response, IpcError> {
+    let (header, pngs) = engine.page_images(document, &request, &have).await?;
+    Ok(tauri::ipc::Response::new(header.to_bytes(&pngs)))
 }
 
 /// How an applicant tracking system reads the resume's PDF (`request`'s template and page size).

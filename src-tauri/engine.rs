@@ -11,8 +11,8 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::ipc::{
-    AtsView, ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, PageImages,
-    ProviderView, TurnSummary,
+    AtsView, ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, PageImage,
+    PageImages, ProviderView, TurnSummary,
 };
 
 /// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
@@ -35,6 +35,8 @@ pub struct Engine {
     running: std::sync::Mutex<Option<CancellationToken>>,
     /// What happened at start that the window should say (once).
     notices: std::sync::Mutex<Vec<String>>,
+    /// The Page view's pages as last drawn (a page that did not change is not drawn again).
+    pages: std::sync::Arc<std::sync::Mutex<redline_pdf::PageDrawer>>,
 }
 
 struct Open {
@@ -76,6 +78,7 @@ impl Engine {
             state,
             running: std::sync::Mutex::new(None),
             notices: std::sync::Mutex::new(Vec::new()),
+            pages: Default::default(),
         }
     }
 
@@ -200,13 +203,14 @@ impl Engine {
     }
 
     /// The pages of `document` — the view's, previews included — as the PDF in `request`'s template and
-    /// page size prints them, drawn as images for the Page view.
+    /// page size prints them, drawn as images for the Page view: the header and the PNGs of the pages
+    /// whose keys are not in `have` (the ones the window already shows are not sent again).
     pub async fn page_images(
         &self,
         document: serde_json::Value,
         request: &ExportRequest,
-    ) -> Result<PageImages, IpcError> {
-        use base64::Engine as _;
+        have: &[String],
+    ) -> Result<(PageImages, Vec<std::sync::Arc<[u8]>>), IpcError> {
         use redline_resume::export::{Page, Template};
         let template = Template::parse(&request.template)?;
         let page = Page::parse(&request.page)?;
@@ -216,8 +220,10 @@ impl Engine {
                 "the resume is larger than any resume can be; its pages were not drawn",
             ));
         }
-        let (images, count) = tokio::task::spawn_blocking(move || {
-            redline_pdf::page_images(&document, template, page, PAGE_PIXELS_PER_POINT)
+        let drawer = self.pages.clone();
+        let (drawn, count) = tokio::task::spawn_blocking(move || {
+            let mut drawer = drawer.lock().unwrap_or_else(|e| e.into_inner());
+            drawer.draw(&document, template, page, PAGE_PIXELS_PER_POINT)
         })
         .await
         .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
@@ -225,20 +231,27 @@ impl Engine {
             Page::A4 => (595.28, 841.89),
             Page::Letter => (612.0, 792.0),
         };
-        Ok(PageImages {
-            pages: images
-                .iter()
-                .map(|png| {
-                    format!(
-                        "data:image/png;base64,{}",
-                        base64::engine::general_purpose::STANDARD.encode(png)
-                    )
-                })
-                .collect(),
+        let mut pngs = Vec::new();
+        let pages = drawn
+            .into_iter()
+            .map(|d| {
+                let key = format!("{:032x}", d.key);
+                let bytes = if have.contains(&key) {
+                    0
+                } else {
+                    pngs.push(d.png.clone());
+                    u32::try_from(d.png.len()).unwrap_or(u32::MAX)
+                };
+                PageImage { key, bytes }
+            })
+            .collect();
+        let header = PageImages {
+            pages,
             count: u32::try_from(count).unwrap_or(u32::MAX),
             width,
             height,
-        })
+        };
+        Ok((header, pngs))
     }
 
     /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template

@@ -97,17 +97,44 @@ pub enum WordsChange {
     },
 }
 
-/// The resume's pages as the PDF prints them, for the Page view.
+/// The resume's pages as the PDF prints them, for the Page view. Sent as bytes, not JSON: this header's
+/// JSON length (a little-endian `u32`), the header, then the PNG of each page the window does not have yet,
+/// in page order ([`PageImages::to_bytes`]).
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PageImages {
-    /// Each page drawn, as a `data:image/png;base64,…` URL (at most `redline_pdf::MAX_PAGE_IMAGES`).
-    pub pages: Vec<String>,
+    /// The pages drawn (at most `redline_pdf::MAX_PAGE_IMAGES`).
+    pub pages: Vec<PageImage>,
     /// How many pages the PDF has.
     pub count: u32,
     /// Each page's size in points (1/72 in): width, height.
     pub width: f32,
     pub height: f32,
+}
+
+/// One page of [`PageImages`].
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct PageImage {
+    /// The same key is the same picture: the window keeps the pages it has by key.
+    pub key: String,
+    /// The length of its PNG in the bytes after the header; 0 when the window said it has this page.
+    pub bytes: u32,
+}
+
+impl PageImages {
+    /// The header, then `pngs` (the pages with `bytes > 0`, in order), as the window reads them.
+    pub fn to_bytes(&self, pngs: &[std::sync::Arc<[u8]>]) -> Vec<u8> {
+        let header = serde_json::to_vec(self).expect("the header is plain data");
+        let length = u32::try_from(header.len()).expect("a header of at most a dozen pages");
+        let mut out =
+            Vec::with_capacity(4 + header.len() + pngs.iter().map(|p| p.len()).sum::<usize>());
+        out.extend_from_slice(&length.to_le_bytes());
+        out.extend_from_slice(&header);
+        for png in pngs {
+            out.extend_from_slice(png);
+        }
+        out
+    }
 }
 
 /// How an applicant tracking system reads the resume's PDF (`redline_pdf::ats`).
@@ -419,6 +446,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     WordsChange::export_all(&cfg)?;
     AtsView::export_all(&cfg)?;
     PageImages::export_all(&cfg)?;
+    PageImage::export_all(&cfg)?;
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;

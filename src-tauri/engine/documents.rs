@@ -746,6 +746,74 @@ mod tests {
         (server, engine)
     }
 
+    /// The Page view's bytes: the header as the window reads it, then a PNG for each new page; a page the
+    /// window already has is not sent again; a document over the size limit or an unknown template is
+    /// refused in words, never drawn.
+    #[tokio::test]
+    async fn the_page_view_gets_each_new_page_once_and_nothing_oversize() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let request = |template: &str| crate::ipc::ExportRequest {
+            format: "pdf".into(),
+            template: template.into(),
+            page: "a4".into(),
+        };
+        let sample = redline_resume::sample();
+        let (header, pngs) = engine
+            .page_images(sample.clone(), &request("classic"), &[])
+            .await
+            .unwrap();
+        assert_eq!(header.count as usize, header.pages.len());
+        assert_eq!(pngs.len(), header.pages.len());
+        // The bytes as the window reads them: the header's length, the header, each PNG.
+        let bytes = header.to_bytes(&pngs);
+        let length = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
+        let read: serde_json::Value = serde_json::from_slice(&bytes[4..4 + length]).unwrap();
+        assert_eq!(read["pages"][0]["key"], json!(header.pages[0].key));
+        assert_eq!(read["height"], json!(841.89));
+        let mut at = 4 + length;
+        for (page, png) in header.pages.iter().zip(&pngs) {
+            assert_eq!(page.bytes as usize, png.len());
+            assert!(bytes[at..].starts_with(b"\x89PNG\r\n\x1a\n"));
+            at += png.len();
+        }
+        assert_eq!(bytes.len(), at);
+
+        // Asked again with the first page in hand: the same keys, only the others sent.
+        let have = vec![header.pages[0].key.clone()];
+        let (again, sent) = engine
+            .page_images(sample.clone(), &request("classic"), &have)
+            .await
+            .unwrap();
+        assert_eq!(again.pages, {
+            let mut pages = header.pages.clone();
+            pages[0].bytes = 0;
+            pages
+        });
+        assert_eq!(sent.len(), header.pages.len() - 1);
+        // Another template is another picture.
+        let (modern, sent) = engine
+            .page_images(sample.clone(), &request("modern"), &have)
+            .await
+            .unwrap();
+        assert_ne!(modern.pages[0].key, header.pages[0].key);
+        assert_eq!(sent.len(), modern.pages.len());
+
+        let mut huge = sample.clone();
+        huge["basics"]["summary"] = json!("x".repeat(redline_resume::MAX_DOCUMENT_BYTES + 1));
+        let err = engine
+            .page_images(huge, &request("classic"), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Invalid);
+        assert!(err.message.contains("larger than any resume"), "{err:?}");
+        let err = engine
+            .page_images(sample, &request("<script>"), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Invalid, "{err:?}");
+    }
+
     /// What the view was sent.
     #[derive(Default)]
     struct Sent(Vec<SurfaceUpdate>);

@@ -9,6 +9,20 @@ import App from "../src/App.svelte";
 import { applyTheme, savedTheme } from "../src/lib/theme";
 
 const now = Math.floor(Date.now() / 1000);
+
+function pageBytes(count: number): ArrayBuffer {
+  const png = Uint8Array.from(
+    atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=="),
+    (c) => c.charCodeAt(0),
+  );
+  const pages = Array.from({ length: count }, (_, i) => ({ key: `page-${i}`, bytes: png.length }));
+  const header = new TextEncoder().encode(JSON.stringify({ pages, count, width: 595.28, height: 841.89 }));
+  const out = new Uint8Array(4 + header.length + count * png.length);
+  new DataView(out.buffer).setUint32(0, header.length, true);
+  out.set(header, 4);
+  for (let i = 0; i < count; i++) out.set(png, 4 + header.length + i * png.length);
+  return out.buffer;
+}
 const state = { documentId: 1, title: "Richard Hendriks — Programmer", demo: false, revision: 3, undo: "Add Rust to your skills", redo: null };
 const answers: Record<string, unknown> = {
   open_surface: { kind: "create", surfaceId: "main", seq: 0, revision: 3, document: sample },
@@ -42,13 +56,9 @@ const answers: Record<string, unknown> = {
   review_mode: false,
   tailoring: null,
   export_preview: "<!doctype html><html lang='en'><head><title>Preview</title></head><body><main><h1>Richard Hendriks</h1></main></body></html>",
-  // A white 1×1 PNG as each page: the audit checks the page view's text and controls, not Typst's drawing.
-  page_images: {
-    pages: Array(2).fill("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=="),
-    count: 2,
-    width: 595.28,
-    height: 841.89,
-  },
+  // A white 1×1 PNG as each of two pages: the audit checks the page view's text and controls, not Typst's
+  // drawing. Framed as the engine sends it (ipc.rs `PageImages::to_bytes`).
+  page_images: pageBytes(2),
   ats_check: {
     pages: 1,
     sections: [{ id: "basics", heading: "", text: "Richard Hendriks Programmer" }, { id: "work", heading: "Work", text: "Work CEO/President" }],

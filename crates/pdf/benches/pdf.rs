@@ -87,6 +87,15 @@ fn benches(c: &mut Criterion) {
     group.bench_function("sample_page_images_warm", |b| {
         b.iter(|| redline_pdf::page_images(&resume, Template::Classic, Page::A4, 1.5).unwrap())
     });
+    // The same with the pages drawn before kept: laid out again, but no page drawn or compressed.
+    let mut drawer = redline_pdf::PageDrawer::default();
+    group.bench_function("sample_page_images_unchanged_pages_kept", |b| {
+        b.iter(|| {
+            drawer
+                .draw(&resume, Template::Classic, Page::A4, 1.5)
+                .unwrap()
+        })
+    });
     group.bench_function("html_export_baseline", |b| {
         b.iter(|| export::html(&resume, Template::Classic, Page::A4))
     });

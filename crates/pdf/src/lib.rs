@@ -8,7 +8,8 @@
 
 pub mod ats;
 
-use std::sync::OnceLock;
+use std::collections::VecDeque;
+use std::sync::{Arc, OnceLock};
 
 use redline_resume::export::{Page, Template};
 use redline_resume::outline::{Item, outline};
@@ -216,20 +217,86 @@ pub fn page_images(
     template: Template,
     page: Page,
     pixels_per_point: f32,
-) -> Result<(Vec<Vec<u8>>, usize), PdfError> {
-    let document = layout(resume, template, page)?;
-    let scale = pixels_per_point.clamp(0.25, 4.0);
-    let images = document
-        .pages
-        .iter()
-        .take(MAX_PAGE_IMAGES)
-        .map(|p| {
-            typst_render::render(p, scale)
-                .encode_png()
-                .map_err(|e| PdfError(format!("a page could not be drawn: {e}")))
+) -> Result<(Vec<DrawnPage>, usize), PdfError> {
+    PageDrawer::default().draw(resume, template, page, pixels_per_point)
+}
+
+/// One page drawn: `key` is the same exactly when what the page shows (and the scale) is the same.
+#[derive(Debug, Clone)]
+pub struct DrawnPage {
+    pub key: u128,
+    pub png: Arc<[u8]>,
+}
+
+/// Draws the resume's pages, keeping the ones it drew last: a page whose layout did not change since (the
+/// first page while the second is edited, or every page when only the chat moved on) is not drawn again.
+#[derive(Debug, Default)]
+pub struct PageDrawer {
+    /// Most recently drawn last; at most `2 * MAX_PAGE_IMAGES` (the pages on screen and the ones before).
+    drawn: VecDeque<DrawnPage>,
+}
+
+impl PageDrawer {
+    /// Lays the resume out and draws its pages (at most [`MAX_PAGE_IMAGES`]), with the number of pages in all.
+    pub fn draw(
+        &mut self,
+        resume: &Value,
+        template: Template,
+        page: Page,
+        pixels_per_point: f32,
+    ) -> Result<(Vec<DrawnPage>, usize), PdfError> {
+        let document = layout(resume, template, page)?;
+        let scale = pixels_per_point.clamp(0.25, 4.0);
+        let mut pages = Vec::new();
+        for p in document.pages.iter().take(MAX_PAGE_IMAGES) {
+            let key = typst::utils::hash128(&(p, scale.to_bits()));
+            let drawn = match self.drawn.iter().position(|d| d.key == key) {
+                Some(at) => self.drawn.remove(at).expect("a position in the list"),
+                None => {
+                    let pixmap = typst_render::render(p, scale);
+                    DrawnPage {
+                        key,
+                        png: png(pixmap.width(), pixmap.height(), pixmap.data())?.into(),
+                    }
+                }
+            };
+            self.drawn.push_back(drawn.clone());
+            pages.push(drawn);
+        }
+        while self.drawn.len() > 2 * MAX_PAGE_IMAGES {
+            self.drawn.pop_front();
+        }
+        Ok((pages, document.pages.len()))
+    }
+}
+
+/// A page's pixels (premultiplied RGBA, as Typst draws them) as an RGB PNG, compressed for speed: the
+/// pages are opaque, and the image is shown at once and never stored.
+fn png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, PdfError> {
+    let rgb: Vec<u8> = rgba
+        .chunks_exact(4)
+        .flat_map(|p| match p[3] {
+            255 => [p[0], p[1], p[2]],
+            // A see-through pixel shown on white paper.
+            a => {
+                let white = 255 - u16::from(a);
+                [0, 1, 2].map(|i| (u16::from(p[i]) + white).min(255) as u8)
+            }
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((images, document.pages.len()))
+        .collect();
+    let mut out = Vec::with_capacity(rgb.len() / 8);
+    let mut encoder = ::png::Encoder::new(&mut out, width, height);
+    encoder.set_color(::png::ColorType::Rgb);
+    encoder.set_depth(::png::BitDepth::Eight);
+    // Measured on the sample's first page (893 × 1263 px): 1.2 ms for 480 KB. Adaptive filtering took 9 ms
+    // (380 KB), the balanced level 8 ms (240–300 KB): bytes handed over in-process cost less than that.
+    encoder.set_compression(::png::Compression::Fast);
+    encoder.set_filter(::png::Filter::Sub);
+    let fail = |e: ::png::EncodingError| PdfError(format!("a page could not be drawn: {e}"));
+    let mut writer = encoder.write_header().map_err(fail)?;
+    writer.write_image_data(&rgb).map_err(fail)?;
+    writer.finish().map_err(fail)?;
+    Ok(out)
 }
 
 /// Typst's diagnostics as one error.

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use redline_resume::export::{Page, Template};
 use redline_resume::outline::outline;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn resumes() -> Vec<(String, Value)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../resume/tests/resumes");
@@ -289,7 +289,7 @@ fn the_pages_are_drawn_as_the_pdf_prints_them() {
             (pages, pages),
             "one image per printed page"
         );
-        for png in &images {
+        for png in images.iter().map(|i| &i.png) {
             assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
             let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
             assert_eq!(width, (width_pt * 1.5).round() as u32);
@@ -299,4 +299,41 @@ fn the_pages_are_drawn_as_the_pdf_prints_them() {
             );
         }
     }
+}
+
+/// A page whose layout did not change is not drawn again: editing the last entry of a resume of several
+/// pages draws its last page anew and hands back the first as it was.
+#[test]
+fn only_the_pages_that_changed_are_drawn_again() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../resume/tests/resumes");
+    let mut long: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("long.json")).unwrap()).unwrap();
+    let mut drawer = redline_pdf::PageDrawer::default();
+    let (before, count) = drawer
+        .draw(&long, Template::Classic, Page::A4, 1.5)
+        .unwrap();
+    assert!(count >= 2, "the long resume runs to {count} page(s)");
+    let (again, _) = drawer
+        .draw(&long, Template::Classic, Page::A4, 1.5)
+        .unwrap();
+    for (a, b) in before.iter().zip(&again) {
+        assert_eq!(a.key, b.key);
+        assert!(std::sync::Arc::ptr_eq(&a.png, &b.png), "drawn again");
+    }
+    let last = long["work"].as_array().unwrap().len() - 1;
+    long["work"][last]["summary"] = json!("Wrote a new last line, on the last page.");
+    let (after, _) = drawer
+        .draw(&long, Template::Classic, Page::A4, 1.5)
+        .unwrap();
+    assert!(std::sync::Arc::ptr_eq(&before[0].png, &after[0].png));
+    assert_ne!(before.last().unwrap().key, after.last().unwrap().key);
+    assert_ne!(before.last().unwrap().png, after.last().unwrap().png);
+    // Another scale is another drawing.
+    let (bigger, _) = drawer
+        .draw(&long, Template::Classic, Page::A4, 2.0)
+        .unwrap();
+    assert_ne!(bigger[0].key, after[0].key);
+    // A fresh drawer's pages are the same pixels as the kept ones.
+    let (fresh, _) = redline_pdf::page_images(&long, Template::Classic, Page::A4, 1.5).unwrap();
+    assert_eq!(fresh[0].png, after[0].png);
 }

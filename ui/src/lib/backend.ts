@@ -22,9 +22,9 @@ import type { DocumentRow } from "../bindings/DocumentRow";
 import type { HistoryRow } from "../bindings/HistoryRow";
 import type { RevisionView } from "../bindings/RevisionView";
 import type { Operation } from "../bindings/Operation";
-import type { PageImages } from "../bindings/PageImages";
 import type { TailorView } from "../bindings/TailorView";
 import type { WordsChange } from "../bindings/WordsChange";
+import { PageUrls, type PagesShown } from "./pages";
 
 /** The event name of surface messages after the first `create` (ipc.rs `SURFACE_EVENT`). */
 export const SURFACE_EVENT = "surface";
@@ -236,9 +236,22 @@ export function setWords(base: number, change: WordsChange): Promise<DocState> {
   return invoke<DocState>("set_words", { base, change });
 }
 
-/** The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view. */
-export function pageImages(document: unknown, request: ExportRequest): Promise<PageImages> {
-  return invoke<PageImages>("page_images", { document, request });
+const pageUrls = new PageUrls();
+
+/**
+ * The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view: each
+ * page an object URL, made once per picture (the engine sends only the pages the window does not hold).
+ */
+export async function pageImages(document: unknown, request: ExportRequest): Promise<PagesShown> {
+  const ask = (have: string[]) =>
+    invoke<ArrayBuffer | number[]>("page_images", { document, request, have });
+  const shown = pageUrls.take(await ask(pageUrls.keys()));
+  if (shown) return shown;
+  // A page neither sent nor held: ask for every page.
+  pageUrls.clear();
+  const all = pageUrls.take(await ask([]));
+  if (!all) throw new Error("the pages did not arrive");
+  return all;
 }
 
 /** How an applicant tracking system reads the resume's PDF (in `request`'s template and page size). */
