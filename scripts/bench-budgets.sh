@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures Redline's budgets on the release build (README "Budgets"): the size of the .deb and .rpm, the
 # cold start to the first paint of the resume, and memory (PSS of the app and its WebKit processes) idle
-# and after 100 AI turns against the replay server, and the Page view's time from a change to the new page
-# on screen. Needs what scripts/test.sh sets up and builds (the
+# and after 100 AI turns against the replay server, the Page view's time from a change to the new page
+# on screen, and the view's chunk-to-pixel time during a fast replayed turn (over the turn's channel and
+# over app-wide events, for the sample and a resume ten times its size). Needs what scripts/test.sh sets up and builds (the
 # release packages); runs under Xvfb. The figures are printed, not judged: a test never asserts a time.
 #
 #   scripts/bench-budgets.sh [RUNS]   (RUNS: how many starts to time; default 10)
@@ -50,4 +51,13 @@ env REDLINE_E2E_APP="$APP" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
    exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
      cargo nextest run --workspace --features custom-protocol --run-ignored only --no-capture \
        -E "test(bench_page_view_from_a_change_to_the_new_page_on_screen)"' 2>&1 | grep '^page view'
+rm -rf "$KEYRINGS"
+
+echo "== the view during a fast turn: from a surface message leaving the engine to the frame that shows it"
+KEYRINGS=$(mktemp -d)
+env REDLINE_E2E_APP="$APP" XDG_DATA_HOME="$KEYRINGS" dbus-run-session -- sh -c \
+  'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null 2>&1 &&
+   exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
+     cargo nextest run --workspace --features custom-protocol --run-ignored only --no-capture \
+       -E "test(bench_chunk_to_pixel_during_a_fast_turn)"' 2>&1 | grep '^chunk to pixel'
 rm -rf "$KEYRINGS"

@@ -1,11 +1,15 @@
 //! The commands the web UI calls.
 
+use std::io::Write as _;
+
+use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::{Emit, Engine};
 use crate::ipc::{
     AppInfo, CHAT_EVENT, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryRow,
-    IpcError, ProviderView, RevisionView, SURFACE_EVENT, SurfaceUpdate, TailorView, TurnSummary,
+    IpcError, ProviderView, RevisionView, SURFACE_EVENT, Streamed, SurfaceUpdate, TailorView,
+    TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -25,25 +29,62 @@ pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Emit) + Send 
     }
 }
 
-/// Runs an AI turn for the user's message; the reply and the edits stream as events.
+/// Sends a turn's surface messages and chat events to the window that started it, over `stream` (ordered,
+/// this turn's alone). With `REDLINE_TURN_BRIDGE=events` they go as app-wide events instead, as before the
+/// channel: `scripts/bench-budgets.sh` times both (README "Budgets"). With `REDLINE_PROBE_SENT=FILE`, the
+/// time each surface message leaves (microseconds since the Unix epoch) is written to FILE, a line each, for
+/// the chunk-to-pixel benchmark.
+pub(crate) fn turn_emitter<R: Runtime>(
+    app: AppHandle<R>,
+    stream: Channel<Streamed>,
+) -> impl FnMut(Emit) + Send {
+    let events = std::env::var("REDLINE_TURN_BRIDGE").is_ok_and(|v| v == "events");
+    let mut probe = std::env::var_os("REDLINE_PROBE_SENT")
+        .and_then(|path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .ok()
+        })
+        .map(std::io::BufWriter::new);
+    move |emit| {
+        if let (Some(probe), Emit::Surface(_)) = (probe.as_mut(), &emit) {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            let _ = writeln!(probe, "{}", now.as_micros());
+        }
+        match (events, emit) {
+            (true, Emit::Surface(update)) => drop(app.emit(SURFACE_EVENT, update)),
+            (true, Emit::Chat(event)) => drop(app.emit(CHAT_EVENT, event)),
+            (false, Emit::Surface(update)) => drop(stream.send(Streamed::Surface(update))),
+            (false, Emit::Chat(event)) => drop(stream.send(Streamed::Chat(event))),
+        }
+    }
+}
+
+/// Runs an AI turn for the user's message; the reply and the edits stream over `stream`.
 #[tauri::command]
 pub async fn send_message<R: Runtime>(
     app: AppHandle<R>,
     engine: State<'_, Engine>,
     text: String,
     selected: Option<String>,
+    stream: Channel<Streamed>,
 ) -> Result<TurnSummary, IpcError> {
-    let mut emit = emitter(app);
+    let mut emit = turn_emitter(app, stream);
     engine.send(&text, selected, &mut emit).await
 }
 
-/// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume.
+/// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming over `stream`.
 #[tauri::command]
 pub async fn start_demo<R: Runtime>(
     app: AppHandle<R>,
     engine: State<'_, Engine>,
+    stream: Channel<Streamed>,
 ) -> Result<TurnSummary, IpcError> {
-    let mut emit = emitter(app);
+    let mut emit = turn_emitter(app, stream);
     engine.demo(&mut emit).await
 }
 

@@ -15,6 +15,16 @@ pub const SURFACE_EVENT: &str = "surface";
 /// The name of the Tauri event that carries [`ChatEvent`]s while a turn runs.
 pub const CHAT_EVENT: &str = "chat";
 
+/// What a turn streams to the window that started it, in order, over the `tauri::ipc::Channel` handed to
+/// the command that starts it (`send_message`, `start_demo`): the resume view's surface messages and the
+/// chat's events, one stream, so that a change and the chat line saying it was saved arrive in that order.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "to", content = "message", rename_all = "camelCase")]
+pub enum Streamed {
+    Surface(SurfaceUpdate),
+    Chat(ChatEvent),
+}
+
 /// What the chat shows while a turn runs.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
@@ -446,6 +456,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     WordsChange::export_all(&cfg)?;
     AtsView::export_all(&cfg)?;
     PageImages::export_all(&cfg)?;
+    Streamed::export_all(&cfg)?;
     PageImage::export_all(&cfg)?;
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;

@@ -1468,3 +1468,216 @@ async fn bench_page_view_from_a_change_to_the_new_page_on_screen() {
     client.close().await.ok();
     drop(driver);
 }
+
+/// The sample with every list ten times as long (the view's size test in Vitest uses the same shape).
+fn ten_times_the_sample() -> serde_json::Value {
+    let mut resume = redline_resume::sample();
+    for (_, value) in resume.as_object_mut().unwrap().iter_mut() {
+        if let Some(items) = value.as_array_mut() {
+            *items = items
+                .iter()
+                .cycle()
+                .take(items.len() * 10)
+                .cloned()
+                .collect();
+        }
+    }
+    resume
+}
+
+/// The page's probe (ui/src/lib/probe.ts): each surface message applied gets the time it arrived and the
+/// time the frame that shows it was painted (a message posted from the next animation frame runs after
+/// that frame's paint); and every frame's length while it runs.
+const PROBE: &str = r#"
+const clock = () => performance.timeOrigin + performance.now();
+const data = { arrived: [], shown: [], frames: [] };
+const batches = [];
+const painted = new MessageChannel();
+painted.port1.onmessage = () => {
+  const t = clock();
+  for (const i of batches.shift() ?? []) data.shown[i] = t;
+};
+let pending = [];
+window.__redlineProbe = {
+  applied() {
+    pending.push(data.arrived.length);
+    data.arrived.push(clock());
+    if (pending.length === 1) {
+      requestAnimationFrame(() => {
+        batches.push(pending);
+        pending = [];
+        painted.port2.postMessage(0);
+      });
+    }
+  },
+};
+let last = null;
+const frame = (t) => {
+  if (last !== null) data.frames.push([performance.timeOrigin + t, t - last]);
+  last = t;
+  if (!data.stop) requestAnimationFrame(frame);
+};
+requestAnimationFrame(frame);
+window.__redlineProbeData = data;
+"#;
+
+/// What one paced turn measured in the page.
+struct ChunkToPixel {
+    /// From a surface message leaving the engine to the frame showing it painted, ms, in order.
+    to_pixel: Vec<f64>,
+    /// From leaving the engine to the view's store having applied it, ms.
+    to_page: Vec<f64>,
+    /// Surface messages a second, as the engine sent them.
+    rate: f64,
+    /// Every frame's length while the turn ran, ms.
+    frames: Vec<f64>,
+}
+
+/// Runs `turns` paced AI turns (a long summary typed in, a work entry filling in, 200 surface messages a
+/// second) on `resume` in the real window, the stream going over `bridge` (`channel` or `events`), and
+/// returns what the page's probe measured.
+async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) -> ChunkToPixel {
+    let summary =
+        "Builds compression systems that run at the scale of the largest media libraries, and the \
+        teams that ship them. "
+            .repeat(24);
+    let entry = json!({
+        "name": "Hooli", "position": "Staff Engineer, Nucleus", "url": "https://hooli.example.com",
+        "startDate": "2011-01-01", "endDate": "2013-12-01",
+        "summary": "Led the Nucleus compression team through its first three releases. ".repeat(8),
+        "highlights": (0..6).map(|i| format!("Shipped release {i} of Nucleus to every Hooli data centre, on time and with a smaller footprint")).collect::<Vec<_>>(),
+    });
+    let replies: Vec<redline_agent::Reply> = (0..turns)
+        .flat_map(|_| {
+            [
+                json!({"say": "On it.", "toolCall": {"name": "patch_resume", "arguments": {
+                    "changes": "Rewrite the summary and add the Hooli job",
+                    "targets": ["/basics/summary", "/work"]}}}),
+                json!({"patch": {"operations": [
+                    {"op": "replace", "path": "/basics/summary", "value": summary},
+                    {"op": "add", "path": "/work/-", "value": entry},
+                ]}}),
+                json!({"say": "Done."}),
+            ]
+        })
+        .map(|r| serde_json::from_value(r).unwrap())
+        .collect();
+    // 7 characters a delta every 5 ms: about 200 surface messages a second while a value streams.
+    let pace = redline_agent::Pace {
+        chunk: 7,
+        delay: Duration::from_millis(5),
+    };
+    let server = redline_agent::ReplayServer::start(replies, pace)
+        .await
+        .unwrap();
+    let url = server.base_url();
+    let files = tempfile::tempdir().unwrap();
+    let file = files.path().join("bench.resume.json");
+    std::fs::write(&file, serde_json::to_vec(resume).unwrap()).unwrap();
+    let sent_log = files.path().join("sent.txt");
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[
+        ("REDLINE_BASE_URL", &url),
+        ("OPENAI_API_KEY", ""),
+        ("REDLINE_MODEL", "replay-chat"),
+        ("REDLINE_PATCH_MODEL", "replay-patch"),
+        ("REDLINE_TURN_BRIDGE", bridge),
+        ("REDLINE_PROBE_SENT", sent_log.to_str().unwrap()),
+    ]);
+    let client = connect_with(&driver, data_dir.path(), &[&file]).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    client.execute(PROBE, vec![]).await.unwrap();
+    for turn in 1..=turns {
+        element(&client, "chat-input")
+            .await
+            .send_keys("Rewrite my summary and add my job at Hooli.")
+            .await
+            .unwrap();
+        element(&client, "chat-send").await.click().await.unwrap();
+        let saved = format!("Saved as revision {}.", turn + 1);
+        assert!(chat_says(&client, &saved).await, "turn {turn} did not save");
+        wait_for_text(&client, "chat-send", |t| t == "Send").await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let data = client
+        .execute(
+            "const d = window.__redlineProbeData; d.stop = true; return d;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    client.close().await.ok();
+    drop(driver);
+    let numbers = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap_or(f64::NAN))
+            .collect()
+    };
+    let sent: Vec<f64> = std::fs::read_to_string(&sent_log)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse::<f64>().unwrap() / 1000.0)
+        .collect();
+    let (arrived, shown) = (numbers(&data["arrived"]), numbers(&data["shown"]));
+    assert_eq!(
+        sent.len(),
+        arrived.len(),
+        "every surface message the engine sent reached the view once"
+    );
+    assert!(sent.len() > 500 * turns, "{} surface messages", sent.len());
+    let (first, last) = (sent[0], sent[sent.len() - 1]);
+    let frames = data["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| (first..=last).contains(&f[0].as_f64().unwrap()))
+        .map(|f| f[1].as_f64().unwrap())
+        .collect();
+    ChunkToPixel {
+        to_pixel: sent.iter().zip(&shown).map(|(s, p)| p - s).collect(),
+        to_page: sent.iter().zip(&arrived).map(|(s, a)| a - s).collect(),
+        rate: sent.len() as f64 / ((last - first) / 1000.0),
+        frames,
+    }
+}
+
+/// p50, p99 and the worst of `times`.
+fn quantiles(mut times: Vec<f64>) -> (f64, f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99), times[times.len() - 1])
+}
+
+/// The view under a fast model (a benchmark: `scripts/bench-budgets.sh` runs it on the release build): from a
+/// surface message leaving the engine to the frame that shows it painted, p50 and p99, and every frame's
+/// length while the turn runs — for the sample and for a resume ten times its size, with the turn's stream
+/// over its `ipc::Channel` and over app-wide events. Printed, never judged on time; it asserts that every
+/// message the engine sent was applied once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: scripts/bench-budgets.sh"]
+async fn bench_chunk_to_pixel_during_a_fast_turn() {
+    for (name, resume) in [
+        ("sample", redline_resume::sample()),
+        ("ten times the sample", ten_times_the_sample()),
+    ] {
+        for bridge in ["channel", "events"] {
+            let m = chunk_to_pixel(&resume, bridge, 2).await;
+            let (p50, p99, worst) = quantiles(m.to_pixel.clone());
+            let (page50, page99, _) = quantiles(m.to_page);
+            let (frame50, _, longest) = quantiles(m.frames.clone());
+            let long = m.frames.iter().filter(|&&f| f > 16.7 * 1.5).count();
+            println!(
+                "chunk to pixel, {name}, over {bridge}: {n} surface messages at {rate:.0}/s: p50 {p50:.1} ms, \
+                 p99 {p99:.1} ms, worst {worst:.1} ms (to the page alone: p50 {page50:.1} ms, p99 {page99:.1} ms); \
+                 {frames} frames while it streamed (median {frame50:.1} ms), the longest {longest:.1} ms, \
+                 {long} over 25 ms",
+                n = m.to_pixel.len(),
+                rate = m.rate,
+                frames = m.frames.len(),
+            );
+        }
+    }
+}

@@ -1,6 +1,6 @@
 // The bridge to the Rust engine: Tauri commands and the surface event.
 
-import { invoke } from "@tauri-apps/api/core";
+import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
 import type { AtsView } from "../bindings/AtsView";
@@ -15,6 +15,7 @@ import type { ExportDone } from "../bindings/ExportDone";
 import type { ExportRequest } from "../bindings/ExportRequest";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { IpcError } from "../bindings/IpcError";
+import type { Streamed } from "../bindings/Streamed";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
 import type { DocState } from "../bindings/DocState";
@@ -80,14 +81,30 @@ export function painted(): Promise<void> {
 /** The event name of chat events while a turn runs (ipc.rs `CHAT_EVENT`). */
 export const CHAT_EVENT = "chat";
 
-/** Runs an AI turn for `text`; the reply and the edits arrive as events while it runs. */
-export function sendMessage(text: string, selected: string | null = null): Promise<TurnSummary> {
-  return invoke<TurnSummary>("send_message", { text, selected });
+/** Where a turn's stream goes: the resume view's surface messages and the chat's events, in order. */
+export interface TurnStream {
+  surface(update: SurfaceUpdate): void;
+  chat(event: ChatEvent): void;
 }
 
-/** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume. */
-export function startDemo(): Promise<TurnSummary> {
-  return invoke<TurnSummary>("start_demo");
+/** A channel for one turn's stream (ipc.rs `Streamed`): ordered, and heard by this window alone. */
+function channel(to: TurnStream): Channel<Streamed> {
+  const stream = new Channel<Streamed>();
+  stream.onmessage = (streamed) => {
+    if (streamed.to === "surface") to.surface(streamed.message);
+    else to.chat(streamed.message);
+  };
+  return stream;
+}
+
+/** Runs an AI turn for `text`; the reply and the edits stream `to` the view and the chat while it runs. */
+export function sendMessage(text: string, selected: string | null, to: TurnStream): Promise<TurnSummary> {
+  return invoke<TurnSummary>("send_message", { text, selected, stream: channel(to) });
+}
+
+/** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming `to`. */
+export function startDemo(to: TurnStream): Promise<TurnSummary> {
+  return invoke<TurnSummary>("start_demo", { stream: channel(to) });
 }
 
 /** Applies edits a turn held for confirmation, as a new revision (its number). */
