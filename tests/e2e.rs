@@ -1436,7 +1436,8 @@ async fn bench_page_view_from_a_change_to_the_new_page_on_screen() {
                 for (;;) {
                   await frame();
                   const img = page();
-                  if (img && img.src !== before && img.complete) break;
+                  // Loaded and decoded, not merely done (a refused image is complete too, 0 pixels wide).
+                  if (img && img.src !== before && img.complete && img.naturalWidth > 0) break;
                 }
                 await frame();
                 times.push(performance.now() - start);
@@ -1531,6 +1532,8 @@ struct ChunkToPixel {
     rate: f64,
     /// Every frame's length while the turn ran, ms.
     frames: Vec<f64>,
+    /// Every frame's length in the two seconds before the turn (the window idle): the baseline.
+    idle_frames: Vec<f64>,
 }
 
 /// Runs `turns` paced AI turns (a long summary typed in, a work entry filling in, 200 surface messages a
@@ -1588,6 +1591,7 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
     wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     client.execute(PROBE, vec![]).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
     for turn in 1..=turns {
         element(&client, "chat-input")
             .await
@@ -1629,18 +1633,23 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
     );
     assert!(sent.len() > 500 * turns, "{} surface messages", sent.len());
     let (first, last) = (sent[0], sent[sent.len() - 1]);
-    let frames = data["frames"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| (first..=last).contains(&f[0].as_f64().unwrap()))
-        .map(|f| f[1].as_f64().unwrap())
-        .collect();
+    let frames_where = |keep: &dyn Fn(f64) -> bool| {
+        data["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| keep(f[0].as_f64().unwrap()))
+            .map(|f| f[1].as_f64().unwrap())
+            .collect::<Vec<f64>>()
+    };
+    let frames = frames_where(&|t| (first..=last).contains(&t));
+    let idle_frames = frames_where(&|t| t < first);
     ChunkToPixel {
         to_pixel: sent.iter().zip(&shown).map(|(s, p)| p - s).collect(),
         to_page: sent.iter().zip(&arrived).map(|(s, a)| a - s).collect(),
         rate: sent.len() as f64 / ((last - first) / 1000.0),
         frames,
+        idle_frames,
     }
 }
 
@@ -1669,11 +1678,12 @@ async fn bench_chunk_to_pixel_during_a_fast_turn() {
             let (page50, page99, _) = quantiles(m.to_page);
             let (frame50, _, longest) = quantiles(m.frames.clone());
             let long = m.frames.iter().filter(|&&f| f > 16.7 * 1.5).count();
+            let (idle50, _, idle_longest) = quantiles(m.idle_frames.clone());
             println!(
                 "chunk to pixel, {name}, over {bridge}: {n} surface messages at {rate:.0}/s: p50 {p50:.1} ms, \
                  p99 {p99:.1} ms, worst {worst:.1} ms (to the page alone: p50 {page50:.1} ms, p99 {page99:.1} ms); \
                  {frames} frames while it streamed (median {frame50:.1} ms), the longest {longest:.1} ms, \
-                 {long} over 25 ms",
+                 {long} over 25 ms; idle before it, frames of median {idle50:.1} ms, the longest {idle_longest:.1} ms",
                 n = m.to_pixel.len(),
                 rate = m.rate,
                 frames = m.frames.len(),
