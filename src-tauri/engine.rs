@@ -37,6 +37,8 @@ pub struct Engine {
     notices: std::sync::Mutex<Vec<String>>,
     /// The Page view's pages as last drawn (a page that did not change is not drawn again).
     pages: std::sync::Arc<std::sync::Mutex<redline_pdf::PageDrawer>>,
+    /// Whether the Page view has asked for pages yet (the first time, the other template is warmed).
+    pages_warmed: std::sync::atomic::AtomicBool,
 }
 
 struct Open {
@@ -79,6 +81,7 @@ impl Engine {
             running: std::sync::Mutex::new(None),
             notices: std::sync::Mutex::new(Vec::new()),
             pages: Default::default(),
+            pages_warmed: Default::default(),
         }
     }
 
@@ -221,9 +224,23 @@ impl Engine {
             ));
         }
         let drawer = self.pages.clone();
+        let first = !self
+            .pages_warmed
+            .swap(true, std::sync::atomic::Ordering::Relaxed);
         let (drawn, count) = tokio::task::spawn_blocking(move || {
             let mut drawer = drawer.lock().unwrap_or_else(|e| e.into_inner());
-            drawer.draw(&document, template, page, PAGE_PIXELS_PER_POINT)
+            let drawn = drawer.draw(&document, template, page, PAGE_PIXELS_PER_POINT);
+            drop(drawer);
+            if first {
+                // The Page view is open: lay the other template out once in the background, so that
+                // switching to it is not the first time Typst sees it (a first layout takes ~30 ms more).
+                let other = match template {
+                    Template::Classic => Template::Modern,
+                    Template::Modern => Template::Classic,
+                };
+                std::thread::spawn(move || drop(redline_pdf::warm(&document, other, page)));
+            }
+            drawn
         })
         .await
         .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;

@@ -1405,7 +1405,7 @@ async fn a_second_launch_hands_its_file_to_the_running_window() {
 
 /// The Page view's speed (a benchmark, not part of the test run: `scripts/bench-budgets.sh` runs it): from a
 /// change — the template switched, so that every page is laid out and drawn again — to the new first page
-/// decoded and on screen, timed inside the page, 40 times on the sample. Printed as p50, p99 and the worst.
+/// decoded and on screen, timed inside the page, 100 times on the sample. Printed as p50, p99 and the worst.
 #[tokio::test]
 #[ignore = "a benchmark: scripts/bench-budgets.sh"]
 async fn bench_page_view_from_a_change_to_the_new_page_on_screen() {
@@ -1428,7 +1428,7 @@ async fn bench_page_view_from_a_change_to_the_new_page_on_screen() {
             const frame = () => new Promise((r) => requestAnimationFrame(r));
             const times = [];
             (async () => {
-              for (let k = 0; k < 40; k++) {
+              for (let k = 0; k < 100; k++) {
                 const before = page().src;
                 const start = performance.now();
                 select.value = select.value === "classic" ? "modern" : "classic";
@@ -1456,16 +1456,19 @@ async fn bench_page_view_from_a_change_to_the_new_page_on_screen() {
         .iter()
         .map(|t| t.as_f64().unwrap())
         .collect();
+    let first = times[0];
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     println!(
-        "page view, a change to the new page on screen (sample, {} changes): p50 {:.1} ms, p99 {:.1} ms, worst {:.1} ms",
+        "page view, a change to the new page on screen (sample, {} changes): p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, worst {:.1} ms; \
+         the first (the other template laid out for the first time) {first:.1} ms",
         times.len(),
         at(0.5),
+        at(0.9),
         at(0.99),
         times[times.len() - 1]
     );
-    assert_eq!(times.len(), 40);
+    assert_eq!(times.len(), 100);
     client.close().await.ok();
     drop(driver);
 }
@@ -1565,10 +1568,11 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
         })
         .map(|r| serde_json::from_value(r).unwrap())
         .collect();
-    // 7 characters a delta every 5 ms: about 200 surface messages a second while a value streams.
+    // 7 characters a delta every 3 ms (a timer's 3 ms is nearer 5 here): about 200 surface messages a
+    // second while a value streams; the rate printed is the one the engine sent at.
     let pace = redline_agent::Pace {
         chunk: 7,
-        delay: Duration::from_millis(5),
+        delay: Duration::from_millis(3),
     };
     let server = redline_agent::ReplayServer::start(replies, pace)
         .await

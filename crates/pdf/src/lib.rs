@@ -197,6 +197,12 @@ fn layout(resume: &Value, template: Template, page: Page) -> Result<PagedDocumen
         .map_err(diagnostics)
 }
 
+/// Lays the resume out without making anything of it: Typst's caches then hold the template, so that the
+/// next layout in it is a warm one. Returns the page count.
+pub fn warm(resume: &Value, template: Template, page: Page) -> Result<usize, PdfError> {
+    layout(resume, template, page).map(|d| d.pages.len())
+}
+
 /// The resume as a PDF.
 pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, PdfError> {
     let document = layout(resume, template, page)?;

@@ -82,3 +82,23 @@ describe("theme choice", () => {
     expect(savedTheme(broken)).toBe("system");
   });
 });
+
+/** Each shadow's blur radius in px (the third length of each comma-separated shadow), with where it is. */
+function shadowBlurs(): { file: string; shadow: string; blur: number }[] {
+  return files(src).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/box-shadow:\s*([^;}]+)/g)].flatMap((m) =>
+      m[1]!.split(",").map((shadow) => {
+        const lengths = shadow.trim().split(/\s+/).filter((t) => /^-?[\d.]+(px)?$/.test(t));
+        return { file, shadow: shadow.trim(), blur: parseFloat(lengths[2] ?? "0") };
+      }),
+    ),
+  );
+}
+
+describe("shadows WebKit can draw on the CPU while a turn streams", () => {
+  it("no shadow has a small blur (redrawn over the whole box on every change inside it: 60 ms a frame)", () => {
+    const blurs = shadowBlurs();
+    expect(blurs.some((b) => b.shadow.startsWith("0 8px 24px"))).toBe(true);
+    expect(blurs.filter((b) => b.blur > 0 && b.blur < 6)).toEqual([]);
+  });
+});
