@@ -1325,3 +1325,67 @@ fn ats_reads_the_resume_back_from_its_pdf_and_says_what_is_missing() {
     let out = redline(dir.path(), &["ats", "--doc", "99"]);
     assert_eq!(out.status.code(), Some(3));
 }
+
+/// A PDF built to inflate far beyond its size (a page whose content stream of a few MB inflates to
+/// 1.25 GiB): `redline ats --pdf` reads it in a child process bounded in memory, so it is refused in words,
+/// quickly, and the command's own process — the database open in it — is untouched.
+#[cfg(target_os = "linux")]
+#[test]
+fn ats_refuses_a_pdf_built_to_inflate_to_gigabytes() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut deflate = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    let spaces = vec![b' '; 1 << 20];
+    for _ in 0..1280 {
+        deflate.write_all(&spaces).unwrap();
+    }
+    let content = deflate.finish().unwrap();
+    assert!(content.len() < 32 << 20, "{} bytes", content.len());
+    let mut pdf = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    let objects: [Vec<u8>; 4] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".to_vec(),
+        [
+            format!(
+                "<< /Length {} /Filter /FlateDecode >>\nstream\n",
+                content.len()
+            )
+            .as_bytes(),
+            &content,
+            b"\nendstream",
+        ]
+        .concat(),
+    ];
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        pdf.extend_from_slice(object);
+        pdf.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for offset in offsets {
+        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    let bomb = dir.path().join("bomb.pdf");
+    std::fs::write(&bomb, &pdf).unwrap();
+
+    let out = redline(dir.path(), &["ats", "--pdf", bomb.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    assert!(said.contains("more than 1024 MB of memory"), "{said}");
+    // The command's own process carried on: the database reads back.
+    let listed = json(redline(dir.path(), &["list", "--json"]));
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+}

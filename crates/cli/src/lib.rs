@@ -264,6 +264,10 @@ enum Command {
     /// Print the manual page (roff), as the packages install it.
     #[command(hide = true)]
     Man,
+    /// Print a PDF's text as a JSON array of pages: `ats --pdf` runs this in a child process whose memory
+    /// and time are bounded ([`pdf_text_bounded`]).
+    #[command(hide = true)]
+    ReadPdfText { path: PathBuf },
 }
 
 /// `--format`.
@@ -402,6 +406,17 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// The exit status a child process of ours ended with, as an [`Exit`].
+    fn from_code(code: i32) -> Exit {
+        match code {
+            3 => Exit::NotFound,
+            4 => Exit::Refused,
+            5 => Exit::NotConfigured,
+            130 => Exit::Interrupted,
+            _ => Exit::Failed,
+        }
+    }
+
     /// The exit status for `error`, from the first error in its chain whose kind is known.
     pub fn of(error: &anyhow::Error) -> Exit {
         use redline_agent::{SetupError, TurnError};
@@ -495,6 +510,13 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Man => {
             clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?;
+            return Ok(());
+        }
+        Command::ReadPdfText { path } => {
+            let bytes = read_limited(&path, MAX_PDF_BYTES)?;
+            let pages = redline_pdf::ats::extract(&bytes)
+                .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?;
+            serde_json::to_writer(std::io::stdout().lock(), &pages)?;
             return Ok(());
         }
         _ => {}
@@ -753,11 +775,7 @@ fn run(cli: Cli) -> Result<()> {
             let doc = document(&mut store, doc)?;
             let resume = store.head(doc)?.document;
             let report = match pdf {
-                Some(path) => {
-                    let bytes = read_limited(&path, MAX_PDF_BYTES)?;
-                    redline_pdf::ats::read(&bytes, &resume)
-                        .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?
-                }
+                Some(path) => redline_pdf::ats::compare(&pdf_text_bounded(&path)?, &resume),
                 None => redline_pdf::ats::check(&resume, template.into(), page.into())?,
             };
             if json {
@@ -821,7 +839,10 @@ fn run(cli: Cli) -> Result<()> {
             drop(out);
             chat::demo(&mut store, json)?;
         }
-        Command::Recover { .. } | Command::Completions { .. } | Command::Man => {
+        Command::Recover { .. }
+        | Command::Completions { .. }
+        | Command::Man
+        | Command::ReadPdfText { .. } => {
             unreachable!("handled before the store is opened")
         }
     }
@@ -1055,6 +1076,120 @@ fn report(out: &mut impl Write, doc: i64, done: &Committed, json: bool) -> Resul
 
 /// The largest PDF `redline ats --pdf` reads: a resume's is well under 1 MB (fonts embedded).
 const MAX_PDF_BYTES: u64 = 32 << 20;
+
+/// The memory the reading of a PDF the user names may take (Linux: the child's data segment and private
+/// mappings): a resume's PDF needs a few MB; one made to inflate to gigabytes stops here.
+const PDF_READ_MEMORY: u64 = 1 << 30;
+
+/// How long the reading of a PDF the user names may take.
+const PDF_READ_TIME: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The text of the PDF at `path`, one string per page, read in a child process (this program again, in
+/// `read-pdf-text` mode) bounded in memory ([`PDF_READ_MEMORY`], on Linux) and time ([`PDF_READ_TIME`]): a
+/// file built to inflate to gigabytes or to keep the reader busy is refused in words, and this process —
+/// the database open in it — is never at its mercy.
+fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    // Said as the user gave it, so that a missing file is "not found" here, not in the child.
+    std::fs::metadata(path).map_err(|e| {
+        let exit = if e.kind() == std::io::ErrorKind::NotFound {
+            Exit::NotFound
+        } else {
+            Exit::Failed
+        };
+        fail(exit, format!("cannot read {}: {e}", path.display()))
+    })?;
+    let me = std::env::current_exe()?;
+    let mut command = std::process::Command::new(me);
+    // This program is the app's binary in command-line mode (`redline-app --cli …`, src-tauri/main.rs).
+    command
+        .args(["--cli", "read-pdf-text"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt as _;
+        // SAFETY: between fork and exec the closure calls only setrlimit, which is async-signal-safe, and
+        // allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: PDF_READ_MEMORY,
+                    rlim_max: PDF_READ_MEMORY,
+                };
+                if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    let mut child = command.spawn()?;
+    let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.take(64 << 20).read_to_end(&mut bytes);
+        }
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = s.take(64 << 10).read_to_string(&mut text);
+        }
+        text
+    });
+    let deadline = std::time::Instant::now() + PDF_READ_TIME;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(fail(
+                Exit::Refused,
+                format!(
+                    "{}: reading its text took longer than {} s; it is not a PDF Redline can check",
+                    path.display(),
+                    PDF_READ_TIME.as_secs()
+                ),
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let (out, err) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    if status.success() {
+        return serde_json::from_slice(&out).map_err(|e| {
+            fail(
+                Exit::Failed,
+                format!("{}: its text came back unreadable: {e}", path.display()),
+            )
+        });
+    }
+    // The child said what was wrong ("redline: …" and its exit code): pass it on.
+    if let Some(code) = status.code().filter(|&c| c != 101) {
+        let said = err.trim().trim_start_matches("redline: ");
+        return Err(fail(Exit::from_code(code), said.to_owned()));
+    }
+    Err(fail(
+        Exit::Refused,
+        format!(
+            "{}: reading its text needed more than {} MB of memory or stopped the reader; it is not a PDF \
+             Redline can check",
+            path.display(),
+            PDF_READ_MEMORY >> 20
+        ),
+    ))
+}
 
 /// The file at `path`, refused when it is over `limit` bytes (read one byte past it, never whole).
 fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {

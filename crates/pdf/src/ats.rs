@@ -120,7 +120,11 @@ fn letters_at(text: &str) -> (String, Vec<usize>) {
 
 /// `pdf`, made from `resume`, read back and checked against it.
 pub fn read(pdf: &[u8], resume: &Value) -> Result<Report, PdfError> {
-    let pages = extract(pdf)?;
+    Ok(compare(&extract(pdf)?, resume))
+}
+
+/// The text read from a PDF of `resume` ([`extract`]'s pages), checked against it.
+pub fn compare(pages: &[String], resume: &Value) -> Report {
     // What was read, folded and with its whitespace collapsed (as shown), and its letters (as compared).
     let read: String = pages.join("\n").nfkc().collect();
     let spaced = read.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -237,5 +241,5 @@ pub fn read(pdf: &[u8], resume: &Value) -> Result<Report, PdfError> {
             text: reordered(spaced[spaced_at[start]..spaced_at[end]].trim()),
         });
     }
-    Ok(report)
+    report
 }
