@@ -1281,6 +1281,20 @@ fn print_memory(when: &str, processes: &[(String, u64)]) -> u64 {
     total
 }
 
+/// Sends `message` as turn `turn` of a document that started at revision 1, and waits until the turn has
+/// saved its revision and is over (Send is back).
+async fn saved_turn(client: &Client, message: &str, turn: usize) {
+    element(client, "chat-input")
+        .await
+        .send_keys(message)
+        .await
+        .unwrap();
+    element(client, "chat-send").await.click().await.unwrap();
+    let saved = format!("Saved as revision {}.", turn + 1);
+    assert!(chat_says(client, &saved).await, "turn {turn} did not save");
+    wait_for_text(client, "chat-send", |t| t == "Send").await;
+}
+
 /// The memory budget (README "Budgets"), measured on the build `REDLINE_E2E_APP` names (the release build,
 /// by `scripts/bench-budgets.sh`): PSS of the app and its WebKit processes, idle with the sample open, then
 /// after 100 AI turns against the replay server. Prints the figures; asserts only that the turns ran.
@@ -1323,16 +1337,7 @@ async fn budgets_memory_idle_and_after_a_hundred_turns() {
     );
 
     for turn in 1..=TURNS {
-        element(&client, "chat-input")
-            .await
-            .send_keys(&fixture.message)
-            .await
-            .unwrap();
-        element(&client, "chat-send").await.click().await.unwrap();
-        let saved = format!("Saved as revision {}.", turn + 1);
-        assert!(chat_says(&client, &saved).await, "turn {turn} did not save");
-        // The turn is over when Send is back.
-        wait_for_text(&client, "chat-send", |t| t == "Send").await;
+        saved_turn(&client, &fixture.message, turn).await;
     }
     tokio::time::sleep(Duration::from_secs(5)).await;
     let after = print_memory(&format!("after {TURNS} turns"), &app_memory(&driver));
@@ -1597,15 +1602,7 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
     client.execute(PROBE, vec![]).await.unwrap();
     tokio::time::sleep(Duration::from_secs(2)).await;
     for turn in 1..=turns {
-        element(&client, "chat-input")
-            .await
-            .send_keys("Rewrite my summary and add my job at Hooli.")
-            .await
-            .unwrap();
-        element(&client, "chat-send").await.click().await.unwrap();
-        let saved = format!("Saved as revision {}.", turn + 1);
-        assert!(chat_says(&client, &saved).await, "turn {turn} did not save");
-        wait_for_text(&client, "chat-send", |t| t == "Send").await;
+        saved_turn(&client, "Rewrite my summary and add my job at Hooli.", turn).await;
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let data = client

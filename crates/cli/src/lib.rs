@@ -1091,15 +1091,6 @@ const PDF_READ_TIME: std::time::Duration = std::time::Duration::from_secs(60);
 fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
     use std::io::Read as _;
     use std::process::Stdio;
-    // Said as the user gave it, so that a missing file is "not found" here, not in the child.
-    std::fs::metadata(path).map_err(|e| {
-        let exit = if e.kind() == std::io::ErrorKind::NotFound {
-            Exit::NotFound
-        } else {
-            Exit::Failed
-        };
-        fail(exit, format!("cannot read {}: {e}", path.display()))
-    })?;
     let me = std::env::current_exe()?;
     let mut command = std::process::Command::new(me);
     // This program is the app's binary in command-line mode (`redline-app --cli …`, src-tauri/main.rs).
