@@ -1494,12 +1494,12 @@ fn ten_times_the_sample() -> serde_json::Value {
     resume
 }
 
-/// The page's probe (ui/src/lib/probe.ts): each surface message applied gets the time it arrived and the
-/// time the frame that shows it was painted (a message posted from the next animation frame runs after
-/// that frame's paint); and every frame's length while it runs.
+/// The page's probe (ui/src/lib/probe.ts): each surface message applied gets the time it arrived, the time
+/// the next frame began (its animation-frame callback) and the time that frame was painted (a message
+/// posted from the callback runs after the frame's paint); and every frame's length while it runs.
 const PROBE: &str = r#"
 const clock = () => performance.timeOrigin + performance.now();
-const data = { arrived: [], shown: [], frames: [] };
+const data = { arrived: [], framed: [], shown: [], frames: [] };
 const batches = [];
 const painted = new MessageChannel();
 painted.port1.onmessage = () => {
@@ -1513,6 +1513,8 @@ window.__redlineProbe = {
     data.arrived.push(clock());
     if (pending.length === 1) {
       requestAnimationFrame(() => {
+        const t = clock();
+        for (const i of pending) data.framed[i] = t;
         batches.push(pending);
         pending = [];
         painted.port2.postMessage(0);
@@ -1536,6 +1538,10 @@ struct ChunkToPixel {
     to_pixel: Vec<f64>,
     /// From leaving the engine to the view's store having applied it, ms.
     to_page: Vec<f64>,
+    /// From being applied to the next frame beginning, ms: the wait for a frame.
+    to_frame: Vec<f64>,
+    /// From that frame beginning to its being painted, ms: style, layout and paint.
+    frame_to_pixel: Vec<f64>,
     /// Surface messages a second, as the engine sent them.
     rate: f64,
     /// Every frame's length while the turn ran, ms.
@@ -1626,7 +1632,11 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
         .lines()
         .map(|l| l.parse::<f64>().unwrap() / 1000.0)
         .collect();
-    let (arrived, shown) = (numbers(&data["arrived"]), numbers(&data["shown"]));
+    let (arrived, framed, shown) = (
+        numbers(&data["arrived"]),
+        numbers(&data["framed"]),
+        numbers(&data["shown"]),
+    );
     assert_eq!(
         sent.len(),
         arrived.len(),
@@ -1648,6 +1658,8 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
     ChunkToPixel {
         to_pixel: sent.iter().zip(&shown).map(|(s, p)| p - s).collect(),
         to_page: sent.iter().zip(&arrived).map(|(s, a)| a - s).collect(),
+        to_frame: arrived.iter().zip(&framed).map(|(a, f)| f - a).collect(),
+        frame_to_pixel: framed.iter().zip(&shown).map(|(f, p)| p - f).collect(),
         rate: sent.len() as f64 / ((last - first) / 1000.0),
         frames,
         idle_frames,
@@ -1677,14 +1689,19 @@ async fn bench_chunk_to_pixel_during_a_fast_turn() {
             let m = chunk_to_pixel(&resume, bridge, 2).await;
             let (p50, p99, worst) = quantiles(m.to_pixel.clone());
             let (page50, page99, _) = quantiles(m.to_page);
+            let (wait50, wait99, _) = quantiles(m.to_frame);
+            let (draw50, draw99, _) = quantiles(m.frame_to_pixel);
             let (frame50, _, longest) = quantiles(m.frames.clone());
+            let over = m.frames.iter().filter(|&&f| f > 16.7).count();
             let long = m.frames.iter().filter(|&&f| f > 16.7 * 1.5).count();
             let (idle50, _, idle_longest) = quantiles(m.idle_frames.clone());
             println!(
                 "chunk to pixel, {name}, over {bridge}: {n} surface messages at {rate:.0}/s: p50 {p50:.1} ms, \
-                 p99 {p99:.1} ms, worst {worst:.1} ms (to the page alone: p50 {page50:.1} ms, p99 {page99:.1} ms); \
-                 {frames} frames while it streamed (median {frame50:.1} ms), the longest {longest:.1} ms, \
-                 {long} over 25 ms; idle before it, frames of median {idle50:.1} ms, the longest {idle_longest:.1} ms",
+                 p99 {p99:.1} ms, worst {worst:.1} ms (to the DOM: p50 {page50:.1} ms, p99 {page99:.1} ms; then \
+                 waiting for a frame: p50 {wait50:.1}, p99 {wait99:.1} ms; the frame's style, layout and paint: \
+                 p50 {draw50:.1}, p99 {draw99:.1} ms); {frames} frames while it streamed (median {frame50:.1} ms), \
+                 the longest {longest:.1} ms, {over} over 16.7 ms, {long} over 25 ms; idle before it, frames of \
+                 median {idle50:.1} ms, the longest {idle_longest:.1} ms",
                 n = m.to_pixel.len(),
                 rate = m.rate,
                 frames = m.frames.len(),

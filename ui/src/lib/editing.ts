@@ -7,8 +7,12 @@ import type { WordsChange } from "../bindings/WordsChange";
 
 /** What the view's editable fields need from the app. */
 export interface Editing {
-  /** False while the model is editing (a field being streamed is not the user's to change). */
+  /** False while the model is editing (a field being streamed is not the user's to change). The editing
+   * controls stay in place meanwhile, hidden and out of reach (`.resume.locked`): a turn starting or ending
+   * changes one attribute, not every field of the view. */
   readonly enabled: boolean;
+  /** True for a copy of the resume that is only for reading (the history's): it has no editing controls. */
+  readonly copy?: boolean;
   /** Commits operations made in the view. */
   commit(ops: Operation[]): void;
   /** The field the user selected (its pointer), which the next message is about; null if none. */

@@ -1,7 +1,8 @@
 // The resume view's one store, and the one module that turns surface messages into store updates.
 //
 // The document lives in a deep `$state` proxy, and every operation mutates it in place at its path, so a
-// patch to `/work/0/highlights/2` re-renders that bullet and nothing else.
+// patch to `/work/0/highlights/2` re-renders that bullet and nothing else. Highlights work the same way: a
+// field asks about its own pointer (`highlight`), and marking one path re-runs only the fields at or under it.
 
 import type { Operation } from "../bindings/Operation";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
@@ -33,6 +34,9 @@ export class SurfaceStore {
   /** The surface this store follows. */
   surfaceId: string | null = null;
   private nextSeq = 0;
+  /** `pending` and `changed` as the fields ask about them, pointer by pointer. */
+  private pendingMarks = new PointerSet();
+  private changedMarks = new PointerSet();
 
   /** Applies one surface message. A gap in `seq` or an operation that does not fit asks for a resync. */
   apply(update: SurfaceUpdate): Applied {
@@ -40,9 +44,9 @@ export class SurfaceStore {
       this.surfaceId = update.surfaceId;
       this.document = update.document as Resume;
       this.revision = update.revision;
-      this.pending = [];
-      this.changed = [];
-      this.removed = [];
+      this.setPending([]);
+      this.setChanged([]);
+      if (this.removed.length > 0) this.removed = [];
       this.nextSeq = update.seq + 1;
       return { kind: "applied" };
     }
@@ -68,7 +72,8 @@ export class SurfaceStore {
         }
         applyOperation(this, op);
       }
-      if (update.state !== "preview") this.removed = [];
+      // (Only when there is something to clear: every section and entry asks about it.)
+      if (update.state !== "preview" && this.removed.length > 0) this.removed = [];
       switch (update.state) {
         case "preview":
           for (const op of update.ops) this.mark(op.path);
@@ -80,12 +85,12 @@ export class SurfaceStore {
             const path = this.concrete(op.path);
             if (op.op !== "remove" && op.op !== "test" && !touched.includes(path)) touched.push(path);
           }
-          this.pending = [];
-          this.changed = touched;
+          this.setPending([]);
+          this.setChanged(touched);
           break;
         }
         case "rolledBack":
-          this.pending = [];
+          this.setPending([]);
           break;
       }
       return { kind: "applied" };
@@ -107,21 +112,35 @@ export class SurfaceStore {
 
   /** Ends the highlight of the change committed last. */
   fade(): void {
-    this.changed = [];
+    this.setChanged([]);
   }
 
-  /** How the field at `path` is highlighted: `pending` while a preview changes it (or something inside it),
-   * `changed` once that change is committed, until it fades; null otherwise. */
+  /** How the field at `path` is highlighted: `pending` while a preview changes it (or something that holds
+   * it), `changed` once that change is committed, until it fades; null otherwise. */
   highlight(path: string): "pending" | "changed" | null {
-    const within = (marked: string) => marked === path || path.startsWith(`${marked}/`);
-    if (this.pending.some(within)) return "pending";
-    if (this.changed.some(within)) return "changed";
+    if (this.pendingMarks.covers(path)) return "pending";
+    if (this.changedMarks.covers(path)) return "changed";
     return null;
   }
 
   private mark(path: string): void {
     const concrete = this.concrete(path);
-    if (!this.pending.includes(concrete)) this.pending.push(concrete);
+    if (!this.pending.includes(concrete)) {
+      this.pending.push(concrete);
+      this.pendingMarks.set(this.pending);
+    }
+  }
+
+  private setPending(paths: string[]): void {
+    if (paths.length === 0 && this.pending.length === 0) return;
+    this.pending = paths;
+    this.pendingMarks.set(paths);
+  }
+
+  private setChanged(paths: string[]): void {
+    if (paths.length === 0 && this.changed.length === 0) return;
+    this.changed = paths;
+    this.changedMarks.set(paths);
   }
 
   /** `path` with a final `-` (the end of a list) as the index of the list's last item, once applied. */
@@ -136,6 +155,54 @@ export class SurfaceStore {
     }
   }
 }
+
+/** A reactive counter: reading it makes the reader depend on it; bumping it re-runs the readers. */
+class Version {
+  value = $state(0);
+}
+
+/** A set of JSON Pointers that fields ask about one at a time — is my pointer, or one that holds it, in the
+ * set? Membership is plain data; what a reader depends on is the bucket (one of {@link BUCKETS} counters)
+ * of each pointer it asked about, and a change bumps only the buckets of the pointers that came or went. So
+ * marking one path re-runs the fields at or under it (and, rarely, a few that share a bucket), not every
+ * field of a large resume. (The counters are made up front: one made while a field reads would not be
+ * tracked by it.) */
+export class PointerSet {
+  private members = new Set<string>();
+  private buckets = Array.from({ length: BUCKETS }, () => new Version());
+
+  /** Makes the set `paths`. */
+  set(paths: readonly string[]): void {
+    const next = new Set(paths);
+    for (const path of this.members) if (!next.has(path)) this.bucket(path).value++;
+    for (const path of next) if (!this.members.has(path)) this.bucket(path).value++;
+    this.members = next;
+  }
+
+  /** True when `path` or one of its ancestors (the document, `""`, included) is in the set. */
+  covers(path: string): boolean {
+    if (this.has("")) return true;
+    for (let slash = path.indexOf("/", 1); slash !== -1; slash = path.indexOf("/", slash + 1)) {
+      if (this.has(path.slice(0, slash))) return true;
+    }
+    return path !== "" && this.has(path);
+  }
+
+  private has(path: string): boolean {
+    void this.bucket(path).value;
+    return this.members.has(path);
+  }
+
+  private bucket(path: string): Version {
+    // FNV-1a.
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+    return this.buckets[(hash >>> 0) % BUCKETS] as Version;
+  }
+}
+
+/** How many counters a {@link PointerSet} spreads its pointers over. */
+const BUCKETS = 1024;
 
 /** Applies one RFC 6902 operation to the store's document, in place. */
 function applyOperation(store: SurfaceStore, op: Operation): void {

@@ -1,6 +1,8 @@
+import { flushSync } from "svelte";
 import { describe, expect, it } from "vitest";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
-import { SurfaceStore } from "./surface.svelte";
+import { PointerSet, SurfaceStore } from "./surface.svelte";
+import { watch } from "./watch.fixture.svelte";
 
 const create = (seq = 0): SurfaceUpdate => ({
   kind: "create",
@@ -149,3 +151,39 @@ describe("surface store", () => {
     expect(store.document?.work).toEqual([{ name: "A" }, { name: "B" }]);
   });
 });
+
+describe("a set of pointers", () => {
+  it("covers a pointer and everything under it, nothing beside it", () => {
+    const set = new PointerSet();
+    set.set(["/work/1", "/skills/0/keywords/2"]);
+    expect(["/work/1", "/work/1/summary", "/work/1/highlights/0"].map((p) => set.covers(p))).toEqual([true, true, true]);
+    expect(["/work", "/work/10", "/work/0", "/skills/0/keywords/20", "/skills/0", ""].map((p) => set.covers(p))).toEqual(
+      [false, false, false, false, false, false],
+    );
+    set.set(["/work"]);
+    expect([set.covers("/work/10/name"), set.covers("/work/1"), set.covers("/skills/0/keywords/2")]).toEqual([true, true, false]);
+    // The whole document.
+    set.set([""]);
+    expect([set.covers("/basics/name"), set.covers("")]).toEqual([true, true]);
+    set.set([]);
+    expect(set.covers("/basics/name")).toBe(false);
+  });
+
+  it("tells a reader when its own pointer comes or goes", () => {
+    const set = new PointerSet();
+    const { seen, stop } = watch(() => set.covers("/work/0/summary"));
+    flushSync();
+    set.set(["/work/0"]);
+    flushSync();
+    set.set(["/work/0", "/basics/name"]);
+    flushSync();
+    set.set([]);
+    flushSync();
+    stop();
+    // Once at first, then when /work/0 came and when it went (and, at most, once more for a shared bucket).
+    expect(seen.slice(0, 2)).toEqual([false, true]);
+    expect(seen.at(-1)).toBe(false);
+    expect(seen.length).toBeLessThanOrEqual(4);
+  });
+});
+
