@@ -1389,3 +1389,103 @@ fn ats_refuses_a_pdf_built_to_inflate_to_gigabytes() {
     let listed = json(redline(dir.path(), &["list", "--json"]));
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
 }
+
+/// A PDF of `objects` (object 1 first), with its cross-reference table.
+fn pdf_of(objects: &[Vec<u8>]) -> Vec<u8> {
+    let mut pdf = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        pdf.extend_from_slice(object);
+        pdf.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for offset in offsets {
+        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    pdf
+}
+
+/// A stream object: `dict` (without its length) and `content`.
+fn stream_object(dict: &str, content: &[u8]) -> Vec<u8> {
+    [
+        format!("<< {dict} /Length {} >>\nstream\n", content.len()).as_bytes(),
+        content,
+        b"\nendstream",
+    ]
+    .concat()
+}
+
+/// A one-page PDF whose page draws form `F` (object 5); `forms` are objects 5, 6, …: each `(draws, next)`
+/// draws the form at object `next` (named `N`) `draws` times, or nothing when `next` is `None`.
+fn pdf_of_forms(forms: &[(usize, Option<usize>)]) -> Vec<u8> {
+    let mut objects = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /F 5 0 R >> >> /Contents 4 0 R >>".to_vec(),
+        stream_object("", b"/F Do"),
+    ];
+    for &(draws, next) in forms {
+        objects.push(match next {
+            Some(next) => stream_object(
+                &format!("/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /N {next} 0 R >> >>"),
+                "/N Do\n".repeat(draws).as_bytes(),
+            ),
+            None => stream_object("/Type /XObject /Subtype /Form /BBox [0 0 10 10]", b"0 0 m 1 1 l S"),
+        });
+    }
+    pdf_of(&objects)
+}
+
+/// `redline ats --pdf` on a PDF whose forms draw each other: one that draws itself (the reader recurses
+/// until its stack runs out) and ten levels that each draw the next ten times (ten billion drawings, in a
+/// few hundred bytes: the reader would be busy for hours). Each is refused in words, exit 4, and the
+/// command's process carries on; the same forms drawing nothing read back as an ordinary PDF.
+#[test]
+fn ats_refuses_a_pdf_whose_forms_draw_each_other_without_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |name: &str, pdf: Vec<u8>, seconds: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, pdf).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_redline"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(["ats", "--pdf", file.to_str().unwrap()])
+            .env_remove("REDLINE_DATA_DIR")
+            .env("REDLINE_PDF_READ_SECONDS", seconds)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // The control: one form that draws nothing is read (the sample's fields are missing from it: exit 1).
+    let (code, said) = check("plain.pdf", pdf_of_forms(&[(1, Some(6)), (0, None)]), "60");
+    assert_eq!(code, Some(1), "{said}");
+    // A form that draws itself.
+    let (code, said) = check("itself.pdf", pdf_of_forms(&[(1, Some(5))]), "60");
+    assert_eq!(code, Some(4), "{said}");
+    assert!(said.contains("stopped the reader"), "{said}");
+    // Ten levels of ten: stopped by the time bound (shortened to 2 s for the test; the real one is 60 s).
+    let levels: Vec<(usize, Option<usize>)> = (0..10)
+        .map(|i| (10, Some(6 + i)))
+        .chain([(0, None)])
+        .collect();
+    let (code, said) = check("busy.pdf", pdf_of_forms(&levels), "2");
+    assert_eq!(code, Some(4), "{said}");
+    assert!(said.contains("took longer than 2 s"), "{said}");
+    let listed = json(redline(dir.path(), &["list", "--json"]));
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+}
