@@ -1341,43 +1341,12 @@ fn ats_refuses_a_pdf_built_to_inflate_to_gigabytes() {
     }
     let content = deflate.finish().unwrap();
     assert!(content.len() < 32 << 20, "{} bytes", content.len());
-    let mut pdf = b"%PDF-1.7\n".to_vec();
-    let mut offsets = Vec::new();
-    let objects: [Vec<u8>; 4] = [
+    let pdf = pdf_of(&[
         b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".to_vec(),
-        [
-            format!(
-                "<< /Length {} /Filter /FlateDecode >>\nstream\n",
-                content.len()
-            )
-            .as_bytes(),
-            &content,
-            b"\nendstream",
-        ]
-        .concat(),
-    ];
-    for (i, object) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
-        pdf.extend_from_slice(object);
-        pdf.extend_from_slice(b"\nendobj\n");
-    }
-    let xref = pdf.len();
-    pdf.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for offset in offsets {
-        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
-    }
-    pdf.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
+        stream_object("/Filter /FlateDecode", &content),
+    ]);
     let bomb = dir.path().join("bomb.pdf");
     std::fs::write(&bomb, &pdf).unwrap();
 
