@@ -4,6 +4,7 @@
 // patch to `/work/0/highlights/2` re-renders that bullet and nothing else. Highlights work the same way: a
 // field asks about its own pointer (`highlight`), and marking one path re-runs only the fields at or under it.
 
+import { untrack } from "svelte";
 import type { Operation } from "../bindings/Operation";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import { arrayIndex, parsePointer, PointerError } from "./pointer";
@@ -171,11 +172,13 @@ export class PointerSet {
   private members = new Set<string>();
   private buckets = Array.from({ length: BUCKETS }, () => new Version());
 
-  /** Makes the set `paths`. */
+  /** Makes the set `paths`. (Safe inside an effect: bumping a counter does not make the caller depend on it.) */
   set(paths: readonly string[]): void {
     const next = new Set(paths);
-    for (const path of this.members) if (!next.has(path)) this.bucket(path).value++;
-    for (const path of next) if (!this.members.has(path)) this.bucket(path).value++;
+    untrack(() => {
+      for (const path of this.members) if (!next.has(path)) this.bucket(path).value++;
+      for (const path of next) if (!this.members.has(path)) this.bucket(path).value++;
+    });
     this.members = next;
   }
 
