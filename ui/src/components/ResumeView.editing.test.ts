@@ -15,9 +15,14 @@ import { surface } from "../lib/surface.svelte";
 
 afterEach(cleanup);
 
+/** How many times the view said a control was reached for while the model edits. */
+let busy = 0;
+
 function view(enabled = true): Operation[][] {
   const committed: Operation[][] = [];
-  const editing: Editing = { enabled, commit: (ops) => committed.push(ops), selected: null, select: () => {}, highlight: () => null };
+  busy = 0;
+  const editing: Editing = { enabled, commit: (ops) => committed.push(ops), selected: null, select: () => {}, highlight: () => null,
+    busy: () => busy++ };
   render(ResumeView, { props: { resume: structuredClone(sample) as Resume }, context: new Map([[EDITING_KEY, editing]]) });
   return committed;
 }
@@ -37,6 +42,7 @@ describe("editing the resume in place", () => {
     await fireEvent.keyDown(label, { key: "Escape" });
     expect(screen.queryByRole("textbox", { name: "headline" })).toBeNull();
     expect(committed).toHaveLength(1);
+    expect(busy).toBe(0);
   });
 
   it("a bullet of a job, by double-click; a keyword added; an entry moved and removed", async () => {
@@ -89,6 +95,8 @@ describe("editing the resume in place", () => {
       await fireEvent.dblClick(screen.getByTestId("work-0-highlight-1").querySelector(".editable") as Element);
       expect(screen.queryByRole("textbox")).toBeNull();
       expect(committed).toEqual([]);
+      // Each reach for a control was told to the app (which says why nothing happens).
+      expect(busy).toBe(controls.length + 1);
       expect(screen.getByTestId("basics-name").textContent).toBe("Richard Hendriks");
     } finally {
       style.remove();

@@ -13,6 +13,9 @@ export interface Editing {
   readonly enabled: boolean;
   /** True for a copy of the resume that is only for reading (the history's): it has no editing controls. */
   readonly copy?: boolean;
+  /** Told when the user reaches for a control while the model edits (it stays in place, and does nothing):
+   * the app says why, for those who cannot see that nothing happened. */
+  busy?(): void;
   /** Commits operations made in the view. */
   commit(ops: Operation[]): void;
   /** The field the user selected (its pointer), which the next message is about; null if none. */
