@@ -8,8 +8,8 @@ import type { WordsChange } from "../bindings/WordsChange";
 /** What the view's editable fields need from the app. */
 export interface Editing {
   /** False while the model is editing (a field being streamed is not the user's to change). The editing
-   * controls stay in place meanwhile, hidden and out of reach (`.resume.locked`): a turn starting or ending
-   * changes one attribute, not every field of the view. */
+   * controls stay in place meanwhile: hover no longer shows them (`.resume.locked`) and they do nothing
+   * ({@link ifEnabled}), so a turn starting or ending changes one attribute, not every field of the view. */
   readonly enabled: boolean;
   /** True for a copy of the resume that is only for reading (the history's): it has no editing controls. */
   readonly copy?: boolean;
@@ -55,6 +55,19 @@ export const EDITING_KEY = Symbol("editing");
  * them is editable, as in the history's copy of the resume). */
 export function provideEditing(editing: Editing | undefined): void {
   setContext(EDITING_KEY, editing);
+}
+
+/** Whether `editing` is that of a view whose fields have editing controls (the history's copy has none). */
+export function hasControls(editing: Editing | undefined): editing is Editing {
+  return editing !== undefined && !editing.copy;
+}
+
+/** `value` when the user may edit now; otherwise null, and the app is told the user reached for a control
+ * while the model edits (so that it can say why nothing happens). */
+export function ifEnabled<T>(editing: Editing | undefined, value: T): T | null {
+  if (editing?.enabled) return value;
+  editing?.busy?.();
+  return null;
 }
 
 /** The editing of the view this field is in, if the view is editable (the history's copy is not). */

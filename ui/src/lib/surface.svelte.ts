@@ -126,10 +126,7 @@ export class SurfaceStore {
 
   private mark(path: string): void {
     const concrete = this.concrete(path);
-    if (!this.pending.includes(concrete)) {
-      this.pending.push(concrete);
-      this.pendingMarks.set(this.pending);
-    }
+    if (this.pendingMarks.add(concrete)) this.pending.push(concrete);
   }
 
   private setPending(paths: string[]): void {
@@ -180,6 +177,14 @@ export class PointerSet {
       for (const path of next) if (!this.members.has(path)) this.bucket(path).value++;
     });
     this.members = next;
+  }
+
+  /** Adds `path`; false when it was there already. */
+  add(path: string): boolean {
+    if (this.members.has(path)) return false;
+    this.members.add(path);
+    untrack(() => this.bucket(path).value++);
+    return true;
   }
 
   /** True when `path` or one of its ancestors (the document, `""`, included) is in the set. */
