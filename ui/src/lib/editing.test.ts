@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendOps, fieldOps, moveOps, proposedPaths, touched } from "./editing";
+import { appendOps, fieldOps, moveOps, proposedPaths, reveal, touched } from "./editing";
 
 describe("edits by hand as operations", () => {
   it("a changed field is replaced, a new one added, an emptied one removed, an unchanged one left", () => {
@@ -33,5 +33,53 @@ describe("edits by hand as operations", () => {
     expect(paths).toEqual(["/basics/label", "/skills/0/keywords", "/work/0/highlights", "/work/0/highlights/0", "/basics/phone"]);
     expect(touched(paths, "/skills/0/keywords/2")).toBe(true);
     expect(touched(paths, "/skills/1/keywords/0")).toBe(false);
+  });
+});
+
+describe("a change landing off screen is brought into view", () => {
+  /** An element `reveal` follows, laid out below the window, with its scrolls recorded. */
+  function below(locked: boolean): { node: HTMLElement; scrolls: ScrollIntoViewOptions[] } {
+    const view = document.createElement("div");
+    view.className = locked ? "resume locked" : "resume";
+    const node = document.createElement("span");
+    view.append(node);
+    document.body.append(view);
+    const scrolls: ScrollIntoViewOptions[] = [];
+    node.getBoundingClientRect = () => ({ top: 2000, bottom: 2020 }) as DOMRect;
+    node.scrollIntoView = (options?: boolean | ScrollIntoViewOptions) => void scrolls.push(options as ScrollIntoViewOptions);
+    return { node, scrolls };
+  }
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done(null)));
+
+  it("once, when the change starts: not again as it is committed, nor when the highlight fades", async () => {
+    const { node, scrolls } = below(false);
+    const action = reveal(node, null);
+    await frame();
+    expect(scrolls).toEqual([]);
+    action.update("pending");
+    await frame();
+    expect(scrolls).toEqual([{ block: "nearest", behavior: "smooth" }]);
+    action.update("changed");
+    action.update(null);
+    await frame();
+    expect(scrolls).toHaveLength(1);
+    action.update("changed");
+    await frame();
+    expect(scrolls).toHaveLength(2);
+  });
+
+  it("at once, not smoothly, while the model is writing", async () => {
+    const { node, scrolls } = below(true);
+    reveal(node, "pending");
+    await frame();
+    expect(scrolls).toEqual([{ block: "nearest", behavior: "instant" }]);
+  });
+
+  it("not at all when it is on screen", async () => {
+    const { node, scrolls } = below(false);
+    node.getBoundingClientRect = () => ({ top: 10, bottom: 30 }) as DOMRect;
+    reveal(node, "pending");
+    await frame();
+    expect(scrolls).toEqual([]);
   });
 });

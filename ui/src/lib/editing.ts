@@ -98,12 +98,24 @@ export function moveOps(listPath: string, from: number, to: number, length: numb
   return [{ op: "move", from: `${listPath}/${from}`, path: `${listPath}/${to}` }];
 }
 
-/** Brings the element into view when `mark` says a change just landed in it and it is off screen. */
+/** Brings the element into view when a change starts landing in it — its mark turns `pending`, or
+ * `changed` from nothing — and it is off screen. At the next frame (where the page is laid out anyway),
+ * and at once while the model is still writing or the user asks for less motion: a smooth scroll repaints
+ * the whole pane at every frame it lasts, and a turn adding a job would keep one going all along. */
 export function reveal(node: HTMLElement, mark: string | null): { update: (mark: string | null) => void } {
+  let was: string | null = null;
   const show = (now: string | null) => {
-    if (now === null || typeof node.getBoundingClientRect !== "function") return;
-    const box = node.getBoundingClientRect();
-    if (box.bottom > window.innerHeight || box.top < 0) node.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+    const starts = now === "pending" ? was !== "pending" : now !== null && was === null;
+    was = now;
+    if (!starts || typeof node.getBoundingClientRect !== "function") return;
+    requestAnimationFrame(() => {
+      if (!node.isConnected) return;
+      const box = node.getBoundingClientRect();
+      if (box.bottom <= window.innerHeight && box.top >= 0) return;
+      const still =
+        node.closest(".locked") !== null || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches === true;
+      node.scrollIntoView?.({ block: "nearest", behavior: still ? "instant" : "smooth" });
+    });
   };
   show(mark);
   return { update: show };
