@@ -4,11 +4,17 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn redline(data_dir: &Path, args: &[&str]) -> Output {
+    redline_env(data_dir, args, &[])
+}
+
+/// `redline` with `vars` set in its environment.
+fn redline_env(data_dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_redline"))
         .arg("--data-dir")
         .arg(data_dir)
         .args(args)
         .env_remove("REDLINE_DATA_DIR")
+        .envs(vars.iter().copied())
         .output()
         .expect("the redline binary runs")
 }
@@ -1427,14 +1433,11 @@ fn ats_refuses_a_pdf_whose_forms_draw_each_other_without_end() {
     let check = |name: &str, pdf: Vec<u8>, seconds: &str| {
         let file = dir.path().join(name);
         std::fs::write(&file, pdf).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_redline"))
-            .arg("--data-dir")
-            .arg(dir.path())
-            .args(["ats", "--pdf", file.to_str().unwrap()])
-            .env_remove("REDLINE_DATA_DIR")
-            .env("REDLINE_PDF_READ_SECONDS", seconds)
-            .output()
-            .unwrap();
+        let out = redline_env(
+            dir.path(),
+            &["ats", "--pdf", file.to_str().unwrap()],
+            &[("REDLINE_PDF_READ_SECONDS", seconds)],
+        );
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
