@@ -337,3 +337,34 @@ fn only_the_pages_that_changed_are_drawn_again() {
     let (fresh, _) = redline_pdf::page_images(&long, Template::Classic, Page::A4, 1.5).unwrap();
     assert_eq!(fresh[0].png, after[0].png);
 }
+
+#[test]
+fn a_contact_reads_whole_in_a_right_to_left_resume() {
+    // Read back with pdftotext, which puts a right-to-left line's pieces in reading order. Before the contacts
+    // were boxed, the Arabic header read "555-4321 )912(" and "Broadway St, 2712".
+    let dir = tempfile::tempdir().unwrap();
+    for language in ["ar", "he", "en"] {
+        let mut resume = redline_resume::sample();
+        resume["meta"] = json!({ "language": language });
+        for template in Template::ALL {
+            let what = format!("{language}/{}", template.name());
+            let bytes = redline_pdf::pdf(&resume, template, Page::A4).unwrap();
+            let path = write(
+                dir.path(),
+                &format!("{language}-{}.pdf", template.name()),
+                &bytes,
+            );
+            let text = tool("pdftotext", &["-l", "1", path.to_str().unwrap(), "-"]);
+            for contact in [
+                "(912) 555-4321",
+                "2712 Broadway St",
+                "richard.hendriks@mail.com",
+            ] {
+                assert!(
+                    text.contains(contact),
+                    "{what}: {contact:?} not read whole in\n{text}"
+                );
+            }
+        }
+    }
+}

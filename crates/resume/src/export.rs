@@ -189,6 +189,16 @@ fn link(item: &Item) -> String {
     }
 }
 
+/// The direction of a contact: its first letter's (`auto`), or left to right when it has no letter, so that a
+/// phone number in a right-to-left resume reads `(912) 555-4321`, whatever a browser does with `auto` there.
+fn own_dir(text: &str) -> &'static str {
+    if text.chars().any(char::is_alphabetic) {
+        "auto"
+    } else {
+        "ltr"
+    }
+}
+
 /// The resume as one self-contained HTML file.
 pub fn html(resume: &Value, template: Template, page: Page) -> String {
     let (header, sections) = outline(resume);
@@ -228,7 +238,12 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
         if !items.is_empty() {
             let _ = write!(out, "<ul class=\"{class}\">");
             for item in items {
-                let _ = write!(out, "<li dir=\"auto\">{}</li>", link(item));
+                let _ = write!(
+                    out,
+                    "<li dir=\"{}\">{}</li>",
+                    own_dir(&item.text),
+                    link(item)
+                );
             }
             out.push_str("</ul>\n");
         }

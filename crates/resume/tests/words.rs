@@ -145,6 +145,11 @@ fn exports_are_written_in_the_resume_s_language() {
         "the accent bar stands at the start of the line"
     );
     assert!(!html.contains("border-left") && !html.contains("padding-left"));
+    assert!(
+        html.contains("<li dir=\"ltr\">(912) 555-4321</li>")
+            && html.contains("<li dir=\"auto\"><a href=\"mailto:"),
+        "a phone number reads left to right, and a contact with letters in its own direction"
+    );
 
     let english = export::html(&redline_resume::sample(), Template::Classic, Page::A4);
     assert!(
