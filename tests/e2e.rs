@@ -1609,8 +1609,7 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
     tokio::time::sleep(Duration::from_secs(2)).await;
     // Each turn's stream, as a range of the sent log's lines. While a turn streams the test keeps out of the
     // page: it watches the sent log. (A WebDriver wait asks the page four times a second, an XPath over every
-    // list item on it, and that work landed in the frames measured: most of the late ones on the large
-    // resume.)
+    // list item on it, run on the page's main thread among the frames measured.)
     let mut streams = Vec::new();
     for turn in 1..=turns {
         let before = sent_lines(&sent_log);
