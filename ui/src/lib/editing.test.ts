@@ -60,12 +60,18 @@ describe("a change landing off screen is brought into view", () => {
     await frame();
     expect(scrolls).toEqual([{ block: "nearest", behavior: "smooth" }]);
     action.update("changed");
+    action.update("fading");
     action.update(null);
     await frame();
     expect(scrolls).toHaveLength(1);
     action.update("changed");
     await frame();
     expect(scrolls).toHaveLength(2);
+    // A change committed while the last one still fades is a change starting.
+    action.update("fading");
+    action.update("changed");
+    await frame();
+    expect(scrolls).toHaveLength(3);
   });
 
   it("at once, not smoothly, while the model is writing", async () => {

@@ -5,6 +5,13 @@ import { getContext, setContext } from "svelte";
 import type { Operation } from "../bindings/Operation";
 import type { WordsChange } from "../bindings/WordsChange";
 
+/** A field's highlight: a change previewed (`pending`), just committed (`changed`), or fading out after it
+ * (`fading`, for {@link FADE_MS}, only when the view is at rest); null if none. */
+export type Highlight = "pending" | "changed" | "fading" | null;
+
+/** How long a highlight takes to fade out: app.css's `.fading` transition. */
+export const FADE_MS = 1200;
+
 /** What the view's editable fields need from the app. */
 export interface Editing {
   /** False while the model is editing (a field being streamed is not the user's to change). The editing
@@ -23,7 +30,7 @@ export interface Editing {
   /** Selects the field at `path` (`label` says what it is, for the chat), or clears the selection. */
   select(path: string | null, label?: string): void;
   /** How the field at `path` is highlighted (a change landing, or the change a past revision made). */
-  highlight(path: string): "pending" | "changed" | null;
+  highlight(path: string): Highlight;
   /** What a preview is removing from the list or object at `parent` (each with the index or key it had),
    * shown struck through. */
   removing?(parent: string): { index: number; key: string; value: unknown }[];
@@ -102,10 +109,11 @@ export function moveOps(listPath: string, from: number, to: number, length: numb
  * `changed` from nothing — and it is off screen. At the next frame (where the page is laid out anyway),
  * and at once while the model is still writing or the user asks for less motion: a smooth scroll repaints
  * the whole pane at every frame it lasts, and a turn adding a job would keep one going all along. */
-export function reveal(node: HTMLElement, mark: string | null): { update: (mark: string | null) => void } {
-  let was: string | null = null;
-  const show = (now: string | null) => {
-    const starts = now === "pending" ? was !== "pending" : now !== null && was === null;
+export function reveal(node: HTMLElement, mark: Highlight): { update: (mark: Highlight) => void } {
+  let was: Highlight = null;
+  const lit = (m: Highlight) => m === "pending" || m === "changed";
+  const show = (now: Highlight) => {
+    const starts = now === "pending" ? was !== "pending" : now === "changed" && !lit(was);
     was = now;
     if (!starts || typeof node.getBoundingClientRect !== "function") return;
     requestAnimationFrame(() => {

@@ -8,6 +8,7 @@ import { untrack } from "svelte";
 import type { Operation } from "../bindings/Operation";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import { arrayIndex, parsePointer, PointerError } from "./pointer";
+import { FADE_MS, type Highlight } from "./editing";
 import type { Resume } from "./resume";
 
 type Json = unknown;
@@ -29,6 +30,8 @@ export class SurfaceStore {
   /** JSON Pointers changed by the change committed last, highlighted until {@link fade} (a few seconds on,
    * or the next turn). */
   changed = $state<string[]>([]);
+  /** JSON Pointers whose highlight is fading out, for {@link FADE_MS} after a {@link fade} at rest. */
+  fading = $state<string[]>([]);
   /** What previews removed, and from where, shown struck through until the bundle is committed or rolled
    * back. */
   removed = $state<{ path: string; value: unknown }[]>([]);
@@ -38,6 +41,8 @@ export class SurfaceStore {
   /** `pending` and `changed` as the fields ask about them, pointer by pointer. */
   private pendingMarks = new PointerSet();
   private changedMarks = new PointerSet();
+  private fadingMarks = new PointerSet();
+  private fadingEnds: ReturnType<typeof setTimeout> | undefined;
 
   /** Applies one surface message. A gap in `seq` or an operation that does not fit asks for a resync. */
   apply(update: SurfaceUpdate): Applied {
@@ -47,6 +52,7 @@ export class SurfaceStore {
       this.revision = update.revision;
       this.setPending([]);
       this.setChanged([]);
+      this.setFading([]);
       if (this.removed.length > 0) this.removed = [];
       this.nextSeq = update.seq + 1;
       return { kind: "applied" };
@@ -111,16 +117,23 @@ export class SurfaceStore {
       });
   }
 
-  /** Ends the highlight of the change committed last. */
-  fade(): void {
+  /** Ends the highlight of the change committed last: at once, or `slowly` (it fades out, `fading`, for
+   * {@link FADE_MS}) when the view is at rest. Only the fields fading take on a transition: a turn starting
+   * or ending changes no other field's style. */
+  fade(slowly = false): void {
+    const was = this.changed;
     this.setChanged([]);
+    clearTimeout(this.fadingEnds);
+    this.setFading(slowly ? was : []);
+    if (slowly && was.length > 0) this.fadingEnds = setTimeout(() => this.setFading([]), FADE_MS);
   }
 
   /** How the field at `path` is highlighted: `pending` while a preview changes it (or something that holds
    * it), `changed` once that change is committed, until it fades; null otherwise. */
-  highlight(path: string): "pending" | "changed" | null {
+  highlight(path: string): Highlight {
     if (this.pendingMarks.covers(path)) return "pending";
     if (this.changedMarks.covers(path)) return "changed";
+    if (this.fadingMarks.covers(path)) return "fading";
     return null;
   }
 
@@ -139,6 +152,12 @@ export class SurfaceStore {
     if (paths.length === 0 && this.changed.length === 0) return;
     this.changed = paths;
     this.changedMarks.set(paths);
+  }
+
+  private setFading(paths: string[]): void {
+    if (paths.length === 0 && this.fading.length === 0) return;
+    this.fading = paths;
+    this.fadingMarks.set(paths);
   }
 
   /** `path` with a final `-` (the end of a list) as the index of the list's last item, once applied. */

@@ -1,6 +1,7 @@
 import { flushSync } from "svelte";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
+import { FADE_MS } from "./editing";
 import { PointerSet, SurfaceStore } from "./surface.svelte";
 import { watch } from "./watch.fixture.svelte";
 
@@ -135,6 +136,37 @@ describe("surface store", () => {
     expect(store.highlight("/basics/name")).toBeNull();
     store.fade();
     expect(store.highlight("/basics/summary")).toBeNull();
+  });
+
+  it("fades slowly when asked: `fading` for FADE_MS, then nothing; at once otherwise", () => {
+    vi.useFakeTimers();
+    try {
+      const store = opened();
+      const commit = (seq: number) =>
+        store.apply({ kind: "patch", surfaceId: "main", seq, revision: 4 + seq, state: "committed",
+          ops: [{ op: "replace", path: "/basics/name", value: `Ada ${seq}` }] });
+      commit(1);
+      store.fade(true);
+      expect(store.highlight("/basics/name")).toBe("fading");
+      vi.advanceTimersByTime(FADE_MS - 1);
+      expect(store.highlight("/basics/name")).toBe("fading");
+      vi.advanceTimersByTime(1);
+      expect(store.highlight("/basics/name")).toBeNull();
+      // A turn starting while it fades ends it at once; so does a fade not asked to be slow.
+      commit(2);
+      store.fade(true);
+      store.fade();
+      expect(store.highlight("/basics/name")).toBeNull();
+      expect(store.fading).toEqual([]);
+      // A new commit outranks a fade still running, and the old timer does not end the new highlight.
+      commit(3);
+      store.fade(true);
+      commit(4);
+      vi.advanceTimersByTime(FADE_MS);
+      expect(store.highlight("/basics/name")).toBe("changed");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps what a preview removes, with where it was, until the bundle ends", () => {
