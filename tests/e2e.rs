@@ -481,12 +481,7 @@ async fn settings_point_the_app_at_a_model_server() {
     let send = |text: String| {
         let client = client.clone();
         async move {
-            element(&client, "chat-input")
-                .await
-                .send_keys(&text)
-                .await
-                .unwrap();
-            element(&client, "chat-send").await.click().await.unwrap();
+            send_chat(&client, &text).await;
         }
     };
     send(fixture.message.clone()).await;
@@ -598,12 +593,7 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
     let send = |text: String| {
         let client = client.clone();
         async move {
-            element(&client, "chat-input")
-                .await
-                .send_keys(&text)
-                .await
-                .unwrap();
-            element(&client, "chat-send").await.click().await.unwrap();
+            send_chat(&client, &text).await;
         }
     };
     send(fixture.message.clone()).await;
@@ -777,12 +767,7 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     wait_for_text(&client, "document-title", |t| t.contains("Ada Lovelace")).await;
 
     // A turn edits it; Undo takes the edit back, Redo applies it again, Ctrl+Z undoes it again.
-    element(&client, "chat-input")
-        .await
-        .send_keys(&fixture.message)
-        .await
-        .unwrap();
-    element(&client, "chat-send").await.click().await.unwrap();
+    send_chat(&client, &fixture.message).await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert!(chat_says(&client, "Saved as revision 2.").await);
     button(&client, "Undo").await.click().await.unwrap();
@@ -1153,12 +1138,7 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         .unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     button(&client, "Close").await.click().await.unwrap();
-    element(&client, "chat-input")
-        .await
-        .send_keys("Add Python to my skills and call me a Pythonista.")
-        .await
-        .unwrap();
-    element(&client, "chat-send").await.click().await.unwrap();
+    send_chat(&client, "Add Python to my skills and call me a Pythonista.").await;
     assert!(chat_says(&client, "For your review").await);
     assert!(
         chat_says(
@@ -1281,15 +1261,20 @@ fn print_memory(when: &str, processes: &[(String, u64)]) -> u64 {
     total
 }
 
-/// Sends `message` as turn `turn` of a document that started at revision 1, and waits until the turn has
-/// saved its revision and is over (Send is back).
-async fn saved_turn(client: &Client, message: &str, turn: usize) {
+/// Types `message` into the chat and sends it.
+async fn send_chat(client: &Client, message: &str) {
     element(client, "chat-input")
         .await
         .send_keys(message)
         .await
         .unwrap();
     element(client, "chat-send").await.click().await.unwrap();
+}
+
+/// Sends `message` as turn `turn` of a document that started at revision 1, and waits until the turn has
+/// saved its revision and is over (Send is back).
+async fn saved_turn(client: &Client, message: &str, turn: usize) {
+    send_chat(client, message).await;
     let saved = format!("Saved as revision {}.", turn + 1);
     assert!(chat_says(client, &saved).await, "turn {turn} did not save");
     wait_for_text(client, "chat-send", |t| t == "Send").await;
@@ -1613,12 +1598,7 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
     let mut streams = Vec::new();
     for turn in 1..=turns {
         let before = sent_lines(&sent_log);
-        element(&client, "chat-input")
-            .await
-            .send_keys("Rewrite my summary and add my job at Hooli.")
-            .await
-            .unwrap();
-        element(&client, "chat-send").await.click().await.unwrap();
+        send_chat(&client, "Rewrite my summary and add my job at Hooli.").await;
         let after = quiet_after_growing(&sent_log, before).await;
         streams.push(before..after);
         let saved = format!("Saved as revision {}.", turn + 1);
