@@ -30,8 +30,9 @@ export class SurfaceStore {
   /** JSON Pointers changed by the change committed last, highlighted until {@link fade} (a few seconds on,
    * or the next turn). */
   changed = $state<string[]>([]);
-  /** JSON Pointers whose highlight is fading out, for {@link FADE_MS} after a {@link fade} at rest. */
-  fading = $state<string[]>([]);
+  /** JSON Pointers whose highlight is fading out, for {@link FADE_MS} after a {@link fade} at rest. (Plain
+   * data: the fields ask about them through {@link highlight}, pointer by pointer.) */
+  fading: string[] = [];
   /** What previews removed, and from where, shown struck through until the bundle is committed or rolled
    * back. */
   removed = $state<{ path: string; value: unknown }[]>([]);
