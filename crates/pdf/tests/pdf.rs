@@ -368,3 +368,47 @@ fn a_contact_reads_whole_in_a_right_to_left_resume() {
         }
     }
 }
+
+#[test]
+fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
+    // The widest contact still boxed (60 full-width characters, wider than the line: it wraps inside its box)
+    // and a huge one (left free to wrap), in a right-to-left resume and a left-to-right one: the PDF is made,
+    // stays a few pages, and every character is read back from inside the pages.
+    let dir = tempfile::tempdir().unwrap();
+    let wide = "Ｗ".repeat(60);
+    let huge = "0123456789 ".repeat(2_000);
+    for language in ["ar", "en"] {
+        let mut resume = redline_resume::sample();
+        resume["meta"] = json!({ "language": language });
+        resume["basics"]["phone"] = json!(wide);
+        resume["basics"]["location"]["city"] = json!(huge);
+        for template in Template::ALL {
+            let what = format!("{language}/{}", template.name());
+            let bytes = redline_pdf::pdf(&resume, template, Page::A4).unwrap();
+            let path = write(
+                dir.path(),
+                &format!("{language}-{}.pdf", template.name()),
+                &bytes,
+            );
+            let info = tool("pdfinfo", &[path.to_str().unwrap()]);
+            let pages: usize = info
+                .lines()
+                .find_map(|l| l.strip_prefix("Pages:"))
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap();
+            assert!((2..=8).contains(&pages), "{what}: {pages} pages");
+            // Cropped to the page: text drawn off it would not be read.
+            let text = tool("pdftotext", &["-cropbox", path.to_str().unwrap(), "-"]);
+            let wides = text.matches('Ｗ').count();
+            assert_eq!(
+                wides, 60,
+                "{what}: {wides} of the wide contact's 60 characters read"
+            );
+            let digits = text.matches("0123456789").count();
+            assert_eq!(
+                digits, 2_000,
+                "{what}: {digits} of 2000 runs of the huge contact read"
+            );
+        }
+    }
+}
