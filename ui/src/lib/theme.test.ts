@@ -1,17 +1,12 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./sources.fixture";
 import { applyTheme, chooseTheme, savedTheme } from "./theme";
 
 const src = join(__dirname, "..");
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "bindings" ? [] : files(path);
-    return /\.(svelte|css)$/.test(name) ? [path] : [];
-  });
-}
+const files = (dir: string): string[] => sourceFiles(dir, /\.(svelte|css)$/, ["bindings"]);
 
 /** Colour literals: #rgb, #rrggbb, #rrggbbaa, rgb()/rgba()/hsl(). */
 const COLOUR = /#[0-9a-fA-F]{3,8}\b|\b(?:rgba?|hsla?)\(/g;

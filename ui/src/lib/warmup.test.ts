@@ -1,18 +1,13 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./sources.fixture";
 import { WARM_CHARACTERS, WARM_STYLES, warmFonts } from "./warmup";
 
 const root = join(__dirname, "..", "..", "..");
 
 /** The source files whose strings reach the chat or the view: the UI's, and the Rust that words messages. */
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "bindings" || name === "tests" ? [] : sources(path);
-    return /(?<!\.test)\.(svelte|ts|rs)$/.test(name) ? [path] : [];
-  });
-}
+const sources = (dir: string): string[] => sourceFiles(dir, /(?<!\.test)\.(svelte|ts|rs)$/, ["bindings", "tests"]);
 
 /** Punctuation, symbols and arrows beyond ASCII (letters of other scripts are the resume's, not the app's). */
 const TYPOGRAPHIC = /[\u00a0-\u00bf\u00d7\u00f7\u2010-\u205e\u2190-\u21ff\u2700-\u27bf]/gu;
