@@ -1,11 +1,9 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { appStylesheet } from "../lib/sources.fixture";
 
 // How a highlight comes and goes, from the app's own stylesheet (jsdom cascades it; it paints nothing).
 describe("a highlight's colour", () => {
-  const style = document.createElement("style");
-  style.textContent = readFileSync(join(__dirname, "..", "app.css"), "utf8");
+  const style = appStylesheet();
   afterEach(() => {
     style.remove();
     document.body.replaceChildren();

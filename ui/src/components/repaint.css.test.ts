@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { cleanup, render, screen } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { appStylesheet } from "../lib/sources.fixture";
 import sample from "../../../assets/sample.resume.json";
 import { EDITING_KEY, type Editing } from "../lib/editing";
 import type { Resume } from "../lib/resume";
@@ -15,8 +14,7 @@ import ResumeView from "./ResumeView.svelte";
 // (every line of the summary, and everything from the toolbar down to it), 60 KB once the summary was a
 // block down to its text and the toolbar was laid out on its own.
 describe("a word streamed into a summary repaints its line", () => {
-  const style = document.createElement("style");
-  style.textContent = readFileSync(join(__dirname, "..", "app.css"), "utf8");
+  const style = appStylesheet();
   afterEach(() => {
     cleanup();
     style.remove();

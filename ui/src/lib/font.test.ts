@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sourceFiles } from "./sources.fixture";
+import { windowStyles } from "./sources.fixture";
 
 const src = join(__dirname, "..");
 
@@ -23,18 +22,13 @@ const GENERIC = new Set([
   "inherit",
 ]);
 
-/** The families of every `font-family` (or `font` shorthand naming one) in the window's styles. */
+/** The families of every `font-family` in the window's styles. */
 function families(): { file: string; family: string }[] {
-  const found: { file: string; family: string }[] = [];
-  for (const path of sourceFiles(src, /\.(svelte|css)$/, ["bindings"])) {
-    let text = readFileSync(path, "utf8");
-    if (path.endsWith(".svelte")) text = text.match(/<style[^>]*>([\s\S]*?)<\/style>/)?.[1] ?? "";
-    text = text.replace(/\/\*[\s\S]*?\*\//g, "");
-    for (const [, value = ""] of text.matchAll(/font-family\s*:\s*([^;}]+)/g)) {
-      for (const family of value.split(",")) found.push({ file: path.slice(src.length + 1), family: family.trim() });
-    }
-  }
-  return found;
+  return windowStyles(src).flatMap(({ file, css }) =>
+    [...css.replace(/\/\*[\s\S]*?\*\//g, "").matchAll(/font-family\s*:\s*([^;}]+)/g)].flatMap(([, value = ""]) =>
+      value.split(",").map((family) => ({ file, family: family.trim() })),
+    ),
+  );
 }
 
 describe("the window's fonts", () => {

@@ -1,5 +1,5 @@
 // For tests that read the project's own sources.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** The files under `dir` whose names match `keep`, leaving out the folders named in `skip`. */
@@ -9,4 +9,21 @@ export function sourceFiles(dir: string, keep: RegExp, skip: readonly string[] =
     if (statSync(path).isDirectory()) return skip.includes(name) ? [] : sourceFiles(path, keep, skip);
     return keep.test(name) ? [path] : [];
   });
+}
+
+/** The window's styles as written under `src`: each stylesheet whole, and each component's `<style>` block
+ * (its markup left out: a template may carry a `#` or a word in text), with the file's path under `src`. */
+export function windowStyles(src: string): { file: string; css: string }[] {
+  return sourceFiles(src, /\.(svelte|css)$/, ["bindings"]).map((path) => {
+    const text = readFileSync(path, "utf8");
+    const css = path.endsWith(".svelte") ? (text.match(/<style[^>]*>([\s\S]*?)<\/style>/)?.[1] ?? "") : text;
+    return { file: path.slice(src.length + 1), css };
+  });
+}
+
+/** A `<style>` element holding the app's stylesheet, for tests that let jsdom cascade it (it paints nothing). */
+export function appStylesheet(): HTMLStyleElement {
+  const style = document.createElement("style");
+  style.textContent = readFileSync(join(__dirname, "..", "app.css"), "utf8");
+  return style;
 }

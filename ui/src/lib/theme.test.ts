@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sourceFiles } from "./sources.fixture";
+import { sourceFiles, windowStyles } from "./sources.fixture";
 import { applyTheme, chooseTheme, savedTheme } from "./theme";
 
 const src = join(__dirname, "..");
@@ -14,20 +14,16 @@ const COLOUR = /#[0-9a-fA-F]{3,8}\b|\b(?:rgba?|hsla?)\(/g;
 describe("every colour comes from one set of variables", () => {
   it("no colour is written outside app.css's theme blocks", () => {
     const offenders: string[] = [];
-    for (const path of files(src)) {
-      let text = readFileSync(path, "utf8");
-      if (path.endsWith("app.css")) {
-        // The theme blocks: :root, [data-theme="dark"], and the prefers-color-scheme one.
-        text = text
-          .replace(/:root\s*\{[^}]*\}/, "")
-          .replace(/:root\[data-theme="dark"\]\s*\{[^}]*\}/, "")
-          .replace(/@media \(prefers-color-scheme: dark\)\s*\{\s*:root:not\(\[data-theme="light"\]\)\s*\{[^}]*\}\s*\}/, "");
-      } else {
-        // Components: their styles (a template may carry a `#` in text).
-        const style = text.match(/<style[^>]*>([\s\S]*?)<\/style>/);
-        text = style?.[1] ?? "";
-      }
-      for (const match of text.matchAll(COLOUR)) offenders.push(`${path.slice(src.length + 1)}: ${match[0]}`);
+    for (const { file, css } of windowStyles(src)) {
+      // app.css's theme blocks: :root, [data-theme="dark"], and the prefers-color-scheme one.
+      const text =
+        file === "app.css"
+          ? css
+              .replace(/:root\s*\{[^}]*\}/, "")
+              .replace(/:root\[data-theme="dark"\]\s*\{[^}]*\}/, "")
+              .replace(/@media \(prefers-color-scheme: dark\)\s*\{\s*:root:not\(\[data-theme="light"\]\)\s*\{[^}]*\}\s*\}/, "")
+          : css;
+      for (const match of text.matchAll(COLOUR)) offenders.push(`${file}: ${match[0]}`);
     }
     expect(offenders).toEqual([]);
   });
