@@ -145,6 +145,33 @@ fn screenshot_path(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// Saves a screenshot of the window as `target/e2e/NAME`. WebKitGTK's WebDriver takes it once the page has
+/// drawn its next frame, and a window at rest draws none (with the page's own scrollbars nothing repaints
+/// by itself): it waited forever. So the page draws meanwhile: one pixel in its corner flips between two
+/// opacities no eye can tell apart, every 16 ms, until the screenshot is taken.
+async fn screenshot(client: &Client, name: &str) {
+    client
+        .execute(
+            "const pixel = document.createElement('div'); \
+             pixel.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;\
+             background:#000;opacity:0.01;z-index:2147483647'; \
+             document.body.append(pixel); \
+             const timer = setInterval(() => { \
+               pixel.style.opacity = pixel.style.opacity === '0.01' ? '0.02' : '0.01'; }, 16); \
+             window.__e2eStopDrawing = () => { clearInterval(timer); pixel.remove(); }; \
+             return true;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let png = client.screenshot().await.unwrap();
+    client
+        .execute("window.__e2eStopDrawing(); return true;", vec![])
+        .await
+        .unwrap();
+    std::fs::write(screenshot_path(name), png).unwrap();
+}
+
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn the_window_shows_the_sample_resume_on_first_start() {
@@ -168,8 +195,19 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
     // Nothing is configured: the chat offers the ways on (a local server, a service, the demo).
     let setup = wait_for_text(&client, "first-run", |t| t.contains("Try the demo")).await;
     assert!(setup.contains("Choose a model to start"), "{setup}");
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("first-start.png"), png).unwrap();
+    screenshot(&client, "first-start.png").await;
+    // The resume's pane scrolls with the scrollbar the page draws, which takes its 12 px beside the text, not
+    // GTK's overlay one (0 px), which repaints the pane's edge many times a second under a resting pointer.
+    let scrollbar = client
+        .execute(
+            "const pane = document.querySelector('.document'); \
+             return [document.documentElement.dataset.scrollbars ?? null, \
+                     pane.scrollHeight > pane.clientHeight, pane.offsetWidth - pane.clientWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(scrollbar, json!(["page", true, 12]));
     client.close().await.ok();
     drop(driver);
 
@@ -295,8 +333,7 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_millis(600)).await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("demo.png"), png).unwrap();
+    screenshot(&client, "demo.png").await;
     client.close().await.ok();
     drop(driver);
 
@@ -354,8 +391,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
     // The asked-for edit is saved; the other is not applied.
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert_eq!(text_of(&client, "basics-label").await, label);
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("held.png"), png).unwrap();
+    screenshot(&client, "held.png").await;
     apply.click().await.unwrap();
     wait_for_text(&client, "basics-label", |t| t == "Pythonista").await;
     assert!(
@@ -435,8 +471,7 @@ async fn settings_point_the_app_at_a_model_server() {
         report.contains("answers, 2 model(s)") && report.contains("Chat model: answers"),
         "{report}"
     );
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("settings.png"), png).unwrap();
+    screenshot(&client, "settings.png").await;
     // Appearance: dark, at once, from the one set of colour variables; then back to the system's (the choice
     // is kept in the webview's storage, which the next tests share).
     let theme = element(&client, "settings-theme").await;
@@ -454,8 +489,7 @@ async fn settings_point_the_app_at_a_model_server() {
         "the dark theme's desk colour"
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("settings-dark.png"), png).unwrap();
+    screenshot(&client, "settings-dark.png").await;
     theme.select_by_value("system").await.unwrap();
     let system = client
         .execute(
@@ -581,8 +615,7 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
     );
     let found = wait_for_text(&client, "first-run-server", |t| t.contains("Ollama")).await;
     assert!(found.contains("Ollama"), "{found}");
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("first-run.png"), png).unwrap();
+    screenshot(&client, "first-run.png").await;
     element(&client, "first-run-use")
         .await
         .click()
@@ -804,8 +837,7 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     wait_for_text(&client, "history-changes", |t| t.contains("Python")).await;
     // (For the picture only: WebKit paints the selection a moment after the DOM has it.)
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("history.png"), png).unwrap();
+    screenshot(&client, "history.png").await;
     rows[4].click().await.unwrap();
     wait_for_text(&client, "history-changes", |t| t.contains("first saved")).await;
     // Revision 2 (the AI's edit, undone since) is made the resume again.
@@ -864,8 +896,7 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
         .await
         .unwrap();
     assert_eq!(rows.len(), 2);
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("documents.png"), png).unwrap();
+    screenshot(&client, "documents.png").await;
     button(&client, "Open Richard Hendriks — Programmer")
         .await
         .click()
@@ -921,8 +952,7 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
     let found = text_of(&client, "tailor-found").await;
     assert!(found.contains("javascript"), "{found}");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("tailor.png"), png).unwrap();
+    screenshot(&client, "tailor.png").await;
     button(&client, "Close").await.click().await.unwrap();
     let title = wait_for_text(&client, "document-title", |t| {
         t.contains("Compression Engineer")
@@ -1048,8 +1078,7 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     }
     assert_eq!(script(heading("work")).await, json!("الخبرة العملية"));
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("arabic.png"), png).unwrap();
+    screenshot(&client, "arabic.png").await;
 
     // The pages as they will print: Typst's own drawing of the PDF, with the page count.
     element(&client, "toggle-pages")
@@ -1093,8 +1122,7 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("pages.png"), png).unwrap();
+    screenshot(&client, "pages.png").await;
     client.close().await.ok();
     drop(driver);
 }
@@ -1158,8 +1186,7 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         .await
         .expect("the list the proposal adds to is outlined");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("review.png"), png).unwrap();
+    screenshot(&client, "review.png").await;
     // The title change is rejected on its own; the rest is accepted.
     assert!(chat_says(&client, "Change your title to “Pythonista”").await);
     let rejects = client
