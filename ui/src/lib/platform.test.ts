@@ -37,3 +37,38 @@ describe("the scrollbars", () => {
     }
   });
 });
+
+/** The relative luminance of `#rrggbb` (WCAG 2). */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe("the scrollbars' thumb", () => {
+  it("stands out 3:1 from every surface it scrolls over, in both themes (WCAG 1.4.11)", () => {
+    const css = appStylesheet().textContent ?? "";
+    // The light theme's block, then the dark one chosen in Settings, then the system's dark one.
+    const blocks = [
+      css.slice(css.indexOf(":root {"), css.indexOf("}", css.indexOf(":root {"))),
+      css.slice(css.indexOf(':root[data-theme="dark"] {'), css.indexOf("}", css.indexOf(':root[data-theme="dark"] {'))),
+      css.slice(css.indexOf(':root:not([data-theme="light"]) {'), css.indexOf("}", css.indexOf(':root:not([data-theme="light"]) {'))),
+    ];
+    for (const block of blocks) {
+      const value = (name: string): string => {
+        const m = new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, "i").exec(block);
+        expect(m, `--${name} in ${block.slice(0, 40)}`).not.toBeNull();
+        return m![1]!;
+      };
+      for (const surface of ["desk", "chat", "paper"])
+        expect(contrast(value("scrollbar"), value(surface)), surface).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
