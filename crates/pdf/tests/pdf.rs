@@ -412,3 +412,41 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
         }
     }
 }
+
+#[test]
+fn a_separator_never_ends_or_starts_a_line() {
+    // The "·" between contacts, profiles and an entry's dates, subtitle and place: where a line is full, the
+    // line breaks instead of it. The sample's own header wrapped after "http://richardhendricks.example.com ·"
+    // in both templates. Here also profiles of every length and an entry's long subtitle, so that lines break
+    // at many places, on both papers, left to right and right to left.
+    let dir = tempfile::tempdir().unwrap();
+    let mut crowded = redline_resume::sample();
+    crowded["basics"]["profiles"] = (1..=14)
+        .map(|i| json!({ "network": "Network".repeat(i % 4 + 1), "username": format!("user{}", "x".repeat(i)) }))
+        .collect();
+    crowded["work"][0]["name"] = json!("Pied Piper, the compression company of Palo Alto and beyond");
+    crowded["work"][0]["location"] = json!("Palo Alto, California, United States of America");
+    let mut cases = resumes();
+    cases.push(("crowded".into(), crowded.clone()));
+    crowded["meta"] = json!({ "language": "ar" });
+    cases.push(("crowded-ar".into(), crowded));
+    let mut lines_read = 0;
+    for (name, resume) in &cases {
+        for template in Template::ALL {
+            for page in [Page::A4, Page::Letter] {
+                let what = format!("{name}/{}/{page:?}", template.name());
+                let bytes = redline_pdf::pdf(resume, template, page).unwrap();
+                let path = write(dir.path(), "separators.pdf", &bytes);
+                let text = tool("pdftotext", &[path.to_str().unwrap(), "-"]);
+                for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    lines_read += 1;
+                    assert!(
+                        !line.starts_with('·') && !line.ends_with('·'),
+                        "{what}: a line read {line:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(lines_read > 1_000, "{lines_read} lines read");
+}
