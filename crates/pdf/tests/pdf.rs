@@ -424,7 +424,8 @@ fn a_separator_never_ends_or_starts_a_line() {
     crowded["basics"]["profiles"] = (1..=14)
         .map(|i| json!({ "network": "Network".repeat(i % 4 + 1), "username": format!("user{}", "x".repeat(i)) }))
         .collect();
-    crowded["work"][0]["name"] = json!("Pied Piper, the compression company of Palo Alto and beyond");
+    crowded["work"][0]["name"] =
+        json!("Pied Piper, the compression company of Palo Alto and beyond");
     crowded["work"][0]["location"] = json!("Palo Alto, California, United States of America");
     let mut cases = resumes();
     cases.push(("crowded".into(), crowded.clone()));
