@@ -371,9 +371,9 @@ fn a_contact_reads_whole_in_a_right_to_left_resume() {
 
 #[test]
 fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
-    // The widest contact still boxed (60 full-width characters, wider than the line: it wraps inside its box)
-    // and a huge one (left free to wrap), in a right-to-left resume and a left-to-right one: the PDF is made,
-    // stays a few pages, and every character is read back from inside the pages.
+    // The widest contact still boxed (60 full-width characters, wider than the line: it wraps inside its box),
+    // a huge one (left free to wrap) and a huge link, in a right-to-left resume and a left-to-right one: the
+    // PDF is made, stays a few pages, and every character is read back from inside the pages.
     let dir = tempfile::tempdir().unwrap();
     let wide = "Ｗ".repeat(60);
     let huge = "0123456789 ".repeat(2_000);
@@ -382,6 +382,9 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
         resume["meta"] = json!({ "language": language });
         resume["basics"]["phone"] = json!(wide);
         resume["basics"]["location"]["city"] = json!(huge);
+        // A link of 6,600 characters, taller than a page once wrapped: no longer boxed, it breaks across pages.
+        resume["basics"]["url"] =
+            json!(format!("http://example.com/{}", "abcdefghij/".repeat(600)));
         for template in Template::ALL {
             let what = format!("{language}/{}", template.name());
             let bytes = redline_pdf::pdf(&resume, template, Page::A4).unwrap();
@@ -404,6 +407,8 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
                 wides, 60,
                 "{what}: {wides} of the wide contact's 60 characters read"
             );
+            let runs = text.matches("abcdefghij").count();
+            assert_eq!(runs, 600, "{what}: {runs} of the long link's 600 runs read");
             let digits = text.matches("0123456789").count();
             assert_eq!(
                 digits, 2_000,
