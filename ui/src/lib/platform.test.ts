@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyPlatform, drawsOwnScrollbars } from "./platform";
-import { appStylesheet } from "./sources.fixture";
+import { appStylesheet, themeBlocks } from "./sources.fixture";
 
 const webkitGtk =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15";
@@ -54,14 +54,7 @@ function contrast(a: string, b: string): number {
 
 describe("the scrollbars' thumb", () => {
   it("stands out 3:1 from every surface it scrolls over, in both themes (WCAG 1.4.11)", () => {
-    const css = appStylesheet().textContent ?? "";
-    // The light theme's block, then the dark one chosen in Settings, then the system's dark one.
-    const blocks = [
-      css.slice(css.indexOf(":root {"), css.indexOf("}", css.indexOf(":root {"))),
-      css.slice(css.indexOf(':root[data-theme="dark"] {'), css.indexOf("}", css.indexOf(':root[data-theme="dark"] {'))),
-      css.slice(css.indexOf(':root:not([data-theme="light"]) {'), css.indexOf("}", css.indexOf(':root:not([data-theme="light"]) {'))),
-    ];
-    for (const block of blocks) {
+    for (const block of Object.values(themeBlocks())) {
       const value = (name: string): string => {
         const m = new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, "i").exec(block);
         expect(m, `--${name} in ${block.slice(0, 40)}`).not.toBeNull();

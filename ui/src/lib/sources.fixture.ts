@@ -27,3 +27,18 @@ export function appStylesheet(): HTMLStyleElement {
   style.textContent = readFileSync(join(__dirname, "..", "app.css"), "utf8");
   return style;
 }
+
+/** app.css's three theme blocks, each matching with the block's declarations as its group: the light one
+ * (`:root`), the dark one Settings chooses, and the system's dark one (inside `prefers-color-scheme`). */
+export const THEME_BLOCKS = {
+  light: /:root\s*\{([^}]*)\}/,
+  dark: /:root\[data-theme="dark"\]\s*\{([^}]*)\}/,
+  system: /:root:not\(\[data-theme="light"\]\)\s*\{([^}]*)\}/,
+} as const;
+
+/** The declarations of each of app.css's theme blocks. */
+export function themeBlocks(): Record<keyof typeof THEME_BLOCKS, string> {
+  const css = readFileSync(join(__dirname, "..", "app.css"), "utf8");
+  const block = (pattern: RegExp): string => css.match(pattern)?.[1] ?? "";
+  return { light: block(THEME_BLOCKS.light), dark: block(THEME_BLOCKS.dark), system: block(THEME_BLOCKS.system) };
+}
