@@ -10,15 +10,9 @@ use redline_resume::export::{Page, Template};
 use redline_resume::outline::outline;
 use serde_json::{Value, json};
 
-fn resumes() -> Vec<(String, Value)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../resume/tests/resumes");
-    let mut all = vec![("sample".to_owned(), redline_resume::sample())];
-    for name in ["long", "non-latin", "empty-sections"] {
-        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
-        all.push((name.to_owned(), serde_json::from_str(&text).unwrap()));
-    }
-    all
-}
+#[path = "../../resume/tests/common/mod.rs"]
+mod common;
+use common::resumes;
 
 fn tool(name: &str, args: &[&str]) -> String {
     let out = Command::new(name).args(args).output().unwrap_or_else(|e| {
@@ -264,7 +258,7 @@ fn a_pdf_that_cannot_be_read_is_an_error_not_a_crash() {
 
 #[test]
 fn the_pages_are_drawn_as_the_pdf_prints_them() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../resume/tests/resumes");
+    let dir = common::dir();
     let long: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("long.json")).unwrap()).unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -305,7 +299,7 @@ fn the_pages_are_drawn_as_the_pdf_prints_them() {
 /// pages draws its last page anew and hands back the first as it was.
 #[test]
 fn only_the_pages_that_changed_are_drawn_again() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../resume/tests/resumes");
+    let dir = common::dir();
     let mut long: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("long.json")).unwrap()).unwrap();
     let mut drawer = redline_pdf::PageDrawer::default();
@@ -425,17 +419,8 @@ fn a_separator_never_ends_or_starts_a_line() {
     // in both templates. Here also profiles of every length and an entry's long subtitle, so that lines break
     // at many places, on both papers, left to right and right to left.
     let dir = tempfile::tempdir().unwrap();
-    let mut crowded = redline_resume::sample();
-    crowded["basics"]["profiles"] = (1..=14)
-        .map(|i| json!({ "network": "Network".repeat(i % 4 + 1), "username": format!("user{}", "x".repeat(i)) }))
-        .collect();
-    crowded["work"][0]["name"] =
-        json!("Pied Piper, the compression company of Palo Alto and beyond");
-    crowded["work"][0]["location"] = json!("Palo Alto, California, United States of America");
     let mut cases = resumes();
-    cases.push(("crowded".into(), crowded.clone()));
-    crowded["meta"] = json!({ "language": "ar" });
-    cases.push(("crowded-ar".into(), crowded));
+    cases.extend(common::crowded());
     let mut lines_read = 0;
     for (name, resume) in &cases {
         for template in Template::ALL {

@@ -164,14 +164,16 @@ pub fn escape(text: &str) -> String {
 }
 
 const BASE_CSS: &str = "*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;background:#f4f3ef;color:#1d2230}\
-.page{max-width:820px;margin:24px auto;background:#fff;padding:48px 56px;box-shadow:0 1px 4px rgba(0,0,0,.08)}\
+.page{max-width:820px;margin:24px auto;background:#fff;padding:48px 56px;overflow-wrap:anywhere;box-shadow:0 1px 4px rgba(0,0,0,.08)}\
 h1{margin:0;font-size:30px;line-height:1.15}.label{margin:4px 0 0;font-size:16px;color:#555}\
 .contacts,.profiles{list-style:none;margin:8px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px;color:#444}\
 a{color:inherit}.summary{margin:10px 0 0;white-space:pre-line}section{margin-top:22px}\
 h2{font-size:13px;letter-spacing:.12em;text-transform:uppercase;margin:0 0 8px;padding-bottom:4px}\
 .entry{margin:0 0 12px;break-inside:avoid}.entry header{display:flex;justify-content:space-between;gap:12px;align-items:baseline}\
-h3{margin:0;font-size:15px}.dates{font-size:12px;color:#666;white-space:nowrap}.sub{font-size:13px;color:#555}\
-.entry ul{margin:6px 0 0;padding-inline-start:20px}.entry li{margin:2px 0}.keywords{list-style:none;padding:0!important;display:flex;flex-wrap:wrap;gap:4px}\
+h3{margin:0;font-size:15px}.dates{font-size:12px;color:#666;white-space:nowrap}\
+.entry ul{margin:6px 0 0;padding-inline-start:20px}.entry li{margin:2px 0}.sub{margin:1em 0;font-size:13px;color:#555;overflow-x:clip}\
+.sub ul{list-style:none;margin:0;margin-inline-start:-1em;padding:0;display:flex;flex-wrap:wrap}.sub li{margin:0;position:relative;padding-inline-start:1em}\
+.sep{position:absolute;inset-inline-start:0;width:1em;text-align:center}.keywords{list-style:none;padding:0!important;display:flex;flex-wrap:wrap;gap:4px}\
 .keywords li{font-size:12px;border:1px solid #ccc;border-radius:10px;padding:1px 8px}\
 @media print{body{background:#fff}.page{margin:0;max-width:none;box-shadow:none;padding:0}a{text-decoration:none}}";
 
@@ -289,7 +291,13 @@ fn html_entry(out: &mut String, e: &Entry) {
         sub.push(link(url));
     }
     if !sub.is_empty() {
-        let _ = writeln!(out, "<p class=\"sub\" dir=\"auto\">{}</p>", sub.join(" · "));
+        // One item per part, each after the first led by its "·": where the line is full, the next item
+        // starts a line and its "·" falls in the strip `.sub` clips off, so no line starts or ends with one.
+        let _ = writeln!(
+            out,
+            "<div class=\"sub\"><ul dir=\"auto\"><li>{}</li></ul></div>",
+            sub.join("</li><li><span class=\"sep\" aria-hidden=\"true\"> · </span>")
+        );
     }
     if !e.summary.is_empty() {
         let _ = writeln!(

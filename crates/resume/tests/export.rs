@@ -7,15 +7,8 @@ use redline_resume::export::{self, Page, Template};
 use redline_resume::outline::{month_year, outline};
 use serde_json::Value;
 
-fn resumes() -> Vec<(String, Value)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/resumes");
-    let mut all = vec![("sample".to_owned(), redline_resume::sample())];
-    for name in ["long", "non-latin", "empty-sections"] {
-        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
-        all.push((name.to_owned(), serde_json::from_str(&text).unwrap()));
-    }
-    all
-}
+mod common;
+use common::resumes;
 
 /// Every text the outline shows, in order, with the heading of the section it belongs to.
 fn expected_texts(resume: &Value) -> Vec<(Option<String>, String)> {
@@ -257,4 +250,116 @@ fn an_export_is_written_whole_and_never_over_a_file() {
     }
     assert_eq!(Format::parse("Markdown"), Ok(Format::Markdown));
     assert!(Format::parse("docx").unwrap_err().contains("docx"));
+}
+
+/// Laid out by a browser (Debian's Chromium, headless), at page widths from a phone's to the export's own:
+/// no line of an entry's subtitle, place and link starts or ends with the "·" between them, none of their
+/// text is clipped, many of those lines do wrap, and no character anywhere runs off the page. A script added
+/// to each export for the test reads every character's box and writes what it found into the page, which
+/// Chromium prints (`--dump-dom`). Before, joined as one text, the line left "Hooli ·" at a line's end, and
+/// the sample's link to Wikipedia, one word, ran off a phone-wide page.
+#[test]
+fn html_lines_wrap_with_no_dangling_separator_and_stay_on_the_page() {
+    const CHECK: &str = r#"<script>
+const found = { lines: 0, wrapped: 0, faults: [] };
+for (const width of [300, 380, 460, 560, 700, 820]) {
+  document.querySelector(".page").style.maxWidth = width + "px";
+  for (const sub of document.querySelectorAll(".sub")) {
+    const clip = sub.getBoundingClientRect();
+    const lines = [];
+    const walk = document.createTreeWalker(sub, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walk.nextNode()); ) {
+      for (let i = 0; i < node.data.length; i++) {
+        const ch = node.data[i];
+        if (/\s/.test(ch)) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        if (box.width === 0) continue;
+        const inside = box.left >= clip.left - 0.5 && box.right <= clip.right + 0.5;
+        const outside = box.right <= clip.left + 0.5 || box.left >= clip.right - 0.5;
+        if (!inside && !outside) found.faults.push(`${width}px: "${ch}" cut by the edge in "${sub.textContent}"`);
+        if (ch !== "·" && !inside) found.faults.push(`${width}px: "${ch}" clipped in "${sub.textContent}"`);
+        if (!inside) continue;
+        const line = lines[lines.length - 1];
+        if (line && Math.abs(line.top - box.top) < box.height / 2) line.text += ch;
+        else lines.push({ top: box.top, text: ch });
+      }
+    }
+    found.lines += lines.length;
+    if (lines.length > 1) found.wrapped += 1;
+    for (const { text } of lines)
+      if (text.startsWith("·") || text.endsWith("·")) found.faults.push(`${width}px: a line read "${text}"`);
+  }
+}
+const page = document.querySelector(".page");
+for (const width of [300, 460, 820]) {
+  page.style.maxWidth = width + "px";
+  const edge = page.getBoundingClientRect();
+  const walk = document.createTreeWalker(page, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walk.nextNode()); ) {
+    const range = document.createRange();
+    for (let i = 0; i < node.data.length; i++) {
+      if (/\s/.test(node.data[i])) continue;
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0 && (box.left < edge.left - 0.5 || box.right > edge.right + 0.5)) {
+        found.faults.push(`${width}px: "${node.data[i]}" off the page in "${node.data}"`);
+        break;
+      }
+    }
+  }
+}
+const out = document.createElement("pre");
+out.id = "found";
+out.textContent = JSON.stringify(found);
+document.body.append(out);
+</script>"#;
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases = resumes();
+    cases.extend(common::crowded());
+    let (mut lines, mut wrapped) = (0, 0);
+    for (name, resume) in &cases {
+        for template in Template::ALL {
+            let what = format!("{name}/{}", template.name());
+            let html = export::html(resume, template, Page::A4)
+                .replace("</body>", &format!("{CHECK}</body>"));
+            let path = dir.path().join("check.html");
+            std::fs::write(&path, html).unwrap();
+            let out = std::process::Command::new("chromium")
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--window-size=900,1200",
+                    &format!("--user-data-dir={}", dir.path().join("profile").display()),
+                    "--dump-dom",
+                ])
+                .arg(format!("file://{}", path.display()))
+                .output()
+                .unwrap_or_else(|e| {
+                    panic!("Chromium is needed: {e}; scripts/setup.sh --test installs it")
+                });
+            let dom = String::from_utf8_lossy(&out.stdout);
+            let json = dom
+                .split_once("<pre id=\"found\">")
+                .and_then(|(_, rest)| rest.split_once("</pre>"))
+                .map(|(json, _)| json.replace("&quot;", "\"").replace("&amp;", "&"))
+                .unwrap_or_else(|| panic!("{what}: the check wrote nothing: {dom}"));
+            let found: Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(found["faults"], serde_json::json!([]), "{what}");
+            lines += found["lines"].as_u64().unwrap();
+            wrapped += found["wrapped"].as_u64().unwrap();
+        }
+    }
+    assert!(
+        lines > 600 && wrapped > 80,
+        "{lines} lines, {wrapped} of them wrapped"
+    );
 }
