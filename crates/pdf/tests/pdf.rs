@@ -441,3 +441,51 @@ fn a_separator_never_ends_or_starts_a_line() {
     }
     assert!(lines_read > 1_000, "{lines_read} lines read");
 }
+
+/// A bullet's "•" sits beside its text, on the side the text starts from: an Arabic bullet in an English
+/// resume has it on the right, an English one in an Arabic resume on the left. Before, every marker took the
+/// resume's side, so an Arabic bullet in an English resume read "•" at the left margin and its text at the
+/// right one, a page's width away (and the other way round in Arabic). Read with `pdftotext -layout`, which
+/// keeps each line's spacing.
+#[test]
+fn a_bullet_marker_sits_beside_its_text_in_either_direction() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut mixed = redline_resume::sample();
+    let highlights = mixed["work"][0]["highlights"].as_array_mut().unwrap();
+    highlights.insert(1, json!("قاد فريقًا من خمسة مهندسين"));
+    highlights.push(json!("بنى خوارزمية ضغط جديدة"));
+    let mut cases = resumes();
+    cases.extend(common::crowded());
+    cases.push(("mixed".into(), mixed.clone()));
+    mixed["meta"] = json!({ "language": "ar" });
+    cases.push(("mixed-ar".into(), mixed));
+    let mut markers = 0;
+    for (name, resume) in &cases {
+        for template in Template::ALL {
+            for page in [Page::A4, Page::Letter] {
+                let what = format!("{name}/{}/{page:?}", template.name());
+                let bytes = redline_pdf::pdf(resume, template, page).unwrap();
+                let path = write(dir.path(), "bullets.pdf", &bytes);
+                let text = tool("pdftotext", &["-layout", path.to_str().unwrap(), "-"]);
+                for line in text.lines() {
+                    // Without the direction marks poppler adds around right-to-left lines.
+                    let line: Vec<char> = line
+                        .chars()
+                        .filter(|c| !('\u{202a}'..='\u{202e}').contains(c))
+                        .collect();
+                    for (at, _) in line.iter().enumerate().filter(|(_, c)| **c == '•') {
+                        markers += 1;
+                        let after = line[at + 1..].iter().position(|c| !c.is_whitespace());
+                        let before = line[..at].iter().rev().position(|c| !c.is_whitespace());
+                        assert!(
+                            after.is_some_and(|n| n < 3) || before.is_some_and(|n| n < 3),
+                            "{what}: a marker apart from its text: {:?}",
+                            line.iter().collect::<String>()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(markers > 400, "{markers} markers read");
+}
