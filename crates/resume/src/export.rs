@@ -224,12 +224,16 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
     );
     out.push_str("<header class=\"basics\">\n");
     if !header.name.is_empty() {
-        let _ = writeln!(out, "<h1 dir=\"auto\">{}</h1>", escape(&header.name));
+        let _ = writeln!(
+            out,
+            "<h1><span dir=\"auto\">{}</span></h1>",
+            escape(&header.name)
+        );
     }
     if !header.label.is_empty() {
         let _ = writeln!(
             out,
-            "<p class=\"label\" dir=\"auto\">{}</p>",
+            "<p class=\"label\"><span dir=\"auto\">{}</span></p>",
             escape(&header.label)
         );
     }

@@ -69,6 +69,14 @@ describe("chat pane", () => {
     expect((screen.getByTestId("held-apply") as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it("writes each message, and the message being typed, in its own direction", () => {
+    // An Arabic message reads right to left, its "?" at its end, in a window whose words are English.
+    pane([{ role: "user", text: "هل يمكنك إضافة بايثون؟" }, { role: "assistant", text: "Done." }]);
+    expect(screen.getByTestId("chat-message-0").dir).toBe("auto");
+    expect(screen.getByTestId("chat-message-1").dir).toBe("auto");
+    expect(screen.getByTestId("chat-input").dir).toBe("auto");
+  });
+
   it("sends on Enter and keeps Shift+Enter for a new line", async () => {
     const { onsend } = pane([]);
     const input = screen.getByTestId("chat-input");

@@ -32,6 +32,30 @@ describe("resume view", () => {
     expect(within(screen.getByTestId("section-projects")).getByText("Won award at AIHacks 2016")).toBeTruthy();
   });
 
+  it("gives each field of the resume its own direction, as the exports do", () => {
+    // In an Arabic resume an English summary reads left to right with its "!" at its end, a phone number
+    // "(912) 555-4321"; an Arabic bullet in an English resume right to left. What is left in the resume's
+    // direction is the resume's own words: section headings and dates.
+    render(ResumeView, { resume: { ...full, meta: { language: "ar" } } });
+    const root = screen.getByTestId("resume");
+    expect(root.dir).toBe("rtl");
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const left: string[] = [];
+    let fields = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim() ?? "";
+      if (!/\p{L}|\d/u.test(text)) continue;
+      const own = node.parentElement?.closest("[dir]");
+      if (own === root) left.push(text);
+      else fields += 1;
+    }
+    const words = [...root.querySelectorAll("h2, .dates")].map((e) => e.textContent?.trim() ?? "");
+    expect(left.filter((t) => !words.some((w) => w.includes(t)))).toEqual([]);
+    expect(fields).toBeGreaterThan(60);
+    expect(screen.getByTestId("basics-phone").dir).toBe("ltr");
+    expect(screen.getByTestId("basics-email").dir).toBe("auto");
+  });
+
   it("leaves out missing and empty sections", () => {
     render(ResumeView, { resume: { basics: { name: "Ada" }, work: [], skills: [{ name: "Rust" }] } });
     expect(screen.queryByTestId("section-work")).toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LANGUAGES, english, wellFormed, wordsOf } from "./words";
+import { LANGUAGES, english, ownDir, wellFormed, wordsOf } from "./words";
 
 // The same cases as crates/resume/tests/words.rs: the view must show what the exports write.
 describe("the resume's words", () => {
@@ -61,5 +61,15 @@ describe("the resume's words", () => {
     expect(w.heading("projects")).toHaveLength(80);
     expect(w.heading("unknown")).toBe("unknown");
     expect(english.heading("skills")).toBe("Skills");
+  });
+});
+
+describe("a field's own direction", () => {
+  it("is its first letter's, or left to right without a letter (as own_dir in export.rs)", () => {
+    expect(ownDir("Richard hails from Tulsa.")).toBe("auto");
+    expect(ownDir("قاد فريقًا من خمسة مهندسين")).toBe("auto");
+    expect(ownDir("(912) 555-4321")).toBe("ltr");
+    expect(ownDir("")).toBe("ltr");
+    expect(ownDir(undefined)).toBe("ltr");
   });
 });

@@ -32,6 +32,13 @@ type Language = (typeof table.languages)[number];
 /** The languages there are words for, for a menu: tag and the language's name for itself. */
 export const LANGUAGES: { tag: string; name: string }[] = table.languages.map((l) => ({ tag: l.tag, name: l.name }));
 
+/** A field's own direction, as the exports give it (`own_dir` in export.rs): from its first letter (`auto`: an
+ * English summary in an Arabic resume reads left to right, its "!" at its end), or left to right when it has no
+ * letter, so that a phone number reads "(912) 555-4321" in a right-to-left resume too. */
+export function ownDir(text: string | undefined): "auto" | "ltr" {
+  return text !== undefined && /\p{L}/u.test(text) ? "auto" : "ltr";
+}
+
 /** A tag kept only if it looks like BCP 47 (as `well_formed` in words.rs). */
 export function wellFormed(tag: unknown): string | null {
   if (typeof tag !== "string") return null;
