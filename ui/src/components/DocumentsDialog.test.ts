@@ -72,6 +72,10 @@ describe("documents", () => {
     expect(rows[1]?.textContent).toContain("demo copy");
     expect(rows[1]?.textContent).toContain("variant of “Ada — backend”");
     expect(screen.getByRole("button", { name: "Open Ada — backend" })).toHaveProperty("disabled", true);
+    // A name or title from the resume reads in its own direction inside the row's English words (an Arabic
+    // name ending in a number keeps its number): isolated, not mixed into the sentence around it.
+    const isolated = [...(rows[1]?.querySelectorAll("bdi, [dir='auto']") ?? [])].map((e) => e.textContent);
+    expect(isolated).toEqual(["Grace", "Ada Lovelace", "Ada — backend"]);
   });
 
   it("opens another, and a new one", async () => {

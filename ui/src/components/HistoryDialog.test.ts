@@ -42,6 +42,8 @@ describe("history", () => {
       expect.stringContaining("AI"),
       expect.stringContaining("Import"),
     ]);
+    // What a revision did, in words a model may have written in any language: in its own direction.
+    expect(rows.map((r) => r.querySelector(".summary")?.getAttribute("dir"))).toEqual(["auto", "auto"]);
     // The newest is selected first: it is the resume now, and cannot be restored.
     await waitFor(() => expect(screen.getByTestId("history-changes").textContent).toContain("Ada Lovelace"));
     // … and in place, in the resume as it was.
