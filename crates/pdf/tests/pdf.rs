@@ -53,6 +53,26 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
+/// Each of `cases` in every template on both papers, read back by `pdftotext` with `options`: `check` gets
+/// what it is ("name/template/paper") and the text read.
+fn each_read_back(cases: &[(String, Value)], options: &[&str], mut check: impl FnMut(&str, &str)) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, resume) in cases {
+        for template in Template::ALL {
+            for page in [Page::A4, Page::Letter] {
+                let bytes = redline_pdf::pdf(resume, template, page).unwrap();
+                let path = write(dir.path(), "read-back.pdf", &bytes);
+                let mut args = options.to_vec();
+                args.extend([path.to_str().unwrap(), "-"]);
+                check(
+                    &format!("{name}/{}/{page:?}", template.name()),
+                    &tool("pdftotext", &args),
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn every_field_is_readable_fonts_are_embedded_and_the_pdf_is_tagged() {
     let dir = tempfile::tempdir().unwrap();
@@ -418,27 +438,18 @@ fn a_separator_never_ends_or_starts_a_line() {
     // line breaks instead of it. The sample's own header wrapped after "http://richardhendricks.example.com ·"
     // in both templates. Here also profiles of every length and an entry's long subtitle, so that lines break
     // at many places, on both papers, left to right and right to left.
-    let dir = tempfile::tempdir().unwrap();
     let mut cases = resumes();
     cases.extend(common::crowded());
     let mut lines_read = 0;
-    for (name, resume) in &cases {
-        for template in Template::ALL {
-            for page in [Page::A4, Page::Letter] {
-                let what = format!("{name}/{}/{page:?}", template.name());
-                let bytes = redline_pdf::pdf(resume, template, page).unwrap();
-                let path = write(dir.path(), "separators.pdf", &bytes);
-                let text = tool("pdftotext", &[path.to_str().unwrap(), "-"]);
-                for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                    lines_read += 1;
-                    assert!(
-                        !line.starts_with('·') && !line.ends_with('·'),
-                        "{what}: a line read {line:?}"
-                    );
-                }
-            }
+    each_read_back(&cases, &[], |what, text| {
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            lines_read += 1;
+            assert!(
+                !line.starts_with('·') && !line.ends_with('·'),
+                "{what}: a line read {line:?}"
+            );
         }
-    }
+    });
     assert!(lines_read > 1_000, "{lines_read} lines read");
 }
 
@@ -449,7 +460,6 @@ fn a_separator_never_ends_or_starts_a_line() {
 /// keeps each line's spacing.
 #[test]
 fn a_bullet_marker_sits_beside_its_text_in_either_direction() {
-    let dir = tempfile::tempdir().unwrap();
     let mut mixed = redline_resume::sample();
     let highlights = mixed["work"][0]["highlights"].as_array_mut().unwrap();
     highlights.insert(1, json!("قاد فريقًا من خمسة مهندسين"));
@@ -460,32 +470,24 @@ fn a_bullet_marker_sits_beside_its_text_in_either_direction() {
     mixed["meta"] = json!({ "language": "ar" });
     cases.push(("mixed-ar".into(), mixed));
     let mut markers = 0;
-    for (name, resume) in &cases {
-        for template in Template::ALL {
-            for page in [Page::A4, Page::Letter] {
-                let what = format!("{name}/{}/{page:?}", template.name());
-                let bytes = redline_pdf::pdf(resume, template, page).unwrap();
-                let path = write(dir.path(), "bullets.pdf", &bytes);
-                let text = tool("pdftotext", &["-layout", path.to_str().unwrap(), "-"]);
-                for line in text.lines() {
-                    // Without the direction marks poppler adds around right-to-left lines.
-                    let line: Vec<char> = line
-                        .chars()
-                        .filter(|c| !('\u{202a}'..='\u{202e}').contains(c))
-                        .collect();
-                    for (at, _) in line.iter().enumerate().filter(|(_, c)| **c == '•') {
-                        markers += 1;
-                        let after = line[at + 1..].iter().position(|c| !c.is_whitespace());
-                        let before = line[..at].iter().rev().position(|c| !c.is_whitespace());
-                        assert!(
-                            after.is_some_and(|n| n < 3) || before.is_some_and(|n| n < 3),
-                            "{what}: a marker apart from its text: {:?}",
-                            line.iter().collect::<String>()
-                        );
-                    }
-                }
+    each_read_back(&cases, &["-layout"], |what, text| {
+        for line in text.lines() {
+            // Without the direction marks poppler adds around right-to-left lines.
+            let line: Vec<char> = line
+                .chars()
+                .filter(|c| !('\u{202a}'..='\u{202e}').contains(c))
+                .collect();
+            for (at, _) in line.iter().enumerate().filter(|(_, c)| **c == '•') {
+                markers += 1;
+                let after = line[at + 1..].iter().position(|c| !c.is_whitespace());
+                let before = line[..at].iter().rev().position(|c| !c.is_whitespace());
+                assert!(
+                    after.is_some_and(|n| n < 3) || before.is_some_and(|n| n < 3),
+                    "{what}: a marker apart from its text: {:?}",
+                    line.iter().collect::<String>()
+                );
             }
         }
-    }
+    });
     assert!(markers > 400, "{markers} markers read");
 }
