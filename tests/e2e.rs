@@ -1079,14 +1079,15 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     assert_eq!(script(heading("work")).await, json!("الخبرة العملية"));
     // Each field in its own direction, as WebKit resolves it: the English summary and bullet left to right
     // (the summary's "!" at its end), the phone number too; the headings in the resume's. A short bullet's
-    // text starts at its left (WebKit aligns a list item by its list's direction unless told).
+    // text starts at its left (WebKit aligns a list item by its list's direction unless told), and it is
+    // indented from the left, where its "•" is drawn (the list's own indent is on the right).
     assert_eq!(
         script(
-            "const d = (s) => getComputedStyle(document.querySelector(s)).direction; const bullet = document.querySelector(\"[data-testid='work-0-highlight-1']\"); const text = document.createRange(); text.selectNodeContents(bullet); return [d(\"[data-testid='section-work'] h2\"), d(\"[data-testid='section-basics'] .summary\"), d(\"[data-testid='basics-phone']\"), d(\"[data-testid='work-0-highlight-1']\"), Math.round(text.getBoundingClientRect().left - bullet.getBoundingClientRect().left)];"
+            "const d = (s) => getComputedStyle(document.querySelector(s)).direction; const bullet = document.querySelector(\"[data-testid='work-0-highlight-1']\"); const text = document.createRange(); text.selectNodeContents(bullet); return [d(\"[data-testid='section-work'] h2\"), d(\"[data-testid='section-basics'] .summary\"), d(\"[data-testid='basics-phone']\"), d(\"[data-testid='work-0-highlight-1']\"), Math.round(text.getBoundingClientRect().left - bullet.getBoundingClientRect().left), Math.round(bullet.getBoundingClientRect().left - bullet.parentElement.getBoundingClientRect().left)];"
                 .into()
         )
         .await,
-        json!(["rtl", "ltr", "ltr", "ltr", 0])
+        json!(["rtl", "ltr", "ltr", "ltr", 0, 20])
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "arabic.png").await;

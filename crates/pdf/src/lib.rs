@@ -155,6 +155,7 @@ fn data(resume: &Value, page: Page) -> Value {
                 "summary": e.summary,
                 "bullets": e.bullets,
                 "keywords": e.keywords,
+                "comma": words.comma_for(&e.keywords),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })

@@ -384,6 +384,49 @@ fn a_contact_reads_whole_in_a_right_to_left_resume() {
 }
 
 #[test]
+fn keywords_are_separated_as_the_resume_s_language_writes_a_list() {
+    // ", " in English, the ideographic "、" in Japanese and Chinese, the Arabic "،" in Arabic where the list
+    // reads right to left (Latin keywords in an Arabic resume keep ","): read back with pdftotext, spaces
+    // left out. Before, every language had the English comma ("HTML,CSS,Javascript" in all of them).
+    let dir = tempfile::tempdir().unwrap();
+    let arabic = ["بايثون", "جافا", "لينكس"];
+    for (language, comma) in [("en", ","), ("ja", "、"), ("zh", "、"), ("ar", "،")] {
+        let mut resume = redline_resume::sample();
+        resume["meta"] = json!({ "language": language });
+        resume["skills"][1]["keywords"] = json!(arabic);
+        for template in Template::ALL {
+            let what = format!("{language}/{}", template.name());
+            let bytes = redline_pdf::pdf(&resume, template, Page::A4).unwrap();
+            let path = write(dir.path(), &format!("{what}.pdf").replace('/', "-"), &bytes);
+            // (Without the direction marks poppler puts around each right-to-left run.)
+            let text: String = tool("pdftotext", &[path.to_str().unwrap(), "-"])
+                .chars()
+                .filter(|c| !c.is_whitespace() && !('\u{202a}'..='\u{202e}').contains(c))
+                .collect();
+            // Latin keywords read left to right; in the Arabic resume they are laid out right to left, the
+            // first at the right, and are read back the other way round.
+            let mut latin = ["HTML", "CSS", "Javascript"];
+            let latin_comma = if language == "ar" {
+                latin.reverse();
+                ","
+            } else {
+                comma
+            };
+            let line = latin.join(latin_comma);
+            assert!(text.contains(&line), "{what}: {line:?} not in\n{text}");
+            // Arabic keywords read right to left, as a run of their own in a left-to-right resume: poppler
+            // gives them in either order.
+            let (line, mut backwards) = (arabic.join(comma), arabic);
+            backwards.reverse();
+            assert!(
+                text.contains(&line) || text.contains(&backwards.join(comma)),
+                "{what}: {line:?} not in\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
     // The widest contact still boxed (60 full-width characters, wider than the line: it wraps inside its box),
     // a huge one (left free to wrap) and a huge link, in a right-to-left resume and a left-to-right one: the
@@ -460,15 +503,9 @@ fn a_separator_never_ends_or_starts_a_line() {
 /// keeps each line's spacing.
 #[test]
 fn a_bullet_marker_sits_beside_its_text_in_either_direction() {
-    let mut mixed = redline_resume::sample();
-    let highlights = mixed["work"][0]["highlights"].as_array_mut().unwrap();
-    highlights.insert(1, json!("قاد فريقًا من خمسة مهندسين"));
-    highlights.push(json!("بنى خوارزمية ضغط جديدة"));
     let mut cases = resumes();
     cases.extend(common::crowded());
-    cases.push(("mixed".into(), mixed.clone()));
-    mixed["meta"] = json!({ "language": "ar" });
-    cases.push(("mixed-ar".into(), mixed));
+    cases.extend(common::mixed());
     let mut markers = 0;
     each_read_back(&cases, &["-layout"], |what, text| {
         for line in text.lines() {

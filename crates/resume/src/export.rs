@@ -171,7 +171,7 @@ a{color:inherit}.summary{margin:10px 0 0;white-space:pre-line}section{margin-top
 h2{font-size:13px;letter-spacing:.12em;text-transform:uppercase;margin:0 0 8px;padding-bottom:4px}\
 .entry{margin:0 0 12px;break-inside:avoid}.entry header{display:flex;justify-content:space-between;gap:12px;align-items:baseline}\
 h3{margin:0;font-size:15px}.dates{font-size:12px;color:#666;white-space:nowrap}\
-.entry ul{margin:6px 0 0;padding-inline-start:20px}.entry li{margin:2px 0}.sub{margin:1em 0;font-size:13px;color:#555;overflow-x:clip}\
+.entry ul{margin:6px 0 0;padding:0}.entry li{margin:2px 0}.bullets li{margin-inline-start:20px}.sub{margin:1em 0;font-size:13px;color:#555;overflow-x:clip}\
 .sub ul{list-style:none;margin:0;margin-inline-start:-1em;padding:0;display:flex;flex-wrap:wrap}.sub li{margin:0;position:relative;padding-inline-start:1em}\
 .sep{position:absolute;inset-inline-start:0;width:1em;text-align:center}.keywords{list-style:none;padding:0!important;display:flex;flex-wrap:wrap;gap:4px}\
 .keywords li{font-size:12px;border:1px solid #ccc;border-radius:10px;padding:1px 8px}\
@@ -348,6 +348,7 @@ fn md_link(item: &Item) -> String {
 /// The resume as Markdown.
 pub fn markdown(resume: &Value) -> String {
     let (header, sections) = outline(resume);
+    let words = words(resume);
     let mut out = String::new();
     if !header.name.is_empty() {
         let _ = writeln!(out, "# {}\n", md(&header.name));
@@ -403,7 +404,7 @@ pub fn markdown(resume: &Value) -> String {
                         .iter()
                         .map(|k| md(k))
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(words.comma_for(&e.keywords))
                 );
             }
         }
@@ -414,6 +415,7 @@ pub fn markdown(resume: &Value) -> String {
 /// The resume as plain text.
 pub fn text(resume: &Value) -> String {
     let (header, sections) = outline(resume);
+    let words = words(resume);
     let mut out = String::new();
     for line in [&header.name, &header.label] {
         if !line.is_empty() {
@@ -466,7 +468,7 @@ pub fn text(resume: &Value) -> String {
                 let _ = writeln!(out, "  • {bullet}");
             }
             if !e.keywords.is_empty() {
-                let _ = writeln!(out, "  {}", e.keywords.join(", "));
+                let _ = writeln!(out, "  {}", words.list(&e.keywords));
             }
         }
     }

@@ -51,7 +51,7 @@ pub struct Section {
 /// The outline of `resume`, in its words ([`crate::words`]): empty or missing sections are left out.
 pub fn outline(resume: &Value) -> (Header, Vec<Section>) {
     let words = words(resume);
-    (header(&resume["basics"]), sections(resume, &words))
+    (header(&resume["basics"], &words), sections(resume, &words))
 }
 
 fn s(v: &Value, key: &str) -> String {
@@ -91,7 +91,7 @@ fn link(text: String, target: &str) -> Item {
     }
 }
 
-fn header(basics: &Value) -> Header {
+fn header(basics: &Value, words: &Words) -> Header {
     let mut contacts = Vec::new();
     let email = s(basics, "email");
     if !email.is_empty() {
@@ -116,7 +116,7 @@ fn header(basics: &Value) -> Header {
         .collect();
     if !place.is_empty() {
         contacts.push(Item {
-            text: place.join(", "),
+            text: words.list(&place),
             href: None,
         });
     }
@@ -193,7 +193,7 @@ fn entry(id: &str, v: &Value, words: &Words) -> Entry {
             e.bullets = list(v, "highlights");
         }
         "education" => {
-            e.title = join(&[s(v, "studyType"), s(v, "area")], ", ");
+            e.title = words.list(&[s(v, "studyType"), s(v, "area")]);
             e.subtitle = s(v, "institution");
             e.dates = range(v, words);
             let score = s(v, "score");
@@ -239,7 +239,7 @@ fn entry(id: &str, v: &Value, words: &Words) -> Entry {
         "projects" => {
             e.title = s(v, "name");
             e.subtitle = join(
-                &[s(v, "entity"), s(v, "type"), list(v, "roles").join(", ")],
+                &[s(v, "entity"), s(v, "type"), words.list(&list(v, "roles"))],
                 " · ",
             );
             e.dates = range(v, words);

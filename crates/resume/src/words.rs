@@ -58,6 +58,9 @@ struct Table {
     resume: &'static str,
     /// A degree's grade.
     score: &'static str,
+    /// What separates the items of a list written as one line (keywords, roles, an address): “, ”, the
+    /// ideographic “、”, the Arabic “، ”.
+    comma: &'static str,
 }
 
 const TABLES: [Table; 8] = [
@@ -84,6 +87,7 @@ const TABLES: [Table; 8] = [
         present: "Present",
         resume: "Resume",
         score: "Score",
+        comma: ", ",
     },
     Table {
         tag: "de",
@@ -109,6 +113,7 @@ const TABLES: [Table; 8] = [
         present: "heute",
         resume: "Lebenslauf",
         score: "Note",
+        comma: ", ",
     },
     Table {
         tag: "fr",
@@ -134,6 +139,7 @@ const TABLES: [Table; 8] = [
         present: "aujourd’hui",
         resume: "CV",
         score: "Mention",
+        comma: ", ",
     },
     Table {
         tag: "es",
@@ -159,6 +165,7 @@ const TABLES: [Table; 8] = [
         present: "actualidad",
         resume: "Currículum",
         score: "Nota",
+        comma: ", ",
     },
     Table {
         tag: "pt",
@@ -184,6 +191,7 @@ const TABLES: [Table; 8] = [
         present: "atual",
         resume: "Currículo",
         score: "Nota",
+        comma: ", ",
     },
     Table {
         tag: "ja",
@@ -208,6 +216,7 @@ const TABLES: [Table; 8] = [
         present: "現在",
         resume: "履歴書",
         score: "成績",
+        comma: "、",
     },
     Table {
         tag: "zh",
@@ -232,6 +241,7 @@ const TABLES: [Table; 8] = [
         present: "至今",
         resume: "简历",
         score: "成绩",
+        comma: "、",
     },
     Table {
         tag: "ar",
@@ -267,6 +277,7 @@ const TABLES: [Table; 8] = [
         present: "حتى الآن",
         resume: "السيرة الذاتية",
         score: "المعدل",
+        comma: "، ",
     },
 ];
 
@@ -410,6 +421,36 @@ impl Words {
         }
     }
 
+    /// What separates the items of a list written on one line: `, ` in English, `、` in Japanese, `، ` in
+    /// Arabic.
+    pub fn comma(&self) -> &'static str {
+        self.language.table().comma
+    }
+
+    /// What separates `items` on one line: the language's comma, except in a right-to-left resume whose list
+    /// reads left to right (its first letter is Latin, say: `HTML, CSS`), which keeps the items' own `, `.
+    pub fn comma_for<S: AsRef<str>>(&self, items: &[S]) -> &'static str {
+        let first = items
+            .iter()
+            .flat_map(|i| i.as_ref().chars())
+            .find(|c| c.is_alphabetic());
+        if self.rtl && !first.is_some_and(right_to_left) {
+            ", "
+        } else {
+            self.comma()
+        }
+    }
+
+    /// The items of a list on one line, the empty ones left out, separated as [`Words::comma_for`] says.
+    pub fn list(&self, items: &[String]) -> String {
+        let items: Vec<&str> = items
+            .iter()
+            .map(String::as_str)
+            .filter(|i| !i.is_empty())
+            .collect();
+        items.join(self.comma_for(&items))
+    }
+
     /// A date range: `Dec 2013 – Present`, one date when both ends are the same month.
     pub fn range(&self, start: &str, end: &str) -> String {
         let (start, end) = (self.month_year(start), self.month_year(end));
@@ -421,6 +462,12 @@ impl Words {
             (false, false) => format!("{start} – {end}"),
         }
     }
+}
+
+/// A letter of a script written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation
+/// forms).
+pub fn right_to_left(c: char) -> bool {
+    matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
 }
 
 /// Every language's words as one JSON value: what the window's view reads (`ui/src/lib/words.json`).
@@ -438,6 +485,7 @@ pub fn table() -> Value {
             "present": t.present,
             "resume": t.resume,
             "score": t.score,
+            "comma": t.comma,
         })).collect::<Vec<_>>(),
     })
 }

@@ -257,11 +257,12 @@ fn an_export_is_written_whole_and_never_over_a_file() {
 /// text is clipped, many of those lines do wrap, and no character anywhere runs off the page. A script added
 /// to each export for the test reads every character's box and writes what it found into the page, which
 /// Chromium prints (`--dump-dom`). Before, joined as one text, the line left "Hooli ·" at a line's end, and
-/// the sample's link to Wikipedia, one word, ran off a phone-wide page.
+/// the sample's link to Wikipedia, one word, ran off a phone-wide page. Each bullet is also indented on its own
+/// start side, where its marker is drawn: an English bullet in an Arabic resume had its "•" in the margin.
 #[test]
 fn html_lines_wrap_with_no_dangling_separator_and_stay_on_the_page() {
     const CHECK: &str = r#"<script>
-const found = { lines: 0, wrapped: 0, faults: [] };
+const found = { lines: 0, wrapped: 0, bullets: 0, faults: [] };
 for (const width of [300, 380, 460, 560, 700, 820]) {
   document.querySelector(".page").style.maxWidth = width + "px";
   for (const sub of document.querySelectorAll(".sub")) {
@@ -312,6 +313,16 @@ for (const width of [300, 460, 820]) {
     }
   }
 }
+// A bullet's marker sits in the indent on its own start side: an English bullet in an Arabic resume is
+// indented from the left, where its "•" is drawn (outside the text, in the indent).
+for (const li of document.querySelectorAll(".bullets > li")) {
+  const list = li.parentElement.getBoundingClientRect();
+  const box = li.getBoundingClientRect();
+  const ltr = getComputedStyle(li).direction === "ltr";
+  const indent = ltr ? box.left - list.left : list.right - box.right;
+  found.bullets += 1;
+  if (indent < 12) found.faults.push(`a ${ltr ? "left-to-right" : "right-to-left"} bullet indented ${indent}px: "${li.textContent}"`);
+}
 const out = document.createElement("pre");
 out.id = "found";
 out.textContent = JSON.stringify(found);
@@ -320,7 +331,8 @@ document.body.append(out);
     let dir = tempfile::tempdir().unwrap();
     let mut cases = resumes();
     cases.extend(common::crowded());
-    let (mut lines, mut wrapped) = (0, 0);
+    cases.extend(common::mixed());
+    let (mut lines, mut wrapped, mut bullets) = (0, 0, 0);
     for (name, resume) in &cases {
         for template in Template::ALL {
             let what = format!("{name}/{}", template.name());
@@ -356,10 +368,12 @@ document.body.append(out);
             assert_eq!(found["faults"], serde_json::json!([]), "{what}");
             lines += found["lines"].as_u64().unwrap();
             wrapped += found["wrapped"].as_u64().unwrap();
+            bullets += found["bullets"].as_u64().unwrap();
         }
     }
     assert!(
         lines > 600 && wrapped > 80,
         "{lines} lines, {wrapped} of them wrapped"
     );
+    assert!(bullets > 200, "{bullets} bullets");
 }

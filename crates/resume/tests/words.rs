@@ -40,6 +40,7 @@ fn every_language_has_every_word() {
         assert_eq!(distinct.len(), 12, "{months:?}");
         assert!(months.iter().all(|m| m.contains("2013")), "{months:?}");
         assert!(!w.present().is_empty() && !w.title("").is_empty());
+        assert!(!w.comma().trim().is_empty(), "{}", language.tag());
     }
     assert_eq!(tags, ["en", "de", "fr", "es", "pt", "ja", "zh", "ar"]);
 }
@@ -156,6 +157,79 @@ fn exports_are_written_in_the_resume_s_language() {
         english.contains("<html lang=\"en\" dir=\"ltr\">") && english.contains("<h2>Work</h2>")
     );
     assert!(english.contains("Dec 2013 – Dec 2014"));
+}
+
+/// A list written on one line (keywords, a project's roles, a degree and its field, the address) is separated
+/// as the language writes it: ", " in English, the ideographic "、" in Japanese and Chinese, the Arabic
+/// "، " in Arabic — where the list reads right to left: Latin keywords in an Arabic resume keep their ", ".
+/// Before, every language had the English comma.
+#[test]
+fn a_list_on_one_line_is_separated_as_its_language_writes_it() {
+    let arabic_items = |mut resume: Value| {
+        resume["basics"]["location"] = json!({"city": "دبي", "countryCode": "AE"});
+        resume["education"][0]["studyType"] = json!("بكالوريوس");
+        resume["education"][0]["area"] = json!("علوم الحاسوب");
+        resume["skills"][0]["keywords"] = json!(["بايثون", "جافا", "Rust"]);
+        resume["projects"][0]["roles"] = json!(["قائد", "مصمم"]);
+        resume
+    };
+    let latin = |tag: &str| {
+        let mut resume = in_language(tag);
+        resume["projects"][0]["roles"] = json!(["Lead", "Architect"]);
+        resume
+    };
+    for (what, resume, comma) in [
+        ("en", latin("en"), ", "),
+        ("de", latin("de"), ", "),
+        ("ja", latin("ja"), "、"),
+        ("zh", latin("zh"), "、"),
+        ("ar, Latin items", latin("ar"), ", "),
+        ("ar, Arabic items", arabic_items(latin("ar")), "، "),
+        ("he, Arabic items", arabic_items(latin("he")), ", "),
+        ("en, Arabic items", arabic_items(latin("en")), ", "),
+    ] {
+        let w = words(&resume);
+        let (header, sections) = outline(&resume);
+        let entry = |id: &str| &sections.iter().find(|s| s.id == id).unwrap().entries[0];
+        let (place, degree, roles, keywords) = if what.ends_with("Arabic items") {
+            (
+                vec!["دبي", "AE"],
+                ["بكالوريوس", "علوم الحاسوب"],
+                ["قائد", "مصمم"],
+                vec!["بايثون", "جافا", "Rust"],
+            )
+        } else {
+            (
+                vec![
+                    "2712 Broadway St",
+                    "CA 94115",
+                    "San Francisco",
+                    "California",
+                    "US",
+                ],
+                ["Bachelor", "Information Technology"],
+                ["Lead", "Architect"],
+                vec!["HTML", "CSS", "Javascript"],
+            )
+        };
+        assert_eq!(w.comma_for(&keywords), comma, "{what}");
+        assert_eq!(
+            header.contacts.last().unwrap().text,
+            place.join(comma),
+            "{what}"
+        );
+        assert_eq!(entry("education").title, degree.join(comma), "{what}");
+        let subtitle = &entry("projects").subtitle;
+        assert!(subtitle.ends_with(&roles.join(comma)), "{what}: {subtitle}");
+        let keywords = keywords.join(comma);
+        assert!(
+            export::markdown(&resume).contains(&keywords),
+            "{what}: markdown"
+        );
+        assert!(export::text(&resume).contains(&keywords), "{what}: text");
+    }
+    let w = words(&in_language("ja"));
+    assert_eq!(w.list(&["a".into(), String::new(), "b".into()]), "a、b");
 }
 
 #[test]

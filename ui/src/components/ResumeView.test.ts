@@ -56,6 +56,27 @@ describe("resume view", () => {
     expect(screen.getByTestId("basics-email").dir).toBe("auto");
   });
 
+  it("separates a list on one line as the resume's language writes it, as the exports do", () => {
+    // Latin words keep ", " in an Arabic resume (the list reads left to right); Arabic ones take "، ".
+    const arabic: Resume = {
+      ...full,
+      basics: { ...full.basics, location: { city: "دبي", region: "الخليج", countryCode: "AE" } },
+      projects: [{ ...full.projects?.[0], roles: ["قائد", "مصمم"] }],
+    };
+    for (const [resume, language, comma] of [
+      [full, "ja", "、"], [full, "de", ", "], [full, "ar", ", "], [arabic, "ar", "، "], [arabic, "en", ", "],
+    ] as const) {
+      render(ResumeView, { resume: { ...resume, meta: { language } } });
+      const [place, roles] = resume === arabic
+        ? [["دبي", "الخليج", "AE"], ["قائد", "مصمم"]]
+        : [["San Francisco", "California", "US"], ["Team lead", "Designer"]];
+      expect(screen.getByTestId("basics-location").textContent).toBe(place.join(comma));
+      expect(screen.getByTestId("section-projects").textContent).toContain(roles.join(comma));
+      if (resume === full) expect(screen.getByTestId("basics-address").textContent).toBe(["2712 Broadway St", "CA 94115"].join(comma));
+      cleanup();
+    }
+  });
+
   it("leaves out missing and empty sections", () => {
     render(ResumeView, { resume: { basics: { name: "Ada" }, work: [], skills: [{ name: "Rust" }] } });
     expect(screen.queryByTestId("section-work")).toBeNull();

@@ -25,6 +25,9 @@ export interface Words {
   present: string;
   /** What a degree's grade is called. */
   score: string;
+  /** What separates these items on one line (an address, roles): the language's comma (", ", "、", "، "),
+   * except in a right-to-left resume whose list reads left to right ("HTML, CSS"), as `comma_for` in words.rs. */
+  commaFor(items: readonly (string | undefined)[]): string;
 }
 
 type Language = (typeof table.languages)[number];
@@ -38,6 +41,9 @@ export const LANGUAGES: { tag: string; name: string }[] = table.languages.map((l
 export function ownDir(text: string | undefined): "auto" | "ltr" {
   return text !== undefined && /\p{L}/u.test(text) ? "auto" : "ltr";
 }
+
+/** A letter of a script written right to left (as `right_to_left` in words.rs). */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
 
 /** A tag kept only if it looks like BCP 47 (as `well_formed` in words.rs). */
 export function wellFormed(tag: unknown): string | null {
@@ -94,7 +100,12 @@ export function wordsOf(meta: unknown): Words {
     return end;
   }
 
-  return { tag, rtl, heading, formatDate, formatRange, present: language.present, score: language.score };
+  function commaFor(items: readonly (string | undefined)[]): string {
+    const first = /\p{L}/u.exec(items.join(""))?.[0] ?? "";
+    return rtl && !RIGHT_TO_LEFT.test(first) ? ", " : language.comma;
+  }
+
+  return { tag, rtl, heading, formatDate, formatRange, present: language.present, score: language.score, commaFor };
 }
 
 /** English words: what a resume with no language is shown in. */

@@ -1,6 +1,6 @@
 //! The resumes the export tests of this crate and of `redline-pdf` share (the latter includes this file by
-//! path): the sample, the ones written for the purpose in `tests/resumes`, and a crowded one whose lines
-//! wrap in many places.
+//! path): the sample, the ones written for the purpose in `tests/resumes`, a crowded one whose lines
+//! wrap in many places, and one whose bullets are in two languages.
 
 #![allow(dead_code)]
 
@@ -36,4 +36,16 @@ pub fn crowded() -> Vec<(String, Value)> {
     let english = crowded.clone();
     crowded["meta"] = json!({ "language": "ar" });
     vec![("crowded".into(), english), ("crowded-ar".into(), crowded)]
+}
+
+/// The sample with two Arabic bullets among its first job's English ones, in an English resume (`mixed`)
+/// and an Arabic one (`mixed-ar`): bullets that read the other way from the resume.
+pub fn mixed() -> Vec<(String, Value)> {
+    let mut mixed = redline_resume::sample();
+    let highlights = mixed["work"][0]["highlights"].as_array_mut().unwrap();
+    highlights.insert(1, json!("قاد فريقًا من خمسة مهندسين"));
+    highlights.push(json!("بنى خوارزمية ضغط جديدة"));
+    let english = mixed.clone();
+    mixed["meta"] = json!({ "language": "ar" });
+    vec![("mixed".into(), english), ("mixed-ar".into(), mixed)]
 }
