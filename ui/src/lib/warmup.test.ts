@@ -18,7 +18,10 @@ describe("the characters drawn once at start", () => {
     warmFonts(document, (run) => frames.push(run));
     const box = document.querySelector(".font-warmup");
     expect(box?.getAttribute("aria-hidden")).toBe("true");
+    // Each line a list item of a list, so that its marker (a font of its own) is laid out too.
+    expect(box?.tagName).toBe("UL");
     const lines = [...(box?.children ?? [])] as HTMLElement[];
+    expect(lines.every((l) => l.tagName === "LI")).toBe(true);
     expect(lines.map((l) => [parseInt(l.style.fontSize, 10), l.style.fontWeight === "bold"])).toEqual(WARM_STYLES);
     expect(lines.every((l) => l.textContent === WARM_CHARACTERS)).toBe(true);
     // The frame that paints it, then the next: gone.
