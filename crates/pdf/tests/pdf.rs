@@ -475,6 +475,60 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
     }
 }
 
+/// A word longer than a line (a pasted token, or hostile text with no break point) wraps inside the page in a
+/// summary and in a bullet, and is read back whole, with no character added (a zero-width space, the usual
+/// way to let Typst break it, is read back by pdftotext and an ATS alike). Before, it ran off the page: 6 of
+/// the token's 18 words were read inside it.
+#[test]
+fn a_word_longer_than_a_line_wraps_inside_the_page_and_reads_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let latin = "Supercalifragilisticexpialidocious".repeat(9);
+    let arabic = "ابتثجحخدذرزسشصضطظعغفقكلمنهوي".repeat(10);
+    for (language, word) in [("en", &latin), ("ar", &latin), ("ar", &arabic)] {
+        let mut resume = redline_resume::sample();
+        resume["meta"] = json!({ "language": language });
+        // Around it, words that read its way (a word that reads the other way from its paragraph is left
+        // whole).
+        let (before, after) = if word == &latin {
+            ("Before", "after.")
+        } else {
+            ("قبل", "بعد.")
+        };
+        resume["basics"]["summary"] = json!(format!("{before} {word} {after}"));
+        resume["work"][0]["highlights"][0] = json!(format!("{before} {word} {after}"));
+        for template in Template::ALL {
+            for page in [Page::A4, Page::Letter] {
+                let what = format!("{language}/{}/{page:?}/{}", template.name(), &word[..6]);
+                let bytes = redline_pdf::pdf(&resume, template, page).unwrap();
+                let path = write(dir.path(), "long-word.pdf", &bytes);
+                // Cropped to the page: text drawn off it would not be read.
+                let text = tool("pdftotext", &["-cropbox", path.to_str().unwrap(), "-"]);
+                assert!(
+                    !text.contains('\u{200b}'),
+                    "{what}: a zero-width space read back"
+                );
+                let letters: String = text
+                    .chars()
+                    .filter(|c| !c.is_whitespace() && !('\u{202a}'..='\u{202e}').contains(c))
+                    .collect();
+                if word == &latin {
+                    assert_eq!(
+                        letters.matches(word.as_str()).count(),
+                        2,
+                        "{what}: the long word not read back whole, twice, in\n{text}"
+                    );
+                } else {
+                    // Right to left, poppler gives each line's piece in its own order: count the letters.
+                    for letter in word.chars().take(28) {
+                        let read = letters.matches(letter).count();
+                        assert!(read >= 20, "{what}: {letter} read {read} times of 20");
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_separator_never_ends_or_starts_a_line() {
     // The "·" between contacts, profiles and an entry's dates, subtitle and place: where a line is full, the
