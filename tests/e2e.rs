@@ -1520,10 +1520,12 @@ fn ten_times_the_sample() -> serde_json::Value {
 
 /// The page's probe (ui/src/lib/probe.ts): each surface message applied gets the time it arrived, the time
 /// the next frame began (its animation-frame callback) and the time that frame was painted (a message
-/// posted from the callback runs after the frame's paint); and every frame's length while it runs.
+/// posted from the callback runs after the frame's paint); and every frame's length while it runs, and its own
+/// work: from its start (the animation-frame time) to a message posted then being handled, after its paint
+/// (and after any task queued before that message: at most the frame's work).
 const PROBE: &str = r#"
 const clock = () => performance.timeOrigin + performance.now();
-const data = { arrived: [], framed: [], shown: [], frames: [] };
+const data = { arrived: [], framed: [], shown: [], frames: [], work: [] };
 const batches = [];
 const painted = new MessageChannel();
 painted.port1.onmessage = () => {
@@ -1546,10 +1548,18 @@ window.__redlineProbe = {
     }
   },
 };
+const worked = new MessageChannel();
+const started = [];
+worked.port1.onmessage = () => {
+  const start = started.shift();
+  data.work.push([start, clock() - start]);
+};
 let last = null;
 const frame = (t) => {
-  if (last !== null) data.frames.push([performance.timeOrigin + t, t - last]);
+  if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
   last = t;
+  started.push(performance.timeOrigin + t);
+  worked.port2.postMessage(0);
   if (!data.stop) requestAnimationFrame(frame);
 };
 requestAnimationFrame(frame);
@@ -1570,6 +1580,11 @@ struct ChunkToPixel {
     rate: f64,
     /// Every frame's length while a turn streamed, ms, in order.
     frames: Vec<f64>,
+    /// Every frame's own work while a turn streamed, ms: from its start to its being painted.
+    work: Vec<f64>,
+    /// For each frame of `frames` longer than one refresh by more than the clock's grain, the work of the frame
+    /// before it, ms: whether the page was still busy when it should have begun.
+    work_before_late: Vec<f64>,
     /// Every frame's length in the two seconds before the turn (the window idle): the baseline.
     idle_frames: Vec<f64>,
 }
@@ -1683,8 +1698,8 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
             .iter()
             .any(|s| (sent[s.start]..=sent[s.end - 1] + 250.0).contains(&t))
     };
-    let frames_where = |keep: &dyn Fn(f64) -> bool| {
-        data["frames"]
+    let frames_in = |key: &str, keep: &dyn Fn(f64) -> bool| {
+        data[key]
             .as_array()
             .unwrap()
             .iter()
@@ -1692,8 +1707,27 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
             .map(|f| f[1].as_f64().unwrap())
             .collect::<Vec<f64>>()
     };
-    let frames = frames_where(&streaming);
-    let idle_frames = frames_where(&|t| t < sent[0]);
+    let frames = frames_in("frames", &streaming);
+    let work = frames_in("work", &streaming);
+    let work_at: std::collections::HashMap<u64, f64> = data["work"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w[0].as_f64().unwrap().to_bits(), w[1].as_f64().unwrap()))
+        .collect();
+    let work_before_late = data["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| streaming(f[0].as_f64().unwrap()) && f[1].as_f64().unwrap() > LATE)
+        .map(|f| {
+            work_at
+                .get(&f[2].as_f64().unwrap().to_bits())
+                .copied()
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    let idle_frames = frames_in("frames", &|t| t < sent[0]);
     ChunkToPixel {
         to_pixel: sent.iter().zip(&shown).map(|(s, p)| p - s).collect(),
         to_page: sent.iter().zip(&arrived).map(|(s, a)| a - s).collect(),
@@ -1705,6 +1739,8 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
                 .map(|s| (sent[s.end - 1] - sent[s.start]) / 1000.0)
                 .sum::<f64>(),
         frames,
+        work,
+        work_before_late,
         idle_frames,
     }
 }
@@ -1734,6 +1770,10 @@ async fn quiet_after_growing(log: &Path, before: usize) -> usize {
     );
 }
 
+/// A frame longer than this is late: longer than one refresh (16.7 ms) by more than the page clock's grain (it
+/// reads whole milliseconds: a frame of one refresh reads 16 or 17).
+const LATE: f64 = 16.7 + 1.0;
+
 /// p50, p99 and the worst of `times`.
 fn quantiles(mut times: Vec<f64>) -> (f64, f64, f64) {
     times.sort_by(f64::total_cmp);
@@ -1761,17 +1801,19 @@ async fn bench_chunk_to_pixel_during_a_fast_turn() {
             let (draw50, draw99, _) = quantiles(m.frame_to_pixel);
             let (frame50, _, longest) = quantiles(m.frames.clone());
             let over = m.frames.iter().filter(|&&f| f > 16.7).count();
-            // The page's clock reads whole milliseconds: a frame of one refresh (16.7 ms) reads 16 or 17.
-            let late = m.frames.iter().filter(|&&f| f > 16.7 + 1.0).count();
+            let late = m.frames.iter().filter(|&&f| f > LATE).count();
             // A late frame whose next one is short enough for the two to fit in two refreshes kept the beat:
             // it began late, and no refresh was missed.
             let kept_beat = m
                 .frames
                 .windows(2)
-                .filter(|w| w[0] > 16.7 + 1.0 && w[0] + w[1] <= 2.0 * 16.7 + 1.0)
+                .filter(|w| w[0] > LATE && w[0] + w[1] <= 2.0 * 16.7 + 1.0)
                 .count();
             let long = m.frames.iter().filter(|&&f| f > 16.7 * 1.5).count();
             let (idle50, _, idle_longest) = quantiles(m.idle_frames.clone());
+            let (work50, work99, work_longest) = quantiles(m.work.clone());
+            let work_over = m.work.iter().filter(|&&w| w > 16.0).count();
+            let before_late = m.work_before_late.iter().copied().fold(0.0, f64::max);
             println!(
                 "chunk to pixel, {name}, over {bridge}: {n} surface messages at {rate:.0}/s: p50 {p50:.1} ms, \
                  p99 {p99:.1} ms, worst {worst:.1} ms (to the DOM: p50 {page50:.1} ms, p99 {page99:.1} ms; then \
@@ -1779,7 +1821,9 @@ async fn bench_chunk_to_pixel_during_a_fast_turn() {
                  p50 {draw50:.1}, p99 {draw99:.1} ms); {frames} frames while it streamed (median {frame50:.1} ms), \
                  the longest {longest:.1} ms, {over} over 16.7 ms ({late} by more than \
                  the page clock's 1 ms grain, {kept_beat} of them with the next frame short enough for the two \
-                 to fit in two refreshes), {long} over 25 ms; idle before it, frames of \
+                 to fit in two refreshes), {long} over 25 ms; a frame's own work, from its start to its \
+                 being painted: p50 {work50:.1}, p99 {work99:.1} ms, the longest {work_longest:.1} ms, \
+                 {work_over} over 16 ms; the frame before a late one: at most {before_late:.1} ms; idle before it, frames of \
                  median {idle50:.1} ms, the longest {idle_longest:.1} ms",
                 n = m.to_pixel.len(),
                 rate = m.rate,
