@@ -23,14 +23,30 @@ function pageBytes(count: number): ArrayBuffer {
   for (let i = 0; i < count; i++) out.set(png, 4 + header.length + i * png.length);
   return out.buffer;
 }
+// `?long-words`: a resume and a chat with a word longer than any line (a pasted token, or a model's hostile
+// answer) everywhere text is shown; nothing may run off the side.
+const longWords = new URLSearchParams(location.search).has("long-words");
+const word = "Supercalifragilisticexpialidocious".repeat(6);
+function withLongWords(resume: typeof sample): typeof sample {
+  const r = structuredClone(resume);
+  r.basics.name = word;
+  r.basics.email = `${word}@example.com`;
+  r.basics.url = `https://example.com/${word}`;
+  r.basics.summary = `Before ${word} after.`;
+  const first = <T,>(list: T[], change: (item: T) => T) => list.map((item, i) => (i === 0 ? change(item) : item));
+  r.work = first(r.work, (w) => ({ ...w, position: word, location: word, highlights: first(w.highlights, () => `Before ${word} after.`) }));
+  r.skills = first(r.skills, (s) => ({ ...s, keywords: first(s.keywords, () => word) }));
+  return r;
+}
+const resume = longWords ? withLongWords(sample) : sample;
 const state = { documentId: 1, title: "Richard Hendriks — Programmer", demo: false, revision: 3, undo: "Add Rust to your skills", redo: null };
 const answers: Record<string, unknown> = {
-  open_surface: { kind: "create", surfaceId: "main", seq: 0, revision: 3, document: sample },
+  open_surface: { kind: "create", surfaceId: "main", seq: 0, revision: 3, document: resume },
   document_state: state,
   app_info: { version: "0.1.0", dataDir: "/home/you/.local/share/app.redline.desktop" },
   chat_history: [
     { role: "user", text: "Add Rust to my skills" },
-    { role: "assistant", text: "Added Rust to your skills." },
+    { role: "assistant", text: longWords ? `Added ${word} to your skills.` : "Added Rust to your skills." },
   ],
   provider_settings: {
     settings: { preset: "ollama", baseUrl: "http://127.0.0.1:11434/v1", chatModel: "llama3.1", patchModel: "llama3.1", firstTokenTimeoutSecs: 60, idleTimeoutSecs: 30 },

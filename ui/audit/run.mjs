@@ -47,11 +47,12 @@ const screens = [
   { name: "history", open: "open-history", ready: "[data-testid='history-dialog'] li" },
   { name: "tailoring", open: "open-tailor", ready: "[data-testid='tailor-dialog']" },
   { name: "page view", open: "toggle-pages", ready: "[data-testid='page-2']" },
+  { name: "main window, with words longer than a line", query: "?long-words", open: null, ready: "[data-testid='basics-name']" },
 ];
 
 /** Opens `screen` from a fresh load of the main window. */
 async function show(page, screen) {
-  await page.goto(url);
+  await page.goto(url + (screen.query ?? ""));
   await page.waitForSelector("[data-testid='basics-name']");
   if (screen.open) await page.click(`[data-testid='${screen.open}']`);
   if (screen.then) await page.click(`[data-testid='${screen.then}']`);

@@ -438,6 +438,9 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
         let mut resume = redline_resume::sample();
         resume["meta"] = json!({ "language": language });
         resume["basics"]["phone"] = json!(wide);
+        // An email as long as a model may write one: too long for a PDF's link (Typst refuses one of more
+        // than 8,000 bytes, and the PDF failed), shown as text.
+        resume["basics"]["email"] = json!(format!("{}@example.com", "e".repeat(7_990)));
         resume["basics"]["location"]["city"] = json!(huge);
         // A link of 6,600 characters, taller than a page once wrapped: no longer boxed, it breaks across pages.
         resume["basics"]["url"] =
@@ -456,13 +459,18 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
                 .find_map(|l| l.strip_prefix("Pages:"))
                 .and_then(|n| n.trim().parse().ok())
                 .unwrap();
-            assert!((2..=8).contains(&pages), "{what}: {pages} pages");
+            assert!((2..=10).contains(&pages), "{what}: {pages} pages");
             // Cropped to the page: text drawn off it would not be read.
             let text = tool("pdftotext", &["-cropbox", path.to_str().unwrap(), "-"]);
             let wides = text.matches('Ｗ').count();
             assert_eq!(
                 wides, 60,
                 "{what}: {wides} of the wide contact's 60 characters read"
+            );
+            let es = text.matches('e').count();
+            assert!(
+                es >= 7_990,
+                "{what}: {es} of the long email's 7990 e's read"
             );
             let runs = text.matches("abcdefghij").count();
             assert_eq!(runs, 600, "{what}: {runs} of the long link's 600 runs read");
@@ -475,32 +483,51 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
     }
 }
 
-/// A word longer than a line (a pasted token, or hostile text with no break point) wraps inside the page in a
-/// summary, a bullet and an entry's title, and is read back whole, with no character added (a zero-width space, the usual
-/// way to let Typst break it, is read back by pdftotext and an ATS alike). Before, it ran off the page: 6 of
-/// the token's 18 words were read inside it.
+/// A word longer than a line (a pasted token, or hostile text with no break point) wraps inside the page
+/// wherever text is set: a summary, a bullet, an entry's title, its line of place and dates, a keyword, a
+/// contact and a link. It is read back whole, with no character added (a zero-width space, the usual way to
+/// let Typst break it, is read back by pdftotext and an ATS alike), in either direction and in a paragraph of
+/// either direction. Before, it ran off the page: 6 of the token's 18 words were read inside it; then, broken
+/// in summaries, bullets and titles only, an English word in an Arabic resume's title, a keyword, a place or
+/// an email of one ran off it still.
 #[test]
 fn a_word_longer_than_a_line_wraps_inside_the_page_and_reads_back_whole() {
     let dir = tempfile::tempdir().unwrap();
     let latin = "Supercalifragilisticexpialidocious".repeat(9);
     let arabic = "ابتثجحخدذرزسشصضطظعغفقكلمنهوي".repeat(10);
-    for (language, word) in [("en", &latin), ("ar", &latin), ("ar", &arabic)] {
+    for (language, word) in [
+        ("en", &latin),
+        ("ar", &latin),
+        ("ar", &arabic),
+        ("en", &arabic),
+    ] {
         let mut resume = redline_resume::sample();
         resume["meta"] = json!({ "language": language });
-        // Around it, words that read its way (a word that reads the other way from its paragraph is left
-        // whole).
-        let (before, after) = if word == &latin {
-            ("Before", "after.")
+        // Around it, words that read its way, and a paragraph that starts with one that reads the other way.
+        let (before, after, other) = if word == &latin {
+            ("Before", "after.", "قبل")
         } else {
-            ("قبل", "بعد.")
+            ("قبل", "بعد.", "Before")
         };
         resume["basics"]["summary"] = json!(format!("{before} {word} {after}"));
         resume["work"][0]["highlights"][0] = json!(format!("{before} {word} {after}"));
-        // A title reads in the resume's direction: a word that reads the other way is left whole there.
-        let in_title = (language == "ar") == (word != &latin);
-        if in_title {
-            resume["volunteer"][0]["position"] = json!(format!("{before} {word}"));
+        resume["work"][0]["summary"] = json!(format!("{other} {word} {after}"));
+        resume["volunteer"][0]["position"] = json!(format!("{before} {word}"));
+        resume["work"][0]["location"] = json!(word);
+        // (Alone: beside keywords that read the other way, poppler reads the lines they share in the order
+        // they are laid out, not the word's.)
+        resume["projects"][0]["keywords"] = json!([word]);
+        // Links of such a word, one boxed (up to 300 characters) and one not, short enough together for the
+        // contacts to be packed into lines (text too long for that is set as a plain line: another test).
+        let links = [
+            format!("{}@example.com", &latin[..120]),
+            format!("https://example.com/{}", &latin[..230]),
+        ];
+        if word == &latin {
+            resume["basics"]["email"] = json!(links[0]);
+            resume["basics"]["url"] = json!(links[1]);
         }
+        let places = 6;
         for template in Template::ALL {
             for page in [Page::A4, Page::Letter] {
                 let what = format!("{language}/{}/{page:?}/{}", template.name(), &word[..6]);
@@ -519,14 +546,20 @@ fn a_word_longer_than_a_line_wraps_inside_the_page_and_reads_back_whole() {
                 if word == &latin {
                     assert_eq!(
                         letters.matches(word.as_str()).count(),
-                        if in_title { 3 } else { 2 },
+                        places,
                         "{what}: the long word not read back whole, each time, in\n{text}"
                     );
+                    for link in &links {
+                        assert!(
+                            letters.contains(link),
+                            "{what}: {link} not read back whole in\n{text}"
+                        );
+                    }
                 } else {
                     // Right to left, poppler gives each line's piece in its own order: count the letters.
                     for letter in word.chars().take(28) {
                         let read = letters.matches(letter).count();
-                        let all = if in_title { 30 } else { 20 };
+                        let all = places * 10;
                         assert!(read >= all, "{what}: {letter} read {read} times of {all}");
                     }
                 }

@@ -76,12 +76,19 @@ fn list(v: &Value, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// A link target, only for schemes that cannot run code.
+/// The longest link target made a link, in bytes. Longer is no address anyone follows (browsers and servers
+/// stop near 2,000); it is shown as text. (Typst refuses a link of more than 8,000 bytes, so a model's
+/// 8,000-character email made the whole PDF fail.)
+pub const MAX_HREF: usize = 2_000;
+
+/// A link target, only for schemes that cannot run code, and no longer than [`MAX_HREF`].
 pub fn safe_href(target: &str) -> Option<String> {
     let t = target.trim();
     let lower = t.to_ascii_lowercase();
-    (lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("mailto:"))
-        .then(|| t.to_owned())
+    let safe = lower.starts_with("https://")
+        || lower.starts_with("http://")
+        || lower.starts_with("mailto:");
+    (safe && t.len() <= MAX_HREF).then(|| t.to_owned())
 }
 
 fn link(text: String, target: &str) -> Item {

@@ -194,6 +194,16 @@ fn markup_in_any_field_is_shown_as_text() {
     let html = export::html(&js, Template::Classic, Page::A4);
     assert!(!html.to_lowercase().contains("href=\"javascript"), "{html}");
     assert!(html.contains("javascript:alert(1)"), "shown as text");
+    // A link too long to be one (a model's 8,000-character email) is shown as text, whole.
+    let email = format!("{}@example.com", "a".repeat(7_990));
+    let long = serde_json::json!({"basics": {"name": "X", "email": email}});
+    let html = export::html(&long, Template::Classic, Page::A4);
+    assert!(
+        !html.contains("href=\"mailto:"),
+        "a link of {} bytes",
+        email.len()
+    );
+    assert!(html.contains(&email), "shown as text");
 }
 
 #[test]
