@@ -1521,8 +1521,9 @@ fn ten_times_the_sample() -> serde_json::Value {
 /// The page's probe (ui/src/lib/probe.ts): each surface message applied gets the time it arrived, the time
 /// the next frame began (its animation-frame callback) and the time that frame was painted (a message
 /// posted from the callback runs after the frame's paint); and every frame's length while it runs, and its own
-/// work: from its start (the animation-frame time) to a message posted then being handled, after its paint
-/// (and after any task queued before that message: at most the frame's work).
+/// work: from its start (the animation-frame time) to a message posted then being handled, after its paint —
+/// and after whatever ran first: a task queued before the message, or the next frame if it began first. So
+/// it is at least the frame's work: small before a late frame, the page was idle when that frame was due.
 const PROBE: &str = r#"
 const clock = () => performance.timeOrigin + performance.now();
 const data = { arrived: [], framed: [], shown: [], frames: [], work: [] };
