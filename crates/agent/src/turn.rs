@@ -425,8 +425,8 @@ impl Turn<'_> {
             summary: format!("Created “{title}”"),
         });
         outcome.revisions.push(1);
-        for fact in crate::facts::invented(&Value::Null, resume, message) {
-            let text = format!("“{fact}” appears nowhere in your messages: please check it.");
+        let invented = crate::facts::invented(&Value::Null, resume, message);
+        if let Some(text) = invented.warning("your messages") {
             emit(TurnEvent::Warning { text: text.clone() });
             outcome.warnings.push(text);
         }
@@ -678,12 +678,9 @@ impl Turn<'_> {
                                 summary: summary.clone(),
                             });
                             outcome.revisions.push(n);
-                            for fact in
-                                crate::facts::invented(&head.document, &committed.document, said)
-                            {
-                                let text = format!(
-                                    "“{fact}” appears nowhere in your resume or your messages: please check it."
-                                );
+                            let invented =
+                                crate::facts::invented(&head.document, &committed.document, said);
+                            if let Some(text) = invented.warning("your resume or your messages") {
                                 emit(TurnEvent::Warning { text: text.clone() });
                                 outcome.warnings.push(text);
                             }
