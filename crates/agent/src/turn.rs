@@ -402,10 +402,10 @@ impl Turn<'_> {
             .and_then(|()| self.policy.check_bundle(resume, &[]))
         {
             let reason = match problem {
-                redline_patch::PolicyError::Schema(problems) => {
-                    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                    format!("the resume is not valid JSON Resume: {}", list.join("; "))
-                }
+                redline_patch::PolicyError::Schema(problems) => format!(
+                    "the resume is not valid JSON Resume: {}",
+                    redline_resume::listed(&problems).join("; ")
+                ),
                 other => other.to_string(),
             };
             emit(TurnEvent::Refused {

@@ -152,11 +152,7 @@ pub enum PolicyError {
 }
 
 fn list(violations: &[redline_resume::SchemaViolation]) -> String {
-    violations
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
+    redline_resume::listed(violations).join("; ")
 }
 
 /// How many containers a pointer's value sits in (`/work/0/name` sits in three).

@@ -194,8 +194,39 @@ pub enum ReadError {
 }
 
 fn list(problems: &[SchemaViolation]) -> String {
-    let lines: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+    let lines: Vec<String> = listed(problems).iter().map(|p| format!("  {p}")).collect();
     lines.join("\n")
+}
+
+/// The most schema problems a message names; the rest are counted. A broken file or a model's hostile
+/// value can break the schema thousands of times (a list of 5,000 numbers where jobs go: 5,000 problems,
+/// 190 KB of message, shown in the chat, kept in the audit log and sent back to the model).
+pub const MAX_LISTED: usize = 10;
+
+/// The longest one problem is written, in characters: the validator quotes the offending value, up to a
+/// string of 8,000 characters.
+const MAX_PROBLEM_CHARS: usize = 200;
+
+/// `problems` as a person can read them: the first [`MAX_LISTED`], then how many more.
+pub fn listed(problems: &[SchemaViolation]) -> Vec<String> {
+    let mut lines: Vec<String> = problems
+        .iter()
+        .take(MAX_LISTED)
+        .map(ToString::to_string)
+        .collect();
+    if problems.len() > MAX_LISTED {
+        lines.push(format!("and {} more", problems.len() - MAX_LISTED));
+    }
+    lines
+}
+
+/// A problem in the validator's words, cut to [`MAX_PROBLEM_CHARS`].
+fn rule_of(error: &jsonschema::ValidationError) -> String {
+    let rule = error.to_string();
+    match rule.char_indices().nth(MAX_PROBLEM_CHARS) {
+        Some((cut, _)) => format!("{}…", &rule[..cut]),
+        None => rule,
+    }
 }
 
 /// Reads a JSON Resume file for import: at most [`MAX_FILE_BYTES`] (read one byte past the limit rather
@@ -254,7 +285,7 @@ pub fn validate(document: &Value) -> Result<(), Vec<SchemaViolation>> {
         .iter_errors(document)
         .map(|e| SchemaViolation {
             pointer: e.instance_path().to_string(),
-            rule: e.to_string(),
+            rule: rule_of(&e),
         })
         .collect();
     if violations.is_empty() {
@@ -289,7 +320,7 @@ pub fn validate_at(pointer: &str, value: &Value) -> Result<(), Vec<SchemaViolati
         .iter_errors(value)
         .map(|e| SchemaViolation {
             pointer: format!("{pointer}{}", e.instance_path()),
-            rule: e.to_string(),
+            rule: rule_of(&e),
         })
         .collect())
 }
@@ -434,6 +465,34 @@ mod tests {
                 .to_string()
                 .starts_with("/basics/email: 42 is not of type")),
             "{violations:?}"
+        );
+    }
+
+    #[test]
+    fn thousands_of_problems_are_named_ten_at_most_and_each_briefly() {
+        use serde_json::json;
+        // A list of numbers where jobs go, and a job whose dates are strings of 8,000 letters.
+        let numbers = validate_at("/work", &json!(vec![1; 5_000])).unwrap_err();
+        assert_eq!(numbers.len(), 5_000);
+        let lines = listed(&numbers);
+        assert_eq!(lines.len(), MAX_LISTED + 1);
+        assert_eq!(lines[0], "/work/0: 1 is not of type \"object\"");
+        assert_eq!(lines[MAX_LISTED], "and 4990 more");
+        let long = validate_at("/work/0", &json!({"startDate": "y".repeat(8_000)})).unwrap_err();
+        let line = &listed(&long)[0];
+        assert!(
+            line.chars().count() < MAX_PROBLEM_CHARS + 30 && line.ends_with('…'),
+            "{line}"
+        );
+        let mut file = sample();
+        file["work"] = json!(vec![1; 5_000]);
+        let bytes = serde_json::to_vec(&file).unwrap();
+        let message = read_from("broken.json".into(), bytes.as_slice())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.len() < 2_000 && message.ends_with("  and 4990 more"),
+            "{message}"
         );
     }
 
