@@ -110,6 +110,18 @@ When the user asks for a change, call patch_resume with a precise description of
 JSON Pointers of the parts to change; do not write the changes yourself. Answer questions directly. Be brief. \
 Never invent facts.";
 
+/// The longest a refusal's reason is told (in the chat, the audit log and back to the model), in characters.
+/// Each limit's own message is short; this bounds any that quotes what the model sent.
+pub const MAX_REASON_CHARS: usize = 1_000;
+
+/// `reason`, cut to [`MAX_REASON_CHARS`].
+fn brief(reason: String) -> String {
+    match reason.char_indices().nth(MAX_REASON_CHARS) {
+        Some((cut, _)) => format!("{}…", &reason[..cut]),
+        None => reason,
+    }
+}
+
 /// The most of a job posting the chat model is shown (a long posting is 10 KB).
 pub const MAX_JOB_BYTES: usize = 32 * 1024;
 
@@ -401,13 +413,13 @@ impl Turn<'_> {
             .check_strings("the resume", resume)
             .and_then(|()| self.policy.check_bundle(resume, &[]))
         {
-            let reason = match problem {
+            let reason = brief(match problem {
                 redline_patch::PolicyError::Schema(problems) => format!(
                     "the resume is not valid JSON Resume: {}",
                     redline_resume::listed(&problems).join("; ")
                 ),
                 other => other.to_string(),
-            };
+            });
             emit(TurnEvent::Refused {
                 reason: reason.clone(),
                 retrying: false,
@@ -632,7 +644,7 @@ impl Turn<'_> {
                 refused: json!([]),
                 error,
             };
-            let reason = match status {
+            let reason = brief(match status {
                 Status::Complete(bundle) if self.review => {
                     // Review mode: nothing reaches the store until the user accepts it. The previews go;
                     // the whole bundle (edits outside the targets included) waits on a card.
@@ -718,7 +730,7 @@ impl Turn<'_> {
                     forward(stabilizer.abort("the model's answer ended early"), emit);
                     "the model's answer ended early".to_owned()
                 }
-            };
+            });
             drop(stabilizer);
             self.store.record_model_call(
                 doc,

@@ -643,3 +643,59 @@ async fn hostile_answers_end_in_refusals_under_a_one_gigabyte_limit() {
         );
     }
 }
+
+/// A refusal is told briefly, whatever the model sent: pointers of 100,000 characters, one written at (a
+/// limit refuses it and quotes its start) and one tested (the failed test quoted it whole). Before, the
+/// refusal quoted each whole: 100 KB in the chat, in the audit log and in the patch model's next request.
+#[tokio::test]
+async fn a_refusal_is_told_briefly_whatever_the_model_sent() {
+    let mut fixture = fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/08-protected-meta.json"),
+    )
+    .unwrap();
+    let long = |root: &str, c: &str| format!("{root}/{}", c.repeat(100_000));
+    fixture.replies[1].patch = Some(serde_json::json!({"operations": [
+        {"op": "replace", "path": long("/basics", "b"), "value": "v2"}]}));
+    fixture.replies[2].patch = Some(serde_json::json!({"operations": [
+        {"op": "test", "path": long("/work", "9"), "value": 1},
+        {"op": "replace", "path": "/basics/label", "value": "v2"}]}));
+    let (result, events, store, id, server) = play(&fixture).await;
+    assert!(result.is_ok(), "{result:?}");
+    let reasons: Vec<&String> = events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::Refused { reason, .. } => Some(reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 2, "{events:#?}");
+    for reason in &reasons {
+        let chars = reason.chars().count();
+        assert!(
+            chars <= redline_agent::turn::MAX_REASON_CHARS + 1,
+            "{chars} characters"
+        );
+    }
+    assert!(
+        reasons[0].contains("100008 characters long"),
+        "{}",
+        reasons[0]
+    );
+    // The patch model's second request tells it why, briefly; no request carries the pointers back.
+    let requests = server.requests();
+    assert!(
+        requests[2]
+            .to_string()
+            .contains("Your previous operations were refused"),
+        "{}",
+        &requests[2].to_string()[..500]
+    );
+    for request in &requests {
+        assert!(
+            request.to_string().len() < 100_000,
+            "a request of {} bytes",
+            request.to_string().len()
+        );
+    }
+    assert_eq!(store.history(id).unwrap().len(), 1, "nothing was written");
+}

@@ -22,6 +22,9 @@ pub struct Policy {
     pub max_value_bytes: usize,
     /// The longest string one operation may carry, in characters.
     pub max_string_chars: usize,
+    /// The longest pointer an operation may write at, in characters (a key in a pointer is not a string
+    /// the limit above sees; every message about the edit quotes the pointer).
+    pub max_path_chars: usize,
     /// The largest document after any operation, in bytes of compact JSON.
     pub max_document_bytes: usize,
     /// The deepest a document may nest after any operation (see [`redline_resume::MAX_DEPTH`]).
@@ -52,6 +55,7 @@ impl Default for Policy {
             max_held: 20,
             max_value_bytes: 64 * 1024,
             max_string_chars: 8_000,
+            max_path_chars: 1_024,
             max_document_bytes: redline_resume::MAX_DOCUMENT_BYTES,
             max_depth: redline_resume::MAX_DEPTH,
             max_answer_bytes: 4 << 20,
@@ -96,6 +100,15 @@ pub enum Admission {
 /// Why an edit was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PolicyError {
+    /// The edit names a place by a pointer too long to be one (quoted by its start).
+    #[error(
+        "the edit names a place {chars} characters long (“{start}…”); at most {limit} are allowed"
+    )]
+    PathTooLong {
+        start: String,
+        chars: usize,
+        limit: usize,
+    },
     /// The edit would change a protected part of the resume.
     #[error("the edit would change {path}, which is protected ({protected} is never edited)")]
     Protected { path: String, protected: String },
@@ -163,6 +176,16 @@ fn depth_of(path: &str) -> usize {
 impl Policy {
     /// Checks a pointer an operation writes to, as soon as it is known (before its value arrives).
     pub fn check_write(&self, path: &str) -> Result<(), PolicyError> {
+        if path.len() > self.max_path_chars {
+            let chars = path.chars().count();
+            if chars > self.max_path_chars {
+                return Err(PolicyError::PathTooLong {
+                    start: path.chars().take(40).collect(),
+                    chars,
+                    limit: self.max_path_chars,
+                });
+            }
+        }
         for protected in &self.protected {
             // Writing at or below a protected pointer changes it; so does writing any of its ancestors.
             if is_within(path, protected) || is_within(protected, path) {
@@ -441,6 +464,25 @@ mod tests {
             Ok(Admission::NeedsConfirmation {
                 path: "/work/1/summary".into()
             })
+        );
+    }
+
+    #[test]
+    fn a_pointer_too_long_to_be_one_is_refused_and_quoted_by_its_start() {
+        // A key of 100,000 characters under /basics (which takes any key) was written; under /meta the
+        // refusal quoted it whole: a chat line of 100 KB, sent back to the model.
+        let policy = Policy::default();
+        for path in [
+            format!("/basics/{}", "b".repeat(100_000)),
+            format!("/meta/{}", "a".repeat(100_000)),
+        ] {
+            let err = policy.check_write(&path).unwrap_err();
+            assert!(matches!(err, PolicyError::PathTooLong { chars, .. } if chars == path.len()));
+            assert!(err.to_string().len() < 200, "{err}");
+        }
+        assert_eq!(
+            policy.check_write(&format!("/basics/{}", "é".repeat(1_000))),
+            Ok(())
         );
     }
 
