@@ -110,6 +110,14 @@ When the user asks for a change, call patch_resume with a precise description of
 JSON Pointers of the parts to change; do not write the changes yourself. Answer questions directly. Be brief. \
 Never invent facts.";
 
+/// The longest description of the changes the planner may ask for, in characters (a real one is a sentence
+/// or a paragraph).
+pub const MAX_CHANGES_CHARS: usize = 4_000;
+
+/// The most target pointers the planner may name, and the longest each may be.
+pub const MAX_TARGETS: usize = 100;
+pub const MAX_TARGET_BYTES: usize = 1_024;
+
 /// The longest a refusal's reason is told (in the chat, the audit log and back to the model), in characters.
 /// Each limit's own message is short; this bounds any that quotes what the model sent.
 pub const MAX_REASON_CHARS: usize = 1_000;
@@ -556,6 +564,21 @@ impl Turn<'_> {
                     .collect()
             })
             .unwrap_or_default();
+        // What is asked is shown in the chat ("Editing: …") and sent to the patch model: a request, not a
+        // document (the tool's arguments may be 2 MB, for create_resume's whole resume).
+        let chars = changes.chars().count();
+        if chars > MAX_CHANGES_CHARS {
+            return Ok(format!(
+                "Refused: \"changes\" is {chars} characters long; describe the change in at most \
+                 {MAX_CHANGES_CHARS}."
+            ));
+        }
+        if targets.len() > MAX_TARGETS || targets.iter().any(|t| t.len() > MAX_TARGET_BYTES) {
+            return Ok(format!(
+                "Refused: \"targets\" names at most {MAX_TARGETS} pointers, each at most \
+                 {MAX_TARGET_BYTES} characters."
+            ));
+        }
         emit(TurnEvent::Planning {
             changes: changes.clone(),
             targets: targets.clone(),

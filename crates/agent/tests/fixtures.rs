@@ -699,3 +699,43 @@ async fn a_refusal_is_told_briefly_whatever_the_model_sent() {
     }
     assert_eq!(store.history(id).unwrap().len(), 1, "nothing was written");
 }
+
+/// What the planner asks for is a request, not a document: a description of 100,000 characters (or a
+/// thousand targets) is refused back to the chat model, never shown in the chat ("Editing: …") nor sent to
+/// the patch model. Before, it was both.
+#[tokio::test]
+async fn a_planner_s_request_too_long_to_be_one_is_refused_to_the_chat_model() {
+    for arguments in [
+        serde_json::json!({"changes": "x".repeat(100_000)}),
+        serde_json::json!({"changes": "Add Python", "targets": vec!["/skills"; 1_000]}),
+    ] {
+        let mut fixture = fixtures::load(
+            &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/01-add-keyword.json"),
+        )
+        .unwrap();
+        fixture.replies[0].tool_call.as_mut().unwrap()["arguments"] = arguments;
+        fixture.replies.remove(1);
+        let (result, events, store, id, server) = play(&fixture).await;
+        assert!(result.is_ok(), "{result:?}");
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, TurnEvent::Planning { .. })),
+            "shown in the chat"
+        );
+        let requests = server.requests();
+        assert_eq!(
+            requests.len(),
+            2,
+            "the chat model twice, the patch model never"
+        );
+        let told = requests[1].to_string();
+        assert!(
+            told.contains("Refused: \\\"changes\\\" is 100000 characters")
+                || told.contains("Refused: \\\"targets\\\" names at most 100"),
+            "{}",
+            &told[told.len().saturating_sub(600)..]
+        );
+        assert_eq!(store.history(id).unwrap().len(), 1, "nothing was written");
+    }
+}
