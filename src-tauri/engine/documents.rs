@@ -104,9 +104,6 @@ fn save_held(
     Ok(())
 }
 
-/// The longest title kept (longer ones are cut, at a character boundary).
-const MAX_TITLE_CHARS: usize = 200;
-
 impl Engine {
     /// Every resume that is not deleted, most recently changed first.
     pub async fn documents(&self) -> Result<Vec<DocumentRow>, IpcError> {
@@ -703,8 +700,12 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
     })
 }
 
+/// `title` cut to the longest kept ([`redline_resume::MAX_TITLE_CHARS`]), at a character boundary.
 fn short_title(title: &str) -> String {
-    title.chars().take(MAX_TITLE_CHARS).collect()
+    title
+        .chars()
+        .take(redline_resume::MAX_TITLE_CHARS)
+        .collect()
 }
 
 #[cfg(test)]

@@ -91,17 +91,27 @@ pub fn first_resume() -> (String, Value) {
     (title_of(&sample), sample)
 }
 
-/// The title a resume is listed under: the person's name and label, or a neutral fallback.
+/// The longest title a resume is listed under, in characters (longer ones are cut): it is the window's
+/// title, a line of the documents list and of the toolbar, and a name or label may be 8,000 characters.
+pub const MAX_TITLE_CHARS: usize = 200;
+
+/// The title a resume is listed under: the person's name and label, or a neutral fallback; at most
+/// [`MAX_TITLE_CHARS`].
 pub fn title_of(resume: &Value) -> String {
     let basics = &resume["basics"];
     let name = basics["name"].as_str().map(str::trim).unwrap_or("");
     let label = basics["label"].as_str().map(str::trim).unwrap_or("");
-    match (name.is_empty(), label.is_empty()) {
+    let title = match (name.is_empty(), label.is_empty()) {
         (false, false) => format!("{name} — {label}"),
         (false, true) => name.to_owned(),
         (true, false) => label.to_owned(),
         (true, true) => "Untitled resume".to_owned(),
+    };
+    if title.chars().count() <= MAX_TITLE_CHARS {
+        return title;
     }
+    let kept: String = title.chars().take(MAX_TITLE_CHARS - 1).collect();
+    format!("{kept}…")
 }
 
 /// The top-level sections of a JSON Resume, in the order the resume view shows them: `basics`, then the
@@ -549,5 +559,12 @@ mod tests {
         let named = serde_json::json!({"basics": {"name": "Ada"}});
         assert_eq!(title_of(&named), "Ada");
         assert_eq!(title_of(&serde_json::json!({})), "Untitled resume");
+        // A name of 8,000 characters (a model's, or a file's) is not a title of 8,000.
+        let long = serde_json::json!({"basics": {"name": "é".repeat(8_000), "label": "Engineer"}});
+        let title = title_of(&long);
+        assert_eq!(title.chars().count(), MAX_TITLE_CHARS);
+        assert!(title.starts_with("éé") && title.ends_with("é…"), "{title}");
+        let exact = serde_json::json!({"basics": {"name": "a".repeat(MAX_TITLE_CHARS)}});
+        assert_eq!(title_of(&exact), "a".repeat(MAX_TITLE_CHARS));
     }
 }
