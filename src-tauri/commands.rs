@@ -170,7 +170,8 @@ pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), IpcEr
         return Err(IpcError::new(
             crate::ipc::ErrorKind::Invalid,
             format!(
-                "“{shown}” is not a web or e-mail link; Redline opens only https:, http: and mailto: links"
+                "“{shown}” is not a web or e-mail link; Redline opens only https:, http: and mailto: links of up to {} characters",
+                redline_resume::outline::MAX_HREF
             ),
         ));
     };

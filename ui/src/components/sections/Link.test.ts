@@ -47,4 +47,15 @@ describe("links in the resume view", () => {
     await fireEvent.click(screen.getByTestId("basics-url"));
     expect(opened).toEqual([]);
   });
+
+  it("show a target too long to be one as text, as the exports do", () => {
+    const long = `https://example.com/${"a".repeat(1981)}`; // 2,001 bytes
+    const fits = `https://example.com/${"é".repeat(990)}`; // 2,000 bytes
+    render(ResumeView, { resume: { ...(sample as Resume), basics: { ...(sample as Resume).basics, url: long } } });
+    expect(screen.getByTestId("basics-url").querySelector("a")).toBeNull();
+    expect(screen.getByTestId("basics-url").textContent).toBe(long);
+    cleanup();
+    render(ResumeView, { resume: { ...(sample as Resume), basics: { ...(sample as Resume).basics, url: fits } } });
+    expect(screen.getByTestId("basics-url").querySelector("a")?.getAttribute("href")).toBe(fits);
+  });
 });
