@@ -562,11 +562,7 @@ fn headline(posting: &str) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("a job");
-    let mut short: String = line.chars().take(60).collect();
-    if line.chars().count() > 60 {
-        short.push('…');
-    }
-    short
+    redline_resume::shorten(line, 60)
 }
 
 fn tailoring(open: &Open) -> Result<Option<TailorView>, IpcError> {

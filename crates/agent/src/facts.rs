@@ -35,11 +35,7 @@ impl Invented {
             .facts
             .iter()
             .take(MAX_NAMED)
-            .map(|fact| {
-                let short: String = fact.chars().take(MAX_QUOTED).collect();
-                let cut = if short.len() < fact.len() { "…" } else { "" };
-                format!("“{short}{cut}”")
-            })
+            .map(|fact| format!("“{}”", redline_resume::shorten(fact, MAX_QUOTED)))
             .collect();
         let more = self.facts.len() - quoted.len();
         let mut text = match (quoted.as_slice(), more) {

@@ -114,9 +114,8 @@ Never invent facts.";
 /// or a paragraph).
 pub const MAX_CHANGES_CHARS: usize = 4_000;
 
-/// The most target pointers the planner may name, and the longest each may be.
+/// The most target pointers the planner may name (each no longer than the policy lets an edit's pointer be).
 pub const MAX_TARGETS: usize = 100;
-pub const MAX_TARGET_BYTES: usize = 1_024;
 
 /// The longest a refusal's reason is told (in the chat, the audit log and back to the model), in characters.
 /// Each limit's own message is short; this bounds any that quotes what the model sent.
@@ -124,10 +123,7 @@ pub const MAX_REASON_CHARS: usize = 1_000;
 
 /// `reason`, cut to [`MAX_REASON_CHARS`].
 fn brief(reason: String) -> String {
-    match reason.char_indices().nth(MAX_REASON_CHARS) {
-        Some((cut, _)) => format!("{}…", &reason[..cut]),
-        None => reason,
-    }
+    redline_resume::shorten(&reason, MAX_REASON_CHARS)
 }
 
 /// The most of a job posting the chat model is shown (a long posting is 10 KB).
@@ -573,10 +569,11 @@ impl Turn<'_> {
                  {MAX_CHANGES_CHARS}."
             ));
         }
-        if targets.len() > MAX_TARGETS || targets.iter().any(|t| t.len() > MAX_TARGET_BYTES) {
+        let longest = self.policy.max_path_chars;
+        if targets.len() > MAX_TARGETS || targets.iter().any(|t| t.len() > longest) {
             return Ok(format!(
                 "Refused: \"targets\" names at most {MAX_TARGETS} pointers, each at most \
-                 {MAX_TARGET_BYTES} characters."
+                 {longest} characters."
             ));
         }
         emit(TurnEvent::Planning {

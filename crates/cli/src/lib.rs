@@ -1230,10 +1230,7 @@ fn ats_report(out: &mut impl Write, report: &redline_pdf::ats::Report) -> Result
         } else {
             &section.heading
         };
-        let mut text: String = section.text.chars().take(100).collect();
-        if text.len() < section.text.len() {
-            text.push('…');
-        }
+        let text = redline_resume::shorten(&section.text, 100);
         writeln!(out, "  {heading}: {text}")?;
     }
     for (what, findings) in [

@@ -150,10 +150,7 @@ fn shown(v: &Value) -> String {
         Value::String(s) => (s.clone(), true),
         other => (other.to_string(), false),
     };
-    let mut short: String = text.chars().take(80).collect();
-    if short.len() < text.len() {
-        short.push('…');
-    }
+    let short = redline_resume::shorten(&text, 80);
     if quoted {
         format!("“{short}”")
     } else {

@@ -91,6 +91,14 @@ pub fn first_resume() -> (String, Value) {
     (title_of(&sample), sample)
 }
 
+/// The first `keep` characters of `text`, and "…" when it was longer: how a long value is quoted to a person.
+pub fn shorten(text: &str, keep: usize) -> String {
+    match text.char_indices().nth(keep) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
 /// The longest title a resume is listed under, in characters (longer ones are cut): it is the window's
 /// title, a line of the documents list and of the toolbar, and a name or label may be 8,000 characters.
 pub const MAX_TITLE_CHARS: usize = 200;
@@ -107,11 +115,12 @@ pub fn title_of(resume: &Value) -> String {
         (true, false) => label.to_owned(),
         (true, true) => "Untitled resume".to_owned(),
     };
+    // (The ellipsis counted in: at most the limit.)
     if title.chars().count() <= MAX_TITLE_CHARS {
-        return title;
+        title
+    } else {
+        shorten(&title, MAX_TITLE_CHARS - 1)
     }
-    let kept: String = title.chars().take(MAX_TITLE_CHARS - 1).collect();
-    format!("{kept}…")
 }
 
 /// The top-level sections of a JSON Resume, in the order the resume view shows them: `basics`, then the
@@ -232,11 +241,7 @@ pub fn listed(problems: &[SchemaViolation]) -> Vec<String> {
 
 /// A problem in the validator's words, cut to [`MAX_PROBLEM_CHARS`].
 fn rule_of(error: &jsonschema::ValidationError) -> String {
-    let rule = error.to_string();
-    match rule.char_indices().nth(MAX_PROBLEM_CHARS) {
-        Some((cut, _)) => format!("{}…", &rule[..cut]),
-        None => rule,
-    }
+    shorten(&error.to_string(), MAX_PROBLEM_CHARS)
 }
 
 /// Reads a JSON Resume file for import: at most [`MAX_FILE_BYTES`] (read one byte past the limit rather

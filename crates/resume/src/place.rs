@@ -160,11 +160,7 @@ fn text(resume: &Value, tokens: &[&str]) -> Option<String> {
     if text.is_empty() {
         return None;
     }
-    let mut short: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        short.push('…');
-    }
-    Some(short)
+    Some(crate::shorten(text, 40))
 }
 
 #[cfg(test)]
