@@ -19,7 +19,7 @@
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
 //! - [`words`]: a resume's words (headings, months, “present”, direction) in its own language, `meta.language`.
 //! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
-//!   PDF lands here too (see the export issue).
+//!   PDF is made from the same outline by `redline-pdf` (Typst).
 
 pub mod coverage;
 pub mod export;
@@ -115,11 +115,16 @@ pub fn title_of(resume: &Value) -> String {
         (true, false) => label.to_owned(),
         (true, true) => "Untitled resume".to_owned(),
     };
-    // (The ellipsis counted in: at most the limit.)
+    fit_title(&title)
+}
+
+/// `title` as a resume may be listed under it: at most [`MAX_TITLE_CHARS`] characters, the ellipsis of a
+/// cut one counted in. The store applies it to every title it writes.
+pub fn fit_title(title: &str) -> String {
     if title.chars().count() <= MAX_TITLE_CHARS {
-        title
+        title.to_owned()
     } else {
-        shorten(&title, MAX_TITLE_CHARS - 1)
+        shorten(title, MAX_TITLE_CHARS - 1)
     }
 }
 

@@ -27,19 +27,37 @@ impl Store {
     /// Creates a document whose first revision is `document`, and returns its id. A new document is the
     /// current one.
     pub fn import(&mut self, title: &str, document: &Value) -> Result<i64> {
-        self.create(title, document, None, format!("Imported “{title}”"))
+        let summary = format!("Imported “{}”", redline_resume::fit_title(title));
+        self.create(title, document, None, summary, false)
+            .map(|id| id.expect("an import is not conditional"))
     }
 
+    /// Writes a new document; with `only_if_empty`, only when the store has no document (checked in the
+    /// same transaction, so that two processes starting on an empty folder make one, not two).
     fn create(
         &mut self,
         title: &str,
         document: &Value,
         parent: Option<(i64, u64)>,
         summary: String,
-    ) -> Result<i64> {
+        only_if_empty: bool,
+    ) -> Result<Option<i64>> {
         crate::check_readable(document)?;
+        let title = redline_resume::fit_title(title);
         let now = now_ms();
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if only_if_empty {
+            let any: bool = tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM documents WHERE deleted_at IS NULL)",
+                [],
+                |row| row.get(0),
+            )?;
+            if any {
+                return Ok(None);
+            }
+        }
         tx.execute(
             "INSERT INTO documents (title, created_at, updated_at, head_revision, parent_document, parent_revision)
              VALUES (?1, ?2, ?2, 1, ?3, ?4)",
@@ -67,7 +85,7 @@ impl Store {
             params![CURRENT, id.to_string()],
         )?;
         tx.commit()?;
-        Ok(id)
+        Ok(Some(id))
     }
 
     /// A new document made from `document_id` as it was at `revision`, with its own history from there
@@ -80,7 +98,9 @@ impl Store {
             &content,
             Some((document_id, revision)),
             format!("Variant of “{}” at revision {revision}", from.title),
+            false,
         )
+        .map(|id| id.expect("a variant is not conditional"))
     }
 
     /// The documents that are not deleted, most recently changed first.
@@ -139,19 +159,20 @@ impl Store {
         match self.current() {
             Err(StoreError::Empty) => {
                 let (title, document) = first();
-                self.import(&title, &document)?;
+                let summary = format!("Imported “{}”", redline_resume::fit_title(&title));
+                self.create(&title, &document, None, summary, true)?;
                 self.current()
             }
             other => other,
         }
     }
 
-    /// Gives a document a new title.
+    /// Gives a document a new title (cut to [`redline_resume::MAX_TITLE_CHARS`]).
     pub fn rename(&mut self, document_id: i64, title: &str) -> Result<()> {
         self.change_document(
             document_id,
             "UPDATE documents SET title = ?2, updated_at = ?3 WHERE id = ?1 AND deleted_at IS NULL",
-            params![document_id, title, now_ms()],
+            params![document_id, redline_resume::fit_title(title), now_ms()],
         )
     }
 

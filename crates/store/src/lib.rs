@@ -261,6 +261,27 @@ pub struct Store {
     head_cache: Option<(i64, u64, Value)>,
 }
 
+/// Puts the database in WAL mode (it stays so, in the file). Another Redline opening a new database at
+/// the same moment may hold it while switching it itself: SQLite then answers "busy" at once, without
+/// waiting, so this waits here — and a database another process has switched already is done.
+fn wal(conn: &Connection) -> rusqlite::Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let mode = conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0));
+        match mode {
+            Ok(_) => return Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 impl Store {
     /// Opens the database in `data_dir`, creating the folder and the database if needed, checking its
     /// integrity and bringing its schema up to date.
@@ -277,6 +298,10 @@ impl Store {
         let sqlite = |e: rusqlite::Error| classify(e, path);
         let new = !path.exists();
         let conn = Connection::open(path).map_err(sqlite)?;
+        // Another Redline may be opening or writing the same file (the app and the CLI, or two first
+        // starts): wait for it rather than fail, from the first statement on.
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(sqlite)?;
         if new {
             // Only the user may read their career history; SQLite gives the WAL and SHM files the same mode.
             private_file(path).map_err(|source| StoreError::DataDir {
@@ -295,13 +320,10 @@ impl Store {
                 backup: backup::latest(path),
             });
         }
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sqlite)?;
+        wal(&conn).map_err(sqlite)?;
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(sqlite)?;
         conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(sqlite)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(sqlite)?;
         let mut store = Store {
             conn,

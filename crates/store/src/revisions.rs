@@ -98,23 +98,21 @@ pub struct Committed {
     pub forward: Patch,
 }
 
-const INFO_COLUMNS: &str = "document_id, number, created_at, base_revision, source, summary, chat_message_id, reverts, forward";
+const INFO_COLUMNS: &str =
+    "document_id, number, created_at, base_revision, source, summary, chat_message_id, reverts";
 
-fn info(row: &rusqlite::Row<'_>) -> rusqlite::Result<(RevisionInfo, String)> {
+fn info(row: &rusqlite::Row<'_>) -> rusqlite::Result<RevisionInfo> {
     let source: String = row.get(4)?;
-    Ok((
-        RevisionInfo {
-            document_id: row.get(0)?,
-            number: row.get(1)?,
-            created_at: row.get(2)?,
-            base_revision: row.get(3)?,
-            source: Source::parse(&source),
-            summary: row.get(5)?,
-            chat_message_id: row.get(6)?,
-            reverts: row.get(7)?,
-        },
-        row.get(8)?,
-    ))
+    Ok(RevisionInfo {
+        document_id: row.get(0)?,
+        number: row.get(1)?,
+        created_at: row.get(2)?,
+        base_revision: row.get(3)?,
+        source: Source::parse(&source),
+        summary: row.get(5)?,
+        chat_message_id: row.get(6)?,
+        reverts: row.get(7)?,
+    })
 }
 
 impl Store {
@@ -129,13 +127,12 @@ impl Store {
             chat_message_id,
             model_calls,
         } = change;
+        let summary = summary.unwrap_or_default();
         self.write(
             document_id,
             Some(base),
             source,
-            None,
-            |before| reapply(document_id, before, ops),
-            summary.unwrap_or_default(),
+            |_, before| Planned::of(reapply(document_id, before, ops)?, None, summary),
             chat_message_id,
             model_calls,
         )
@@ -143,15 +140,14 @@ impl Store {
 
     /// The common path of every write: checks the base, builds the new document from the head, stores
     /// the revision (with a snapshot every `SNAPSHOT_EVERY`) and moves the head, in one transaction.
-    #[allow(clippy::too_many_arguments)]
+    /// `change` is worked out inside the write transaction, from the head it reads: what undo or redo
+    /// takes back is chosen there, so that two at once cannot both pick the same revision.
     fn write(
         &mut self,
         document_id: i64,
         base: Option<u64>,
         source: Source,
-        reverts: Option<u64>,
-        change: impl FnOnce(&Value) -> Result<(Patch, Value)>,
-        summary: String,
+        change: impl FnOnce(&rusqlite::Connection, &Value) -> Result<Planned>,
         chat_message_id: Option<i64>,
         model_calls: Vec<ModelCall>,
     ) -> Result<Committed> {
@@ -177,7 +173,12 @@ impl Store {
                 Some((id, number, doc)) if id == document_id && number == head => doc,
                 _ => rebuild(&tx, document_id, head)?,
             };
-            let (forward, after) = change(&before)?;
+            let Planned {
+                forward,
+                after,
+                reverts,
+                summary,
+            } = change(&tx, &before)?;
             if after == before {
                 *head_cache = Some((document_id, head, before));
                 return Err(StoreError::NoChange(document_id));
@@ -217,11 +218,6 @@ impl Store {
             }
             tx.commit()?;
             *head_cache = Some((document_id, number, after.clone()));
-            let summary = if summary.is_empty() {
-                describe(&forward)
-            } else {
-                summary
-            };
             Ok(Committed {
                 info: RevisionInfo {
                     document_id,
@@ -256,21 +252,21 @@ impl Store {
         })
     }
 
-    /// Every revision of `document_id`, oldest first.
+    /// Every revision of `document_id`, oldest first. A summary is as it was written: empty for a change
+    /// that came without one (putting its operations into words is the engine's, from
+    /// [`Store::forward`]).
     pub fn history(&self, document_id: i64) -> Result<Vec<RevisionInfo>> {
         head_number(&self.conn, document_id)?;
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {INFO_COLUMNS} FROM revisions WHERE document_id = ?1 ORDER BY number"
         ))?;
         let rows = stmt.query_map([document_id], info)?;
-        rows.map(|row| {
-            let (mut info, forward) = row?;
-            if info.summary.is_empty() {
-                info.summary = describe(&serde_json::from_str(&forward)?);
-            }
-            Ok(info)
-        })
-        .collect()
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The operations revision `revision` of `document_id` applied to the one before it.
+    pub fn forward(&self, document_id: i64, revision: u64) -> Result<Patch> {
+        Ok(patches(&self.conn, document_id, revision)?.0)
     }
 
     /// Every revision with its forward and inverse patches, for an export.
@@ -305,16 +301,21 @@ impl Store {
 
     /// Takes back the latest change not yet undone, as a new revision.
     pub fn undo(&mut self, document_id: i64) -> Result<Committed> {
-        let (done, _) = self.stacks(document_id)?;
-        let target = *done.last().ok_or(StoreError::NothingToUndo(document_id))?;
-        let (_, inverse) = self.patches(document_id, target)?;
         self.write(
             document_id,
             None,
             Source::Undo,
-            Some(target),
-            |before| reapply(document_id, before, inverse),
-            format!("Undid revision {target}"),
+            |tx, before| {
+                let (done, _) = stacks(tx, document_id)?;
+                let target = *done.last().ok_or(StoreError::NothingToUndo(document_id))?;
+                let (_, inverse) = patches(tx, document_id, target)?;
+                let summary = format!("Undid revision {target}");
+                Planned::of(
+                    reapply(document_id, before, inverse)?,
+                    Some(target),
+                    summary,
+                )
+            },
             None,
             Vec::new(),
         )
@@ -322,18 +323,23 @@ impl Store {
 
     /// Applies again the latest undone change, as a new revision.
     pub fn redo(&mut self, document_id: i64) -> Result<Committed> {
-        let (_, undone) = self.stacks(document_id)?;
-        let target = *undone
-            .last()
-            .ok_or(StoreError::NothingToRedo(document_id))?;
-        let (forward, _) = self.patches(document_id, target)?;
         self.write(
             document_id,
             None,
             Source::Redo,
-            Some(target),
-            |before| reapply(document_id, before, forward),
-            format!("Redid revision {target}"),
+            |tx, before| {
+                let (_, undone) = stacks(tx, document_id)?;
+                let target = *undone
+                    .last()
+                    .ok_or(StoreError::NothingToRedo(document_id))?;
+                let (forward, _) = patches(tx, document_id, target)?;
+                let summary = format!("Redid revision {target}");
+                Planned::of(
+                    reapply(document_id, before, forward)?,
+                    Some(target),
+                    summary,
+                )
+            },
             None,
             Vec::new(),
         )
@@ -341,14 +347,15 @@ impl Store {
 
     /// Makes the document read as it did at `revision`, as a new revision (history is kept).
     pub fn restore(&mut self, document_id: i64, revision: u64) -> Result<Committed> {
-        let old = rebuild(&self.conn, document_id, revision)?;
         self.write(
             document_id,
             None,
             Source::Restore,
-            None,
-            |before| Ok((json_patch::diff(before, &old), old)),
-            format!("Restored revision {revision}"),
+            |tx, before| {
+                let old = rebuild(tx, document_id, revision)?;
+                let summary = format!("Restored revision {revision}");
+                Planned::of((json_patch::diff(before, &old), old), None, summary)
+            },
             None,
             Vec::new(),
         )
@@ -357,57 +364,85 @@ impl Store {
     /// What undo and redo would act on: the changes in effect (oldest first; the last is what undo takes
     /// back) and the changes undone since the last new change (the last is what redo applies again).
     pub fn stacks(&self, document_id: i64) -> Result<(Vec<u64>, Vec<u64>)> {
-        head_number(&self.conn, document_id)?;
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT number, source, reverts FROM revisions WHERE document_id = ?1 AND number > 1 ORDER BY number",
-        )?;
-        let mut rows = stmt.query([document_id])?;
-        let (mut done, mut undone) = (Vec::new(), Vec::new());
-        while let Some(row) = rows.next()? {
-            let number: u64 = row.get(0)?;
-            let source: String = row.get(1)?;
-            let reverts: Option<u64> = row.get(2)?;
-            match (Source::parse(&source), reverts) {
-                (Source::Undo, Some(target)) => {
-                    if done.last() == Some(&target) {
-                        done.pop();
-                        undone.push(target);
-                    }
-                }
-                (Source::Redo, Some(target)) => {
-                    if undone.last() == Some(&target) {
-                        undone.pop();
-                        done.push(target);
-                    }
-                }
-                _ => {
-                    done.push(number);
-                    undone.clear();
+        stacks(&self.conn, document_id)
+    }
+}
+
+/// A revision about to be written: its operations, the document they make, the revision it undoes or
+/// redoes, and its summary.
+struct Planned {
+    forward: Patch,
+    after: Value,
+    reverts: Option<u64>,
+    summary: String,
+}
+
+impl Planned {
+    fn of(
+        (forward, after): (Patch, Value),
+        reverts: Option<u64>,
+        summary: String,
+    ) -> Result<Planned> {
+        Ok(Planned {
+            forward,
+            after,
+            reverts,
+            summary,
+        })
+    }
+}
+
+/// [`Store::stacks`], read through `conn` (the write transaction, for undo and redo).
+fn stacks(conn: &rusqlite::Connection, document_id: i64) -> Result<(Vec<u64>, Vec<u64>)> {
+    head_number(conn, document_id)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT number, source, reverts FROM revisions WHERE document_id = ?1 AND number > 1 ORDER BY number",
+    )?;
+    let mut rows = stmt.query([document_id])?;
+    let (mut done, mut undone) = (Vec::new(), Vec::new());
+    while let Some(row) = rows.next()? {
+        let number: u64 = row.get(0)?;
+        let source: String = row.get(1)?;
+        let reverts: Option<u64> = row.get(2)?;
+        match (Source::parse(&source), reverts) {
+            (Source::Undo, Some(target)) => {
+                if done.last() == Some(&target) {
+                    done.pop();
+                    undone.push(target);
                 }
             }
+            (Source::Redo, Some(target)) => {
+                if undone.last() == Some(&target) {
+                    undone.pop();
+                    done.push(target);
+                }
+            }
+            _ => {
+                done.push(number);
+                undone.clear();
+            }
         }
-        Ok((done, undone))
     }
+    Ok((done, undone))
+}
 
-    /// A revision's forward and inverse patches.
-    fn patches(&self, document_id: i64, revision: u64) -> Result<(Patch, Patch)> {
-        let (forward, inverse): (String, String) = self
-            .conn
-            .query_row(
-                "SELECT forward, inverse FROM revisions WHERE document_id = ?1 AND number = ?2",
-                params![document_id, revision],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .optional()?
-            .ok_or(StoreError::NoRevision {
-                document: document_id,
-                revision,
-            })?;
-        Ok((
-            serde_json::from_str(&forward)?,
-            serde_json::from_str(&inverse)?,
-        ))
-    }
+/// A revision's forward and inverse patches.
+fn patches(conn: &rusqlite::Connection, document_id: i64, revision: u64) -> Result<(Patch, Patch)> {
+    let (forward, inverse): (String, String) = conn
+        .query_row(
+            "SELECT forward, inverse FROM revisions WHERE document_id = ?1 AND number = ?2",
+            params![document_id, revision],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?
+        .ok_or(StoreError::NoRevision {
+            document: document_id,
+            revision,
+        })?;
+    Ok((
+        serde_json::from_str(&forward)?,
+        serde_json::from_str(&inverse)?,
+    ))
 }
 
 /// `before` with `ops` applied (all or nothing), with the operations.
@@ -475,12 +510,6 @@ fn rebuild(conn: &Connection, document_id: i64, revision: u64) -> Result<Value> 
     Ok(document)
 }
 
-/// A short description of what a patch does, for history entries that came without a summary.
-pub(crate) fn describe(patch: &Patch) -> String {
-    let ops: Vec<redline_patch::Operation> = patch.iter().map(Into::into).collect();
-    redline_patch::summarize(&ops)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,7 +567,14 @@ mod tests {
         assert_eq!(name(&store, id), "D");
         let history = store.history(id).unwrap();
         assert_eq!(history.len(), 4);
-        assert_eq!(history[1].summary, "Change /basics/name to “B”");
+        assert_eq!(
+            history[1].summary, "",
+            "the store keeps no words of its own"
+        );
+        assert_eq!(
+            serde_json::to_value(store.forward(id, 2).unwrap()).unwrap(),
+            json!([{"op": "replace", "path": "/basics/name", "value": "B"}])
+        );
         assert_eq!(history[0].source, Source::Import);
     }
 
@@ -646,7 +682,7 @@ mod tests {
         // Every revision still reads back as the replay of all forward patches from the first.
         let mut replay = Value::Null;
         for info in store.history(id).unwrap() {
-            let (forward, _) = store.patches(id, info.number).unwrap();
+            let (forward, _) = patches(&store.conn, id, info.number).unwrap();
             json_patch::patch(&mut replay, &forward).unwrap();
             assert_eq!(store.checkout(id, info.number).unwrap().document, replay);
         }

@@ -111,24 +111,28 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE INDEX model_calls_by_document ON model_calls (document_id, id);",
 ];
 
-/// Brings the database up to the newest schema, one migration per transaction.
+/// Brings the database up to the newest schema, one migration per transaction. Each reads the version it
+/// starts from inside its own (write) transaction: two processes opening a new folder at once take turns,
+/// and the second finds the tables made, rather than both making them.
 pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
     let known = MIGRATIONS.len() as i64;
-    let found: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
-    if found > known {
-        return Err(StoreError::TooNew {
-            path: path.to_owned(),
-            found,
-            known,
-        });
-    }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        let tx = conn.transaction()?;
+    loop {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let found: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+        if found > known {
+            return Err(StoreError::TooNew {
+                path: path.to_owned(),
+                found,
+                known,
+            });
+        }
+        let Some(sql) = MIGRATIONS.get(found as usize) else {
+            return Ok(());
+        };
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", index as i64 + 1)?;
+        tx.pragma_update(None, "user_version", found + 1)?;
         tx.commit()?;
     }
-    Ok(())
 }
 
 #[cfg(test)]
