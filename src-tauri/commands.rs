@@ -5,7 +5,7 @@ use std::io::Write as _;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
-use crate::engine::{Emit, Engine};
+use crate::engine::Engine;
 use crate::ipc::{
     AppInfo, CHAT_EVENT, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryRow,
     IpcError, ProviderView, RevisionView, SURFACE_EVENT, Streamed, SurfaceUpdate, TailorView,
@@ -19,26 +19,22 @@ pub async fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, Ip
     engine.open_surface().await
 }
 
-/// Sends surface messages and chat events to the window as a turn produces them.
-pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Emit) + Send {
-    move |emit| {
-        let _ = match emit {
-            Emit::Surface(update) => app.emit(SURFACE_EVENT, update),
-            Emit::Chat(event) => app.emit(CHAT_EVENT, event),
+/// Sends what changed outside a turn (an undo, another resume opened, held edits applied) to every window,
+/// as app-wide events: the resume view's surface messages and the chat's lines.
+pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Streamed) + Send {
+    move |streamed| {
+        let _ = match streamed {
+            Streamed::Surface(update) => app.emit(SURFACE_EVENT, update),
+            Streamed::Chat(event) => app.emit(CHAT_EVENT, event),
         };
     }
 }
 
 /// Sends a turn's surface messages and chat events to the window that started it, over `stream` (ordered,
-/// this turn's alone). With `REDLINE_TURN_BRIDGE=events` they go as app-wide events instead, as before the
-/// channel: `scripts/bench-budgets.sh` times both (README "Budgets"). With `REDLINE_PROBE_SENT=FILE`, the
-/// time each surface message leaves (microseconds since the Unix epoch) is written to FILE, a line each, for
-/// the chunk-to-pixel benchmark.
-pub(crate) fn turn_emitter<R: Runtime>(
-    app: AppHandle<R>,
-    stream: Channel<Streamed>,
-) -> impl FnMut(Emit) + Send {
-    let events = std::env::var("REDLINE_TURN_BRIDGE").is_ok_and(|v| v == "events");
+/// this turn's alone: it was measured as fast and as steady as app-wide events, docs/benchmarks.md). With
+/// `REDLINE_PROBE_SENT=FILE`, the time each surface message leaves (microseconds since the Unix epoch) is
+/// written to FILE, a line each, for the chunk-to-pixel benchmark.
+pub(crate) fn turn_emitter(stream: Channel<Streamed>) -> impl FnMut(Streamed) + Send {
     let mut probe = std::env::var_os("REDLINE_PROBE_SENT")
         .and_then(|path| {
             std::fs::OpenOptions::new()
@@ -48,43 +44,36 @@ pub(crate) fn turn_emitter<R: Runtime>(
                 .ok()
         })
         .map(std::io::BufWriter::new);
-    move |emit| {
-        if let (Some(probe), Emit::Surface(_)) = (probe.as_mut(), &emit) {
+    move |streamed| {
+        if let (Some(probe), Streamed::Surface(_)) = (probe.as_mut(), &streamed) {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .unwrap_or_default();
             let _ = writeln!(probe, "{}", now.as_micros());
         }
-        match (events, emit) {
-            (true, Emit::Surface(update)) => drop(app.emit(SURFACE_EVENT, update)),
-            (true, Emit::Chat(event)) => drop(app.emit(CHAT_EVENT, event)),
-            (false, Emit::Surface(update)) => drop(stream.send(Streamed::Surface(update))),
-            (false, Emit::Chat(event)) => drop(stream.send(Streamed::Chat(event))),
-        }
+        let _ = stream.send(streamed);
     }
 }
 
 /// Runs an AI turn for the user's message; the reply and the edits stream over `stream`.
 #[tauri::command]
-pub async fn send_message<R: Runtime>(
-    app: AppHandle<R>,
+pub async fn send_message(
     engine: State<'_, Engine>,
     text: String,
     selected: Option<String>,
     stream: Channel<Streamed>,
 ) -> Result<TurnSummary, IpcError> {
-    let mut emit = turn_emitter(app, stream);
+    let mut emit = turn_emitter(stream);
     engine.send(&text, selected, &mut emit).await
 }
 
 /// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming over `stream`.
 #[tauri::command]
-pub async fn start_demo<R: Runtime>(
-    app: AppHandle<R>,
+pub async fn start_demo(
     engine: State<'_, Engine>,
     stream: Channel<Streamed>,
 ) -> Result<TurnSummary, IpcError> {
-    let mut emit = turn_emitter(app, stream);
+    let mut emit = turn_emitter(stream);
     engine.demo(&mut emit).await
 }
 

@@ -1,11 +1,14 @@
-//! The Redline desktop app: a thin Tauri shell over the engine in `crates/`.
+//! The Redline desktop app: a thin Tauri shell over the engine in `crates/engine`.
 //!
 //! The shell owns the window and the bridge between the web UI and the engine; it decides nothing about
-//! resumes itself. Everything it does, the `redline` CLI can do too.
+//! resumes itself. The `redline` command line drives the same engine: the README's table "One engine, two
+//! front doors" says which operation each offers (`tests/parity.rs` keeps it true).
 //!
 //! # Layout
-//! - [`ipc`]: the types that cross the bridge, from which the UI's TypeScript types are generated.
-//! - [`engine`]: what the app holds while it runs: the open store, the document on screen and its surface.
+//! - [`ipc`] (from the engine): the types that cross the bridge, from which the UI's TypeScript types are
+//!   generated.
+//! - [`engine`]: `redline_engine`, what the app holds while it runs: the open store, the document on screen
+//!   and its surface.
 //! - [`commands`]: the Tauri commands the UI calls.
 //! - [`desktop`]: the menu, one running copy per data folder, the log, the startup measurement.
 //! - [`updates`]: signed updates ("Check for Updates…").
@@ -13,8 +16,7 @@
 
 pub mod commands;
 pub mod desktop;
-pub mod engine;
-pub mod ipc;
+pub use redline_engine::{self as engine, ipc};
 pub mod updates;
 
 use std::path::PathBuf;

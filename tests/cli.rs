@@ -1461,3 +1461,203 @@ fn ats_refuses_a_pdf_whose_forms_draw_each_other_without_end() {
     let listed = json(redline(dir.path(), &["list", "--json"]));
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
 }
+
+/// What the window does, the command line does too: tailoring a copy to a posting (with its report), the
+/// resume's language and a heading, review mode honoured by `chat`, and the held edits listed in words,
+/// accepted and rejected one by one.
+#[test]
+fn tailor_words_review_and_held_edits_work_as_in_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    // Tailoring: a copy, linked to the posting, with the terms it has and lacks.
+    let posting = dir.path().join("posting.txt");
+    std::fs::write(
+        &posting,
+        "Senior Rust Engineer\nWe want Rust, Kubernetes and compression.\n",
+    )
+    .unwrap();
+    let master = json(redline(data, &["list", "--json"]))[0]["id"]
+        .as_i64()
+        .unwrap();
+    let report = json(redline(
+        data,
+        &["tailor", "--posting", posting.to_str().unwrap(), "--json"],
+    ));
+    let copy = report["documentId"].as_i64().unwrap();
+    assert_ne!(copy, master);
+    assert_eq!(report["headline"], "Senior Rust Engineer");
+    let terms = report["terms"].as_array().unwrap();
+    let found = |term: &str| {
+        terms
+            .iter()
+            .find(|t| t["term"] == term)
+            .map(|t| t["found"].clone())
+    };
+    assert_eq!(
+        found("kubernetes"),
+        Some(serde_json::json!(false)),
+        "{report}"
+    );
+    assert_eq!(
+        found("compression"),
+        Some(serde_json::json!(true)),
+        "{report}"
+    );
+    let again = ok(redline(data, &["tailor", "--doc", &copy.to_string()]));
+    assert!(
+        again.contains("tailored to “Senior Rust Engineer”"),
+        "{again}"
+    );
+    let untailored = redline(data, &["tailor", "--doc", &master.to_string()]);
+    assert_eq!(untailored.status.code(), Some(3));
+
+    // The language and a heading: revisions of their own, in the exports.
+    let language = json(redline(
+        data,
+        &["language", "de", "--doc", &master.to_string(), "--json"],
+    ));
+    assert_eq!(language["changed"], true);
+    let heading = ok(redline(
+        data,
+        &[
+            "heading",
+            "work",
+            "Wo ich war",
+            "--doc",
+            &master.to_string(),
+        ],
+    ));
+    assert!(heading.contains("Wo ich war"), "{heading}");
+    let shown = json(redline(data, &["show", "--doc", &master.to_string()]));
+    assert_eq!(shown["meta"]["language"], "de");
+    assert_eq!(shown["meta"]["headings"]["work"], "Wo ich war");
+    let text = ok(redline(
+        data,
+        &[
+            "export",
+            "--format",
+            "txt",
+            "-o",
+            "-",
+            "--doc",
+            &master.to_string(),
+        ],
+    ));
+    assert!(
+        text.contains("WO ICH WAR") || text.contains("Wo ich war"),
+        "{text}"
+    );
+    let bad = redline(
+        data,
+        &["language", "not a tag", "--doc", &master.to_string()],
+    );
+    assert_eq!(bad.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a language tag"));
+
+    // Review mode: saved, and `chat` then holds the edit instead of committing it.
+    assert_eq!(json(redline(data, &["review", "--json"]))["review"], false);
+    assert_eq!(
+        json(redline(data, &["review", "on", "--json"]))["review"],
+        true
+    );
+    let fixture = redline_agent::fixtures::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime
+        .block_on(redline_agent::ReplayServer::start(
+            fixture.replies,
+            redline_agent::Pace::default(),
+        ))
+        .unwrap();
+    let doc = master.to_string();
+    let head = json(redline(data, &["history", "--doc", &doc, "--json"]))
+        .as_array()
+        .unwrap()
+        .len();
+    let url = server.base_url();
+    let said = runtime.block_on(async {
+        let (data, args) = (
+            data.to_owned(),
+            [
+                "chat",
+                "--doc",
+                &doc,
+                "--base-url",
+                &url,
+                "--model",
+                "m",
+                &fixture.message,
+            ]
+            .map(str::to_owned),
+        );
+        tokio::task::spawn_blocking(move || {
+            redline(&data, &args.iter().map(String::as_str).collect::<Vec<_>>())
+        })
+        .await
+        .unwrap()
+    });
+    drop(server);
+    let said = ok(said);
+    assert!(said.contains("wait for you"), "{said}");
+    let history = json(redline(data, &["history", "--doc", &doc, "--json"]));
+    assert_eq!(
+        history.as_array().unwrap().len(),
+        head,
+        "nothing was committed in review mode"
+    );
+    let held = json(redline(data, &["held", "--doc", &doc, "--json"]));
+    let rows = held["held"].as_array().unwrap();
+    assert!(!rows.is_empty(), "{held}");
+    assert_eq!(rows[0]["number"], 1);
+    assert_eq!(rows[0]["proposal"], true);
+    let words = ok(redline(data, &["held", "--doc", &doc]));
+    assert!(
+        words.contains("  1. ") && !words.contains("\"op\""),
+        "{words}"
+    );
+    assert_eq!(
+        redline(data, &["held", "accept", "99", "--doc", &doc])
+            .status
+            .code(),
+        Some(3)
+    );
+    let accepted = json(redline(
+        data,
+        &["held", "accept", "1", "--doc", &doc, "--json"],
+    ));
+    assert_eq!(accepted["accepted"], true);
+    assert_eq!(accepted["revisions"].as_array().unwrap().len(), 1);
+    let history = json(redline(data, &["history", "--doc", &doc, "--json"]));
+    assert_eq!(history.as_array().unwrap().len(), head + 1);
+    let left = rows.len() - 1;
+    if left > 0 {
+        let rejected = json(redline(
+            data,
+            &["held", "reject", "--all", "--doc", &doc, "--json"],
+        ));
+        assert_eq!(rejected["edits"], left);
+    }
+    let none = json(redline(data, &["held", "--doc", &doc, "--json"]));
+    assert_eq!(none["held"], serde_json::json!([]));
+    assert_eq!(
+        json(redline(data, &["review", "off", "--json"]))["review"],
+        false
+    );
+}
+
+/// A title of any length is cut to the limit wherever the command line writes one.
+#[test]
+fn rename_and_variant_titles_are_cut_to_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "職".repeat(1_000);
+    let renamed = json(redline(dir.path(), &["rename", &long, "--json"]));
+    assert_eq!(renamed["title"].as_str().unwrap().chars().count(), 200);
+    let variant = json(redline(dir.path(), &["variant", &long, "--json"]));
+    assert_eq!(variant["title"].as_str().unwrap().chars().count(), 200);
+    let listed = json(redline(dir.path(), &["list", "--json"]));
+    for row in listed.as_array().unwrap() {
+        assert!(row["title"].as_str().unwrap().chars().count() <= 200);
+    }
+}

@@ -1591,9 +1591,9 @@ struct ChunkToPixel {
 }
 
 /// Runs `turns` paced AI turns (a long summary typed in, a work entry filling in, 200 surface messages a
-/// second) on `resume` in the real window, the stream going over `bridge` (`channel` or `events`), and
-/// returns what the page's probe measured.
-async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) -> ChunkToPixel {
+/// second) on `resume` in the real window, the stream going over the turn's channel, and returns what the
+/// page's probe measured.
+async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixel {
     let summary =
         "Builds compression systems that run at the scale of the largest media libraries, and the \
         teams that ship them. "
@@ -1639,7 +1639,6 @@ async fn chunk_to_pixel(resume: &serde_json::Value, bridge: &str, turns: usize) 
         ("OPENAI_API_KEY", ""),
         ("REDLINE_MODEL", "replay-chat"),
         ("REDLINE_PATCH_MODEL", "replay-patch"),
-        ("REDLINE_TURN_BRIDGE", bridge),
         ("REDLINE_PROBE_SENT", sent_log.to_str().unwrap()),
     ]);
     let client = connect_with(&driver, data_dir.path(), &[&file]).await;
@@ -1794,8 +1793,8 @@ async fn bench_chunk_to_pixel_during_a_fast_turn() {
         ("sample", redline_resume::sample()),
         ("ten times the sample", ten_times_the_sample()),
     ] {
-        for bridge in ["channel", "events"] {
-            let m = chunk_to_pixel(&resume, bridge, 2).await;
+        {
+            let m = chunk_to_pixel(&resume, 2).await;
             let (p50, p99, worst) = quantiles(m.to_pixel.clone());
             let (page50, page99, _) = quantiles(m.to_page);
             let (wait50, wait99, _) = quantiles(m.to_frame);
@@ -1816,7 +1815,7 @@ async fn bench_chunk_to_pixel_during_a_fast_turn() {
             let work_over = m.work.iter().filter(|&&w| w > 16.0).count();
             let before_late = m.work_before_late.iter().copied().fold(0.0, f64::max);
             println!(
-                "chunk to pixel, {name}, over {bridge}: {n} surface messages at {rate:.0}/s: p50 {p50:.1} ms, \
+                "chunk to pixel, {name}, over the turn's channel: {n} surface messages at {rate:.0}/s: p50 {p50:.1} ms, \
                  p99 {p99:.1} ms, worst {worst:.1} ms (to the DOM: p50 {page50:.1} ms, p99 {page99:.1} ms; then \
                  waiting for a frame: p50 {wait50:.1}, p99 {wait99:.1} ms; the frame's style, layout and paint: \
                  p50 {draw50:.1}, p99 {draw99:.1} ms); {frames} frames while it streamed (median {frame50:.1} ms), \

@@ -97,10 +97,31 @@ pub async fn replay(
     Ok((server, config))
 }
 
+/// A fixture file that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum FixtureError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// It is not a fixture.
+    #[error("{} is not a valid fixture: {source}", path.display())]
+    Parse {
+        path: std::path::PathBuf,
+        source: serde_json::Error,
+    },
+}
+
 /// Reads a fixture file.
-pub fn load(path: &Path) -> Result<Fixture, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not a valid fixture: {e}", path.display()))
+pub fn load(path: &Path) -> Result<Fixture, FixtureError> {
+    let text = std::fs::read_to_string(path).map_err(|source| FixtureError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| FixtureError::Parse {
+        path: path.to_owned(),
+        source,
+    })
 }

@@ -36,7 +36,9 @@ pub fn install_tls() {
 pub use held::{ConfirmError, Held, commit_ops, confirm};
 pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeychain};
 pub use kind::{ErrorKind, store_kind};
-pub use provider::{ChunkReader, Delta, Learned, Provider, ProviderConfig, ProviderError};
+pub use provider::{
+    ChunkReader, Delta, Learned, Provider, ProviderConfig, ProviderError, Unusable,
+};
 pub use replay::{Pace, ReplayServer, Reply};
-pub use settings::{Preset, ProviderSettings, SetupError};
+pub use settings::{BadSettings, Preset, ProviderSettings, SetupError, UnknownPreset};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

@@ -51,6 +51,29 @@ pub struct ProviderConfig {
     pub idle_timeout: Duration,
 }
 
+/// Why a configuration cannot work (its kind: `not_configured`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unusable {
+    /// The base URL does not parse.
+    #[error("the base URL “{url}” is not a URL: {detail}")]
+    NotAUrl { url: String, detail: String },
+    /// The base URL is not `http(s)`.
+    #[error(
+        "the base URL “{0}” must start with https:// (or http:// for a server on this computer)"
+    )]
+    NotHttp(String),
+    /// A server on another computer, and no key.
+    #[error(
+        "no API key for {0}: set OPENAI_API_KEY, or REDLINE_BASE_URL to a local server (Ollama, llama.cpp, LM Studio)"
+    )]
+    NoKey(String),
+    /// The key would cross the network unencrypted.
+    #[error(
+        "your API key would travel unencrypted to {0} over http://; use an https:// address (plain http:// is only for servers on this computer)"
+    )]
+    KeyInTheClear(String),
+}
+
 /// OpenAI's API, where no other base URL is given.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 
@@ -91,26 +114,19 @@ impl ProviderConfig {
     }
 
     /// Refuses a remote server without a key, and a key that would travel unencrypted, in plain words.
-    pub fn check(&self) -> Result<(), String> {
-        let url = reqwest::Url::parse(&self.base_url)
-            .map_err(|e| format!("the base URL “{}” is not a URL: {e}", self.base_url))?;
+    pub fn check(&self) -> Result<(), Unusable> {
+        let url = reqwest::Url::parse(&self.base_url).map_err(|e| Unusable::NotAUrl {
+            url: self.base_url.clone(),
+            detail: e.to_string(),
+        })?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(format!(
-                "the base URL “{}” must start with https:// (or http:// for a server on this computer)",
-                self.base_url
-            ));
+            return Err(Unusable::NotHttp(self.base_url.clone()));
         }
         if self.api_key.is_none() && !is_loopback(&self.base_url) {
-            return Err(format!(
-                "no API key for {}: set OPENAI_API_KEY, or REDLINE_BASE_URL to a local server (Ollama, llama.cpp, LM Studio)",
-                host(&self.base_url)
-            ));
+            return Err(Unusable::NoKey(host(&self.base_url)));
         }
         if self.api_key.is_some() && !self.key_may_travel() {
-            return Err(format!(
-                "your API key would travel unencrypted to {} over http://; use an https:// address (plain http:// is only for servers on this computer)",
-                host(&self.base_url)
-            ));
+            return Err(Unusable::KeyInTheClear(host(&self.base_url)));
         }
         Ok(())
     }
@@ -805,14 +821,18 @@ mod tests {
         let with_key = |url: &str| ProviderConfig::new(Some(url.into()), Some("sk-x".into()));
         assert!(with_key("https://api.example.com/v1").check().is_ok());
         assert!(with_key("http://127.0.0.1:11434/v1").check().is_ok());
-        let err = with_key("http://api.example.com/v1").check().unwrap_err();
+        let err = with_key("http://api.example.com/v1")
+            .check()
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("unencrypted") && err.contains("api.example.com"),
             "{err}"
         );
         let err = with_key("http://localhost.example.com/v1")
             .check()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("unencrypted"), "{err}");
         assert!(!with_key("http://api.example.com/v1").key_may_travel());
         // A remote server with no key is refused too; a local one needs none.
@@ -828,7 +848,8 @@ mod tests {
         );
         let err = ProviderConfig::new(Some("ftp://x/v1".into()), None)
             .check()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("https://"), "{err}");
     }
 

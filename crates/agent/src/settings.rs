@@ -49,15 +49,11 @@ impl Preset {
     }
 
     /// The preset called `name`.
-    pub fn parse(name: &str) -> Result<Preset, String> {
+    pub fn parse(name: &str) -> Result<Preset, UnknownPreset> {
         Preset::ALL
             .into_iter()
             .find(|p| p.name() == name.to_ascii_lowercase())
-            .ok_or_else(|| {
-                format!(
-                    "there is no preset “{name}”; choose openai, ollama, lmstudio, llamacpp or custom"
-                )
-            })
+            .ok_or_else(|| UnknownPreset(name.chars().take(40).collect()))
     }
 
     /// The server's usual base URL (`None` for a custom one).
@@ -157,25 +153,18 @@ impl ProviderSettings {
     }
 
     /// Refuses settings that cannot work, in words: a base URL that is not an `http(s)` URL, a model
-    /// with no name.
-    pub fn check(&self) -> Result<(), String> {
+    /// with no name, a timeout out of range.
+    pub fn check(&self) -> Result<(), BadSettings> {
         match reqwest::Url::parse(&self.base_url) {
             Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
-            _ => {
-                return Err(format!(
-                    "the base URL “{}” is not a web address (https://…, or http:// for a server on this computer)",
-                    self.base_url
-                ));
-            }
+            _ => return Err(BadSettings::NotAWebAddress(self.base_url.clone())),
         }
         if self.chat_model.trim().is_empty() || self.patch_model.trim().is_empty() {
-            return Err("both models need a name".to_owned());
+            return Err(BadSettings::UnnamedModel);
         }
         for secs in [self.first_token_timeout_secs, self.idle_timeout_secs] {
             if !(1..=MAX_TIMEOUT_SECS).contains(&secs) {
-                return Err(format!(
-                    "a timeout of {secs} s cannot work: choose between 1 s and {MAX_TIMEOUT_SECS} s"
-                ));
+                return Err(BadSettings::Timeout(secs));
             }
         }
         Ok(())
@@ -240,7 +229,28 @@ pub enum SetupError {
     Keychain(#[from] KeychainError),
     /// The configuration cannot work (no key for a remote server, a key that would travel unencrypted).
     #[error("{0}")]
-    Unusable(String),
+    Unusable(#[from] crate::provider::Unusable),
+}
+
+/// A name that is no preset (its kind: `invalid`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("there is no preset “{0}”; choose openai, ollama, lmstudio, llamacpp or custom")]
+pub struct UnknownPreset(pub String);
+
+/// Provider settings that cannot work (their kind: `invalid`; nothing is saved).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadSettings {
+    /// The base URL is not an `http(s)` URL with a host.
+    #[error(
+        "the base URL “{0}” is not a web address (https://…, or http:// for a server on this computer)"
+    )]
+    NotAWebAddress(String),
+    /// A model with no name.
+    #[error("both models need a name")]
+    UnnamedModel,
+    /// A timeout outside 1 s to the longest.
+    #[error("a timeout of {0} s cannot work: choose between 1 s and {MAX_TIMEOUT_SECS} s")]
+    Timeout(u64),
 }
 
 /// The configuration to run with, for the app and the CLI alike: the saved settings, the environment on
@@ -250,11 +260,22 @@ pub fn resolve(
     keychain: &dyn Keychain,
     adjust: impl FnOnce(&mut ProviderSettings),
 ) -> Result<ProviderConfig, SetupError> {
+    resolve_in(env_var, store, keychain, adjust)
+}
+
+/// [`resolve`] with the environment read through `env` (tests pass one of their own, so that a developer's
+/// `OPENAI_API_KEY` cannot change what they see).
+pub fn resolve_in(
+    env: Environment,
+    store: &Store,
+    keychain: &dyn Keychain,
+    adjust: impl FnOnce(&mut ProviderSettings),
+) -> Result<ProviderConfig, SetupError> {
     let (saved, _) = ProviderSettings::load(store)?;
-    let mut settings = saved.with_env(env_var);
+    let mut settings = saved.with_env(env);
     adjust(&mut settings);
-    let config = settings.config(env_var("OPENAI_API_KEY"), keychain)?;
-    config.check().map_err(SetupError::Unusable)?;
+    let config = settings.config(env("OPENAI_API_KEY"), keychain)?;
+    config.check()?;
     Ok(config)
 }
 
@@ -290,6 +311,9 @@ pub fn remember(store: &mut Store, provider: &Provider, tested: bool) -> Result<
     }
     Ok(())
 }
+
+/// How the environment is read: [`env_var`], or a stand-in in tests.
+pub type Environment = fn(&str) -> Option<String>;
 
 /// The environment variable, if set and not empty.
 pub fn env_var(name: &str) -> Option<String> {

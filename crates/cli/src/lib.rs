@@ -17,11 +17,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use redline_agent::{ErrorKind, Keychain, OsKeychain, Preset, ProviderSettings};
-use redline_store::{Committed, DATA_DIR_ENV, Store};
+use redline_agent::ErrorKind;
+use redline_store::{DATA_DIR_ENV, Store};
 
-mod chat;
-use serde_json::{Value, json};
+mod cmd;
 
 /// Redline: edit JSON Resume documents with AI, locally.
 #[derive(Debug, Parser)]
@@ -159,27 +158,68 @@ enum Command {
     /// Ask the model to change a resume: the reply and the edits stream as they come, and the edits are
     /// committed as a revision. The key comes from OPENAI_API_KEY (local servers need none). Ctrl-C stops
     /// and rolls back whatever was being previewed.
-    Chat {
-        /// What to ask.
-        message: String,
+    Chat(cmd::chat::Args),
+    /// A copy of a resume tailored to a job posting (a variant linked to it, opened next in the app), with
+    /// the posting's terms it has and lacks. `redline chat --doc ID` on the copy shows the model the
+    /// posting. Without --posting, the report of a copy made earlier.
+    Tailor {
+        /// The job posting as text; `-` reads it from standard input.
+        #[arg(long, value_name = "FILE")]
+        posting: Option<PathBuf>,
+        /// The resume to copy (or, without --posting, the tailored copy); default: the one changed last.
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// Print the report as one JSON object (documentId, master, headline, terms, changes).
+        #[arg(long)]
+        json: bool,
+    },
+    /// The language a resume is shown in: its headings and dates in the view and every export (a BCP 47
+    /// tag such as de, pt-BR or ja; `default` for English). A revision of your own.
+    Language {
+        /// The language tag.
+        tag: String,
         /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
-        /// An OpenAI-compatible base URL (default: OpenAI; e.g. http://127.0.0.1:11434/v1 for Ollama).
-        #[arg(long, value_name = "URL", env = "REDLINE_BASE_URL")]
-        base_url: Option<String>,
-        /// The chat model.
-        #[arg(long, value_name = "M", env = "REDLINE_MODEL")]
-        model: Option<String>,
-        /// The patch model (asked at a low temperature).
-        #[arg(long, value_name = "M", env = "REDLINE_PATCH_MODEL")]
-        patch_model: Option<String>,
-        /// One JSON object per line (chat deltas, surface messages), ending with the committed revision.
+        /// Print the document, its revision and what changed as one JSON object.
         #[arg(long)]
         json: bool,
-        /// Start a new resume from the conversation (the model creates it) instead of editing one.
-        #[arg(long, conflicts_with = "doc")]
-        new: bool,
+    },
+    /// A section's heading (`redline heading work "Where I worked"`); without a name, the language's own.
+    /// A revision of your own.
+    Heading {
+        /// The section's key: work, volunteer, education, awards, certificates, publications, skills,
+        /// languages, interests, references or projects.
+        section: String,
+        /// The heading; leave it out for the usual one.
+        name: Option<String>,
+        /// The document's id (see `redline list`); default: the one changed last.
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// Print the document, its revision and what changed as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The edits held for your confirmation — ones the model made outside what you asked, contact details,
+    /// or every AI edit in review mode — listed in words; accept or reject them one by one or all.
+    Held {
+        #[command(subcommand)]
+        action: Option<cmd::held::Action>,
+        /// The document's id (see `redline list`); default: the one changed last.
+        #[arg(long, value_name = "ID", global = true)]
+        doc: Option<i64>,
+        /// Print one JSON object.
+        #[arg(long, global = true)]
+        json: bool,
+    },
+    /// Review mode, saved for the app and the CLI alike: with it on, `redline chat` holds every AI edit for
+    /// you (see `redline held`) instead of saving it. Without an argument, says whether it is on.
+    Review {
+        /// Turn it on or off.
+        switch: Option<cmd::review::Switch>,
+        /// Print whether it is on as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Play a scripted editing session (no model, no key) on a fresh copy of the sample resume.
     Demo {
@@ -189,29 +229,7 @@ enum Command {
     },
     /// Export a resume: PDF (made in-process by Typst, fonts embedded), HTML (one self-contained file),
     /// JSON Resume (lossless), Markdown or plain text.
-    Export {
-        /// The file format.
-        #[arg(long, value_name = "FORMAT")]
-        format: ExportFormat,
-        /// The look (HTML and PDF).
-        #[arg(long, value_name = "T", default_value = "classic")]
-        template: ExportTemplate,
-        /// The paper size (HTML and PDF).
-        #[arg(long, value_name = "SIZE", default_value = "a4")]
-        page: ExportPage,
-        /// Where to write it (a file that exists is left alone unless --force); `-` writes to standard output.
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
-        output: PathBuf,
-        /// The document's id (see `redline list`); default: the one changed last.
-        #[arg(long, value_name = "ID")]
-        doc: Option<i64>,
-        /// Replace FILE if it exists.
-        #[arg(long)]
-        force: bool,
-        /// Print where it was written and its size as one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Export(cmd::export::Args),
     /// How an applicant tracking system reads a resume: its PDF is made and read back in-process, and the
     /// text read is shown per section, with any field missing or out of order. Exits 0 when every field
     /// reads back in order, 1 otherwise.
@@ -354,8 +372,8 @@ enum KeyAction {
     Clear,
 }
 
-/// Runs the command line on `args` (the first is the program's name): `redline-app --cli …`, which the
-/// `redline` launcher starts (`src-tauri/main.rs`, `src-tauri/cli.rs`).
+/// Runs the command line on `args` (the first is the program's name): the `redline` binary
+/// (`src-tauri/cli.rs`), or `redline-app --cli …` (`src-tauri/main.rs`).
 pub fn main_from<I, T>(args: I) -> std::process::ExitCode
 where
     I: IntoIterator<Item = T>,
@@ -486,774 +504,104 @@ pub fn fail(exit: Exit, message: impl Into<String>) -> anyhow::Error {
     })
 }
 
-/// A time stored in the database (ms since the epoch), in the user's local time.
-fn local(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| {
-            t.with_timezone(&chrono::Local)
-                .format("%Y-%m-%d %H:%M")
-                .to_string()
-        })
-        .unwrap_or_default()
-}
-
 fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+    let command = match cli.command {
         Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "redline",
-                &mut std::io::stdout(),
-            );
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "redline", &mut std::io::stdout());
             return Ok(());
         }
         Command::Man => {
             clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?;
             return Ok(());
         }
-        Command::ReadPdfText { path } => {
-            let bytes = read_limited(&path, MAX_PDF_BYTES)?;
-            let pages = redline_pdf::ats::extract(&bytes)
-                .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?;
-            serde_json::to_writer(std::io::stdout().lock(), &pages)?;
-            return Ok(());
-        }
-        _ => {}
-    }
+        Command::ReadPdfText { path } => return cmd::ats::read_pdf_text(&path),
+        command => command,
+    };
     let data_dir = redline_store::resolve_data_dir(cli.data_dir).ok_or_else(|| {
         fail(
             Exit::NotConfigured,
             "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
         )
     })?;
-    if let Command::Recover { force } = cli.command {
-        return recover(&data_dir, force);
+    let out = &mut std::io::stdout().lock();
+    match command {
+        Command::Recover { force } => cmd::backup::recover(&data_dir, force, out),
+        Command::Tailor { .. }
+        | Command::Language { .. }
+        | Command::Heading { .. }
+        | Command::Held { .. }
+        | Command::Review { .. } => by_engine(&data_dir, command, out),
+        command => on_store(&mut Store::open(&data_dir)?, command, out),
     }
-    let mut store = Store::open(&data_dir)?;
-    let mut out = std::io::stdout().lock();
-    match cli.command {
-        Command::List { json, deleted } => {
-            let documents = if deleted {
-                store.list_deleted()?
-            } else {
-                store.current_or_import(redline_resume::first_resume)?;
-                store.list()?
+}
+
+/// The commands the engine carries out as the window does (it opens the store itself).
+fn by_engine(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<()> {
+    match command {
+        Command::Tailor { posting, doc, json } => {
+            cmd::tailor::run(data_dir, doc, posting, json, out)
+        }
+        Command::Language { tag, doc, json } => {
+            cmd::words::run(data_dir, doc, cmd::words::language(&tag), json, out)
+        }
+        Command::Heading {
+            section,
+            name,
+            doc,
+            json,
+        } => {
+            let change = redline_engine::ipc::WordsChange::Heading {
+                section,
+                heading: name,
             };
-            let mut rows = Vec::new();
-            for d in &documents {
-                // One document that cannot be read says so in its row; the others list as usual.
-                let (name, problem) = match d.deleted_at {
-                    None => match store.head(d.id) {
-                        Ok(head) => (
-                            head.document["basics"]["name"]
-                                .as_str()
-                                .unwrap_or("")
-                                .to_owned(),
-                            None,
-                        ),
-                        Err(e) => (String::new(), Some(e.to_string())),
-                    },
-                    Some(_) => (String::new(), None),
-                };
-                rows.push((d, name, problem));
-            }
-            if json {
-                let array: Vec<Value> = rows
-                    .iter()
-                    .map(|(d, name, problem)| {
-                        let mut v = serde_json::to_value(d).unwrap_or_default();
-                        v["name"] = json!(name);
-                        if let Some(problem) = problem {
-                            v["problem"] = json!(problem);
-                        }
-                        v
-                    })
-                    .collect();
-                serde_json::to_writer_pretty(&mut out, &array)?;
-                writeln!(out)?;
-            } else {
-                for (i, (d, name, problem)) in rows.iter().enumerate() {
-                    let mark = if i == 0 && !deleted { "*" } else { " " };
-                    writeln!(
-                        out,
-                        "{mark} {:>4}  {}  —  {}  (revision {}, {})",
-                        d.id,
-                        d.title,
-                        if name.is_empty() { "no name" } else { name },
-                        d.head_revision,
-                        local(d.deleted_at.unwrap_or(d.updated_at))
-                    )?;
-                    if let Some(problem) = problem {
-                        writeln!(out, "        cannot be opened: {problem}")?;
-                    }
-                }
-            }
+            cmd::words::run(data_dir, doc, change, json, out)
         }
-        Command::Import { file, title, json } => {
-            let document = if file.as_os_str() == "-" {
-                redline_resume::read_from("standard input".into(), std::io::stdin().lock())?
-            } else {
-                read_resume(&file)?
-            };
-            let title = title.unwrap_or_else(|| redline_resume::title_of(&document));
-            let id = store.import(&title, &document)?;
-            if json {
-                let revision = store.document(id)?.head_revision;
-                print_json(
-                    &mut out,
-                    &json!({"id": id, "title": title, "revision": revision}),
-                )?;
-            } else {
-                writeln!(out, "Imported “{title}” as document {id}.")?;
-            }
-        }
-        Command::Show { doc, revision } => {
-            let doc = document(&mut store, doc)?;
-            let revision = match revision {
-                Some(n) => store.checkout(doc, n)?,
-                None => store.head(doc)?,
-            };
-            serde_json::to_writer_pretty(&mut out, &revision.document)?;
-            writeln!(out)?;
-        }
-        Command::History { doc, json } => {
-            let doc = document(&mut store, doc)?;
-            let history = store.history(doc)?;
-            if json {
-                serde_json::to_writer_pretty(&mut out, &history)?;
-                writeln!(out)?;
-            } else {
-                let head = store.document(doc)?.head_revision;
-                for r in &history {
-                    writeln!(
-                        out,
-                        "{} {:>5}  {}  {:<7}  {}",
-                        if r.number == head { "*" } else { " " },
-                        r.number,
-                        local(r.created_at),
-                        r.source.as_str(),
-                        r.summary
-                    )?;
-                }
-            }
-        }
-        Command::Undo { doc, json } => {
-            let doc = document(&mut store, doc)?;
-            let done = store.undo(doc)?;
-            report(&mut out, doc, &done, json)?;
-        }
-        Command::Redo { doc, json } => {
-            let doc = document(&mut store, doc)?;
-            let done = store.redo(doc)?;
-            report(&mut out, doc, &done, json)?;
-        }
-        Command::Diff { a, b, doc } => {
-            let doc = document(&mut store, doc)?;
-            serde_json::to_writer_pretty(&mut out, &store.diff(doc, a, b)?)?;
-            writeln!(out)?;
-        }
+        Command::Held { action, doc, json } => cmd::held::run(data_dir, doc, action, json, out),
+        Command::Review { switch, json } => cmd::review::run(data_dir, switch, json, out),
+        _ => unreachable!("only the engine's commands come here"),
+    }
+}
+
+/// The commands that work on the store the engine uses.
+fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result<()> {
+    match command {
+        Command::List { json, deleted } => cmd::list::run(store, json, deleted, out),
+        Command::Import { file, title, json } => cmd::import::run(store, file, title, json, out),
+        Command::Show { doc, revision } => cmd::show::run(store, doc, revision, out),
+        Command::History { doc, json } => cmd::history::run(store, doc, json, out),
+        Command::Undo { doc, json } => cmd::undo::undo(store, doc, json, out),
+        Command::Redo { doc, json } => cmd::undo::redo(store, doc, json, out),
+        Command::Diff { a, b, doc } => cmd::diff::run(store, a, b, doc, out),
         Command::Restore {
             revision,
             doc,
             json,
-        } => {
-            let doc = document(&mut store, doc)?;
-            let done = store.restore(doc, revision)?;
-            report(&mut out, doc, &done, json)?;
-        }
-        Command::Rename { title, doc, json } => {
-            let doc = document(&mut store, doc)?;
-            store.rename(doc, &title)?;
-            if json {
-                print_json(&mut out, &json!({"id": doc, "title": title}))?;
-            } else {
-                writeln!(out, "Document {doc} is now “{title}”.")?;
-            }
-        }
-        Command::Delete { id, json } => {
-            store.delete(id)?;
-            if json {
-                print_json(&mut out, &json!({"id": id, "deleted": true}))?;
-            } else {
-                writeln!(
-                    out,
-                    "Deleted document {id}; `redline undelete {id}` brings it back."
-                )?;
-            }
-        }
-        Command::Undelete { id, json } => {
-            store.undelete(id)?;
-            if json {
-                print_json(&mut out, &json!({"id": id, "deleted": false}))?;
-            } else {
-                writeln!(out, "Document {id} is back.")?;
-            }
-        }
+        } => cmd::undo::restore(store, revision, doc, json, out),
+        Command::Rename { title, doc, json } => cmd::rename::run(store, title, doc, json, out),
+        Command::Delete { id, json } => cmd::delete::delete(store, id, json, out),
+        Command::Undelete { id, json } => cmd::delete::undelete(store, id, json, out),
         Command::Variant {
             title,
             doc,
             revision,
             json,
-        } => {
-            let doc = document(&mut store, doc)?;
-            let revision = match revision {
-                Some(n) => n,
-                None => store.document(doc)?.head_revision,
-            };
-            let id = store.create_variant(doc, revision, &title)?;
-            if json {
-                let head = store.document(id)?.head_revision;
-                print_json(
-                    &mut out,
-                    &json!({"id": id, "title": title, "from": doc, "fromRevision": revision, "revision": head}),
-                )?;
-            } else {
-                writeln!(
-                    out,
-                    "Created “{title}” (document {id}) from document {doc} at revision {revision}."
-                )?;
-            }
-        }
-        Command::Export {
-            format,
-            template,
-            page,
-            output,
-            doc,
-            force,
-            json,
-        } => {
-            let (format, template, page) = (format.into(), template.into(), page.into());
-            let to_stdout = output.as_os_str() == "-";
-            if !to_stdout && output.exists() && !force {
-                return Err(fail(
-                    Exit::Refused,
-                    format!(
-                        "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
-                        output.display()
-                    ),
-                ));
-            }
-            let doc = document(&mut store, doc)?;
-            let resume = store.head(doc)?.document;
-            let bytes = redline_pdf::render(&resume, format, template, page)?;
-            if to_stdout {
-                out.write_all(&bytes)?;
-                out.flush()?;
-                return Ok(());
-            }
-            redline_resume::export::write_new(&output, &bytes, force).map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    fail(
-                        Exit::Refused,
-                        format!(
-                            "{} appeared while the export was being made; it was left alone and nothing was written",
-                            output.display()
-                        ),
-                    )
-                } else {
-                    anyhow::anyhow!("cannot write {}: {e}", output.display())
-                }
-            })?;
-            if json {
-                print_json(
-                    &mut out,
-                    &json!({"id": doc, "path": output.display().to_string(), "bytes": bytes.len()}),
-                )?;
-            } else {
-                writeln!(out, "Exported to {}", output.display())?;
-            }
-        }
+        } => cmd::variant::run(store, title, doc, revision, json, out),
+        Command::Export(args) => cmd::export::run(store, args, out),
         Command::Ats {
             doc,
             template,
             page,
             pdf,
             json,
-        } => {
-            let doc = document(&mut store, doc)?;
-            let resume = store.head(doc)?.document;
-            let report = match pdf {
-                Some(path) => redline_pdf::ats::compare(&pdf_text_bounded(&path)?, &resume),
-                None => redline_pdf::ats::check(&resume, template.into(), page.into())?,
-            };
-            if json {
-                let mut value = serde_json::to_value(&report)?;
-                value["id"] = json!(doc);
-                print_json(&mut out, &value)?;
-            } else {
-                ats_report(&mut out, &report)?;
-            }
-            if !report.clean() {
-                return Err(fail(
-                    Exit::Failed,
-                    format!(
-                        "an applicant tracking system would not read this resume as written: {} missing, {} out of order",
-                        report.missing.len(),
-                        report.out_of_order.len()
-                    ),
-                ));
-            }
-        }
-        Command::Provider { action } => provider(&mut store, action, &mut out)?,
-        Command::Key { action } => key(&store, action, &mut out)?,
-        Command::Backup { json } => {
-            let path = store.backup_now()?;
-            if json {
-                print_json(&mut out, &json!({"path": path.display().to_string()}))?;
-            } else {
-                writeln!(out, "Backed up to {}", path.display())?;
-            }
-        }
-        Command::Chat {
-            message,
-            doc,
-            base_url,
-            model,
-            patch_model,
-            json,
-            new,
-        } => {
-            let doc = if new {
-                None
-            } else {
-                Some(document(&mut store, doc)?)
-            };
-            // The saved provider, with the environment and then the flags on top.
-            let config = redline_agent::settings::resolve(&store, &OsKeychain, |settings| {
-                if let Some(url) = base_url {
-                    settings.base_url = url;
-                }
-                if let Some(m) = model {
-                    settings.chat_model = m;
-                }
-                if let Some(m) = patch_model {
-                    settings.patch_model = m;
-                }
-            })?;
-            drop(out);
-            chat::run(&mut store, doc, config, &message, json, None)?;
-        }
-        Command::Demo { json } => {
-            drop(out);
-            chat::demo(&mut store, json)?;
-        }
-        Command::Recover { .. }
-        | Command::Completions { .. }
-        | Command::Man
-        | Command::ReadPdfText { .. } => {
-            unreachable!("handled before the store is opened")
-        }
+        } => cmd::ats::run(store, doc, template, page, pdf, json, out),
+        Command::Provider { action } => cmd::provider::run(store, action, out),
+        Command::Key { action } => cmd::key::run(store, action, out),
+        Command::Backup { json } => cmd::backup::run(store, json, out),
+        Command::Chat(args) => cmd::chat::run(store, args),
+        Command::Demo { json } => cmd::chat::demo(store, json),
+        _ => unreachable!("the other commands are carried out before the store is opened"),
     }
-    Ok(())
-}
-
-/// `redline provider …`.
-fn provider(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> Result<()> {
-    match action {
-        ProviderAction::Show { json } => {
-            let (settings, saved) = ProviderSettings::load(store)?;
-            show_provider(store, &settings, saved, json, out)
-        }
-        ProviderAction::Set {
-            preset,
-            base_url,
-            model,
-            patch_model,
-            first_token_timeout,
-            idle_timeout,
-        } => {
-            let (mut settings, _) = ProviderSettings::load(store)?;
-            if let Some(secs) = first_token_timeout {
-                settings.first_token_timeout_secs = secs;
-            }
-            if let Some(secs) = idle_timeout {
-                settings.idle_timeout_secs = secs;
-            }
-            if let Some(name) = preset {
-                settings.preset = Preset::parse(&name).map_err(|e| fail(Exit::Refused, e))?;
-                if let Some(url) = settings.preset.base_url() {
-                    settings.base_url = url.to_owned();
-                }
-            }
-            if let Some(url) = base_url {
-                settings.base_url = url;
-            }
-            if let Some(m) = model {
-                settings.chat_model = m;
-            }
-            if let Some(m) = patch_model {
-                settings.patch_model = m;
-            }
-            if let Err(problem) = settings.check() {
-                return Err(fail(
-                    Exit::Refused,
-                    format!("{problem}; nothing was changed"),
-                ));
-            }
-            settings.save(store)?;
-            show_provider(store, &settings, true, false, out)
-        }
-        ProviderAction::Test { json } => {
-            let config = redline_agent::settings::resolve(store, &OsKeychain, |_| {})?;
-            let provider = redline_agent::Provider::new(config.clone());
-            let report = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()?
-                .block_on(redline_agent::probe::test_connection(&provider));
-            redline_agent::settings::remember(store, &provider, true)?;
-            if json {
-                serde_json::to_writer_pretty(&mut *out, &report)?;
-                writeln!(out)?;
-            } else {
-                let line = |check: &redline_agent::probe::Check| match &check.problem {
-                    None => "answers".to_owned(),
-                    Some(problem) => format!("FAILED: {problem}"),
-                };
-                let listed = match &report.listing.problem {
-                    None => format!("answers; {} model(s) listed", report.models.len()),
-                    Some(problem) => format!("no model list ({problem})"),
-                };
-                writeln!(out, "server       {}: {listed}", report.base_url)?;
-                writeln!(
-                    out,
-                    "chat model   {}: {}",
-                    config.chat_model,
-                    line(&report.chat)
-                )?;
-                writeln!(
-                    out,
-                    "patch model  {}: {}{}",
-                    config.patch_model,
-                    line(&report.patch),
-                    if report.patch.ok {
-                        format!(" (JSON by {})", report.patch_format)
-                    } else {
-                        String::new()
-                    }
-                )?;
-            }
-            if !report.works() {
-                out.flush()?;
-                std::process::exit(1);
-            }
-            Ok(())
-        }
-    }
-}
-
-fn show_provider(
-    store: &Store,
-    settings: &ProviderSettings,
-    saved: bool,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<()> {
-    let account = settings.key_account();
-    let (key, problem) = if redline_agent::settings::env_var("OPENAI_API_KEY").is_some() {
-        ("set (OPENAI_API_KEY)", None)
-    } else {
-        match OsKeychain.get(&account) {
-            Ok(Some(_)) => ("set", None),
-            Ok(None) => ("not set", None),
-            Err(e) => ("unknown", Some(e.to_string())),
-        }
-    };
-    let learned = redline_agent::settings::learned(store, &settings.base_url)?;
-    if json {
-        let mut value = serde_json::to_value(settings)?;
-        value["saved"] = json!(saved);
-        value["keySet"] = json!(key.starts_with("set"));
-        value["keyFor"] = json!(account.user());
-        if let Some(problem) = &problem {
-            value["keychainProblem"] = json!(problem);
-        }
-        value["learned"] = serde_json::to_value(&learned)?;
-        serde_json::to_writer_pretty(&mut *out, &value)?;
-        writeln!(out)?;
-        return Ok(());
-    }
-    writeln!(
-        out,
-        "preset       {}{}",
-        settings.preset.name(),
-        if saved {
-            ""
-        } else {
-            " (default: nothing saved yet)"
-        }
-    )?;
-    writeln!(out, "base URL     {}", settings.base_url)?;
-    writeln!(out, "chat model   {}", settings.chat_model)?;
-    writeln!(out, "patch model  {}", settings.patch_model)?;
-    writeln!(out, "key          {key} (for {})", account.user())?;
-    if let Some(problem) = problem {
-        writeln!(out, "             {problem}")?;
-    }
-    writeln!(
-        out,
-        "timeouts     {} s for the first token, {} s of silence",
-        settings.first_token_timeout_secs, settings.idle_timeout_secs
-    )?;
-    match learned {
-        Some(learned) => writeln!(
-            out,
-            "server takes JSON by {}; rounds with tools {}",
-            learned.patch_format,
-            if learned.streams_tools {
-                "streamed"
-            } else {
-                "asked without streaming"
-            }
-        )?,
-        None => writeln!(
-            out,
-            "server takes (not learned yet: `redline provider test` finds out)"
-        )?,
-    }
-    Ok(())
-}
-
-/// `redline key …`.
-fn key(store: &Store, action: KeyAction, out: &mut impl Write) -> Result<()> {
-    let (settings, _) = ProviderSettings::load(store)?;
-    let account = settings.key_account();
-    let whose = format!("{} at {}", settings.preset.name(), account.host);
-    match action {
-        KeyAction::Set => {
-            use std::io::{IsTerminal, Read};
-            let key = if std::io::stdin().is_terminal() {
-                rpassword::prompt_password(format!("API key for {whose}: "))?
-            } else {
-                let mut text = String::new();
-                std::io::stdin().take(64 * 1024).read_to_string(&mut text)?;
-                text
-            };
-            let key = key.trim();
-            if key.is_empty() {
-                return Err(fail(
-                    Exit::Refused,
-                    "no key was given on standard input; nothing was saved",
-                ));
-            }
-            OsKeychain.set(&account, key)?;
-            writeln!(out, "Saved the key for {whose} in the keychain.")?;
-        }
-        KeyAction::Clear => {
-            if OsKeychain.remove(&account)? {
-                writeln!(out, "Removed the key for {whose} from the keychain.")?;
-            } else {
-                writeln!(out, "There was no key for {whose} in the keychain.")?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The document a command acts on: the one named, or the one changed last.
-fn document(store: &mut Store, doc: Option<i64>) -> Result<i64> {
-    Ok(match doc {
-        Some(id) => store.document(id)?.id,
-        None => store.current_or_import(redline_resume::first_resume)?.id,
-    })
-}
-
-fn report(out: &mut impl Write, doc: i64, done: &Committed, json: bool) -> Result<()> {
-    if json {
-        return print_json(
-            out,
-            &json!({"id": doc, "revision": done.info.number, "summary": done.info.summary}),
-        );
-    }
-    writeln!(
-        out,
-        "{} — now at revision {}.",
-        done.info.summary, done.info.number
-    )?;
-    Ok(())
-}
-
-/// The largest PDF `redline ats --pdf` reads: a resume's is well under 1 MB (fonts embedded).
-const MAX_PDF_BYTES: u64 = 32 << 20;
-
-/// The memory the reading of a PDF the user names may take (Linux: the child's data segment and private
-/// mappings): a resume's PDF needs a few MB; one made to inflate to gigabytes stops here.
-const PDF_READ_MEMORY: u64 = 1 << 30;
-
-/// How long the reading of a PDF the user names may take.
-const PDF_READ_TIME: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// [`PDF_READ_TIME`], or less when `REDLINE_PDF_READ_SECONDS` says so (the tests' way to see the bound act
-/// without waiting a minute; it can only shorten it).
-fn pdf_read_time() -> std::time::Duration {
-    std::env::var("REDLINE_PDF_READ_SECONDS")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map_or(PDF_READ_TIME, |s| {
-            std::time::Duration::from_secs(s).min(PDF_READ_TIME)
-        })
-}
-
-/// The text of the PDF at `path`, one string per page, read in a child process (this program again, in
-/// `read-pdf-text` mode) bounded in memory ([`PDF_READ_MEMORY`], on Linux) and time ([`PDF_READ_TIME`]): a
-/// file built to inflate to gigabytes or to keep the reader busy is refused in words, and this process —
-/// the database open in it — is never at its mercy.
-fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
-    use std::io::Read as _;
-    use std::process::Stdio;
-    let me = std::env::current_exe()?;
-    let mut command = std::process::Command::new(me);
-    // This program is the app's binary in command-line mode (`redline-app --cli …`, src-tauri/main.rs).
-    command
-        .args(["--cli", "read-pdf-text"])
-        .arg(path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt as _;
-        // SAFETY: between fork and exec the closure calls only setrlimit, which is async-signal-safe, and
-        // allocates nothing.
-        unsafe {
-            command.pre_exec(|| {
-                let limit = libc::rlimit {
-                    rlim_cur: PDF_READ_MEMORY,
-                    rlim_max: PDF_READ_MEMORY,
-                };
-                if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
-            });
-        }
-    }
-    let mut child = command.spawn()?;
-    let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
-    let out = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(s) = stdout.as_mut() {
-            let _ = s.take(64 << 20).read_to_end(&mut bytes);
-        }
-        bytes
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(s) = stderr.as_mut() {
-            let _ = s.take(64 << 10).read_to_string(&mut text);
-        }
-        text
-    });
-    let limit = pdf_read_time();
-    let deadline = std::time::Instant::now() + limit;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(fail(
-                Exit::Refused,
-                format!(
-                    "{}: reading its text took longer than {} s; it is not a PDF Redline can check",
-                    path.display(),
-                    limit.as_secs()
-                ),
-            ));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let (out, err) = (
-        out.join().unwrap_or_default(),
-        err.join().unwrap_or_default(),
-    );
-    if status.success() {
-        return serde_json::from_slice(&out).map_err(|e| {
-            fail(
-                Exit::Failed,
-                format!("{}: its text came back unreadable: {e}", path.display()),
-            )
-        });
-    }
-    // The child said what was wrong ("redline: …" and its exit code): pass it on.
-    if let Some(code) = status.code().filter(|&c| c != 101) {
-        let said = err.trim().trim_start_matches("redline: ");
-        return Err(fail(Exit::from_code(code), said.to_owned()));
-    }
-    Err(fail(
-        Exit::Refused,
-        format!(
-            "{}: reading its text needed more than {} MB of memory or stopped the reader; it is not a PDF \
-             Redline can check",
-            path.display(),
-            PDF_READ_MEMORY >> 20
-        ),
-    ))
-}
-
-/// The file at `path`, refused when it is over `limit` bytes (read one byte past it, never whole).
-fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
-    use std::io::Read as _;
-    let file = std::fs::File::open(path).map_err(|e| {
-        let exit = if e.kind() == std::io::ErrorKind::NotFound {
-            Exit::NotFound
-        } else {
-            Exit::Failed
-        };
-        fail(exit, format!("cannot read {}: {e}", path.display()))
-    })?;
-    let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(fail(
-            Exit::Refused,
-            format!(
-                "{} is larger than {} MB, far more than a resume's PDF; it was not read",
-                path.display(),
-                limit >> 20
-            ),
-        ));
-    }
-    Ok(bytes)
-}
-
-/// `redline ats` in words: what was read per section, then what did not read back.
-fn ats_report(out: &mut impl Write, report: &redline_pdf::ats::Report) -> Result<()> {
-    let pages = if report.pages == 1 { "page" } else { "pages" };
-    writeln!(out, "Read back from the PDF ({} {pages}):", report.pages)?;
-    for section in &report.sections {
-        let heading = if section.id == "basics" {
-            "Header"
-        } else {
-            &section.heading
-        };
-        let text = redline_resume::shorten(&section.text, 100);
-        writeln!(out, "  {heading}: {text}")?;
-    }
-    for (what, findings) in [
-        ("Missing", &report.missing),
-        ("Out of order", &report.out_of_order),
-    ] {
-        if !findings.is_empty() {
-            writeln!(out, "{what} ({}):", findings.len())?;
-            for f in findings {
-                writeln!(out, "  {} {}: {}", f.section, f.field, f.text)?;
-            }
-        }
-    }
-    if report.clean() {
-        writeln!(out, "Every field reads back, in order.")?;
-    }
-    Ok(())
-}
-
-fn print_json(out: &mut impl Write, value: &Value) -> Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value)?;
-    writeln!(out)?;
-    Ok(())
 }
 
 impl From<ExportFormat> for redline_resume::export::Format {
@@ -1285,19 +633,4 @@ impl From<ExportPage> for redline_resume::export::Page {
             ExportPage::Letter => redline_resume::export::Page::Letter,
         }
     }
-}
-
-/// Reads and checks a JSON Resume file; every problem is named by its JSON Pointer.
-fn read_resume(file: &Path) -> Result<Value> {
-    Ok(redline_resume::read_file(file)?)
-}
-
-fn recover(data_dir: &Path, force: bool) -> Result<()> {
-    let recovery = redline_store::backup::recover(data_dir, force)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "Opened the backup {}.", recovery.backup.display())?;
-    for aside in &recovery.set_aside {
-        writeln!(out, "The damaged file is kept as {}.", aside.display())?;
-    }
-    Ok(())
 }

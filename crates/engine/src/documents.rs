@@ -8,101 +8,15 @@ use redline_patch::{Operation, PatchState, Policy};
 use redline_store::{Committed, Source, Store};
 use serde_json::Value;
 
-use super::{Emit, Engine, Open};
+use super::{Engine, Open};
 use crate::ipc::{
-    CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryRow, IpcError, RevisionView, TailorView,
-    WordsChange,
+    CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryRow, IpcError, RevisionView, Streamed,
+    TailorView, WordsChange,
 };
+use crate::kept::{self, Kept, drop_held, held_of, job_of, review_mode};
 
 /// The title of a new blank resume.
 const BLANK_TITLE: &str = "New resume";
-
-/// The setting that keeps the job posting a tailored copy was made for.
-fn job_key(document_id: i64) -> String {
-    format!("job:{document_id}")
-}
-
-/// The job posting resume `document_id` is tailored to, if it is a tailored copy.
-pub(super) fn job_of(store: &Store, document_id: i64) -> Result<Option<String>, IpcError> {
-    Ok(store.setting(&job_key(document_id))?)
-}
-
-/// The setting that turns review mode on: every AI edit waits for the user's Accept.
-const REVIEW: &str = "app.review";
-
-/// Whether review mode is on (off by default).
-pub(super) fn review_mode(store: &Store) -> Result<bool, IpcError> {
-    Ok(store.setting(REVIEW)?.as_deref() == Some("on"))
-}
-
-/// The setting that keeps the edits held for the user's confirmation on a resume.
-fn held_key(document_id: i64) -> String {
-    format!("held:{document_id}")
-}
-
-/// The edits held for the user on resume `document_id`, oldest first (kept across restarts). A value that
-/// cannot be read counts as none.
-pub(super) fn held_of(
-    store: &Store,
-    document_id: i64,
-) -> Result<Vec<redline_agent::Held>, IpcError> {
-    Ok(store
-        .setting(&held_key(document_id))?
-        .and_then(|saved| serde_json::from_str(&saved).ok())
-        .unwrap_or_default())
-}
-
-/// Adds `held` to what waits for the user on resume `document_id` (at most the policy's `max_held`
-/// bundles are kept: the oldest go first).
-pub(super) fn keep_held(
-    store: &mut Store,
-    document_id: i64,
-    held: &[redline_agent::Held],
-) -> Result<(), IpcError> {
-    if held.is_empty() {
-        return Ok(());
-    }
-    let mut all = held_of(store, document_id)?;
-    all.extend(held.iter().cloned());
-    let keep = Policy::default().max_held;
-    if all.len() > keep {
-        all.drain(..all.len() - keep);
-    }
-    save_held(store, document_id, &all)
-}
-
-/// Takes `held` — held edits, or some operations of them — off the list of what waits for the user
-/// (applied, or discarded); the rest of their bundle keeps waiting.
-pub(super) fn drop_held(store: &mut Store, held: &redline_agent::Held) -> Result<(), IpcError> {
-    let mut all = held_of(store, held.document_id)?;
-    for waiting in all.iter_mut().filter(|w| w.base == held.base) {
-        if held.ops.iter().all(|op| waiting.ops.contains(op)) {
-            let (ops, descriptions) = waiting
-                .ops
-                .iter()
-                .zip(&waiting.descriptions)
-                .filter(|(op, _)| !held.ops.contains(op))
-                .map(|(op, d)| (op.clone(), d.clone()))
-                .unzip();
-            waiting.ops = ops;
-            waiting.descriptions = descriptions;
-            break;
-        }
-    }
-    all.retain(|w| !w.ops.is_empty());
-    save_held(store, held.document_id, &all)
-}
-
-fn save_held(
-    store: &mut Store,
-    document_id: i64,
-    all: &[redline_agent::Held],
-) -> Result<(), IpcError> {
-    let value = serde_json::to_string(all)
-        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
-    store.set_setting(&held_key(document_id), &value)?;
-    Ok(())
-}
 
 impl Engine {
     /// Every resume that is not deleted, most recently changed first.
@@ -142,11 +56,20 @@ impl Engine {
         doc_state(&open)
     }
 
+    /// Works on resume `id` from now on, without opening it in the window or making it the one the next
+    /// start opens (the command line's `--doc ID`).
+    pub async fn use_document(&self, id: i64) -> Result<DocState, IpcError> {
+        let mut open = self.open()?.lock().await;
+        open.store.head(id)?;
+        open.document_id = id;
+        doc_state(&open)
+    }
+
     /// Opens resume `id` in the window (it stays the one opened across restarts).
     pub async fn switch(
         &self,
         id: i64,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
         let mut open = self.open()?.lock().await;
@@ -157,7 +80,7 @@ impl Engine {
     pub async fn new_document(
         &self,
         from_sample: bool,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
         let mut open = self.open()?.lock().await;
@@ -178,7 +101,7 @@ impl Engine {
     pub async fn import(
         &self,
         path: &std::path::Path,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
         let document = redline_resume::read_file(path)
@@ -193,19 +116,19 @@ impl Engine {
     pub async fn duplicate(
         &self,
         id: i64,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
         let mut open = self.open()?.lock().await;
         let from = open.store.document(id)?;
-        let title = short_title(&format!("{} (copy)", from.title));
+        let title = format!("{} (copy)", from.title);
         let copy = open.store.create_variant(id, from.head_revision, &title)?;
         show(&mut open, copy, emit)
     }
 
     /// Gives resume `id` a new title (trimmed; not empty).
     pub async fn rename(&self, id: i64, title: &str) -> Result<(), IpcError> {
-        let title = short_title(title.trim());
+        let title = title.trim();
         if title.is_empty() {
             return Err(IpcError::new(
                 ErrorKind::Invalid,
@@ -213,7 +136,7 @@ impl Engine {
             ));
         }
         let mut open = self.open()?.lock().await;
-        open.store.rename(id, &title)?;
+        open.store.rename(id, title)?;
         Ok(())
     }
 
@@ -222,7 +145,7 @@ impl Engine {
     pub async fn delete(
         &self,
         id: i64,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
         let mut open = self.open()?.lock().await;
@@ -253,12 +176,18 @@ impl Engine {
     }
 
     /// Takes back the latest change to the resume on screen, as a new revision.
-    pub async fn undo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<DocState, IpcError> {
+    pub async fn undo(
+        &self,
+        emit: &mut (dyn FnMut(Streamed) + Send),
+    ) -> Result<DocState, IpcError> {
         self.change(emit, |store, id| store.undo(id)).await
     }
 
     /// Applies again the change undone last.
-    pub async fn redo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<DocState, IpcError> {
+    pub async fn redo(
+        &self,
+        emit: &mut (dyn FnMut(Streamed) + Send),
+    ) -> Result<DocState, IpcError> {
         self.change(emit, |store, id| store.redo(id)).await
     }
 
@@ -266,7 +195,7 @@ impl Engine {
     pub async fn restore(
         &self,
         number: u64,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.change(emit, |store, id| store.restore(id, number))
             .await
@@ -280,7 +209,7 @@ impl Engine {
         &self,
         base: u64,
         ops: Vec<Operation>,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
         if ops.is_empty() || ops.len() > Policy::default().max_operations {
@@ -304,7 +233,7 @@ impl Engine {
         &self,
         base: u64,
         change: WordsChange,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         use redline_resume::words::{self, MAX_HEADING_CHARS, SECTIONS};
         self.idle()?;
@@ -379,7 +308,7 @@ impl Engine {
     pub async fn tailor(
         &self,
         posting: &str,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<TailorView, IpcError> {
         self.idle()?;
         let posting = posting.trim();
@@ -401,11 +330,11 @@ impl Engine {
         }
         let mut open = self.open()?.lock().await;
         let master = open.store.document(open.document_id)?;
-        let title = short_title(&format!("{} — for {}", master.title, headline(posting)));
+        let title = format!("{} — for {}", master.title, headline(posting));
         let copy = open
             .store
             .create_variant(master.id, master.head_revision, &title)?;
-        open.store.set_setting(&job_key(copy), posting)?;
+        kept::set(&mut open.store, Kept::Job(copy), posting)?;
         show(&mut open, copy, emit)?;
         tailoring(&open)?.ok_or_else(|| {
             IpcError::new(
@@ -430,8 +359,7 @@ impl Engine {
     /// Turns review mode on or off.
     pub async fn set_review(&self, on: bool) -> Result<bool, IpcError> {
         let mut open = self.open()?.lock().await;
-        open.store
-            .set_setting(REVIEW, if on { "on" } else { "off" })?;
+        kept::set_review_mode(&mut open.store, on)?;
         review_mode(&open.store)
     }
 
@@ -450,9 +378,7 @@ impl Engine {
     /// Every revision of the resume on screen, newest first.
     pub async fn history(&self) -> Result<Vec<HistoryRow>, IpcError> {
         let open = self.open()?.lock().await;
-        let mut rows: Vec<HistoryRow> = open
-            .store
-            .history(open.document_id)?
+        let mut rows: Vec<HistoryRow> = crate::history_in_words(&open.store, open.document_id)?
             .into_iter()
             .map(|r| HistoryRow {
                 number: r.number,
@@ -501,7 +427,7 @@ impl Engine {
     /// A change to the resume on screen made by `act` on the store; the view gets its operations.
     async fn change(
         &self,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
         act: impl FnOnce(&mut Store, i64) -> Result<Committed, redline_store::StoreError>,
     ) -> Result<DocState, IpcError> {
         self.idle()?;
@@ -513,7 +439,7 @@ impl Engine {
         } = &mut *open;
         let committed = act(store, *document_id)?;
         let ops: Vec<Operation> = committed.forward.iter().map(Into::into).collect();
-        emit(Emit::Surface(surface.patch(
+        emit(Streamed::Surface(surface.patch(
             committed.info.number,
             PatchState::Committed,
             ops,
@@ -542,14 +468,14 @@ impl Engine {
 fn show(
     open: &mut Open,
     id: i64,
-    emit: &mut (dyn FnMut(Emit) + Send),
+    emit: &mut (dyn FnMut(Streamed) + Send),
 ) -> Result<DocState, IpcError> {
     let head = open.store.head(id)?;
     if open.store.document(id)?.title != DEMO_TITLE {
         open.store.set_current(id)?;
     }
     open.document_id = id;
-    emit(Emit::Surface(
+    emit(Streamed::Surface(
         open.surface.create(head.number, head.document),
     ));
     doc_state(open)
@@ -611,7 +537,7 @@ fn commit_yours(
     ops: &[Operation],
     policy: &Policy,
     summary: String,
-    emit: &mut (dyn FnMut(Emit) + Send),
+    emit: &mut (dyn FnMut(Streamed) + Send),
 ) -> Result<DocState, IpcError> {
     let Open {
         store,
@@ -628,7 +554,7 @@ fn commit_yours(
         summary,
     ) {
         Ok((committed, ops)) => {
-            emit(Emit::Surface(surface.patch(
+            emit(Streamed::Surface(surface.patch(
                 committed.info.number,
                 PatchState::Committed,
                 ops,
@@ -679,9 +605,7 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
     let (done, undone) = open.store.stacks(id)?;
     let summary_of = |n: Option<&u64>| -> Result<Option<String>, IpcError> {
         let Some(n) = n else { return Ok(None) };
-        Ok(open
-            .store
-            .history(id)?
+        Ok(crate::history_in_words(&open.store, id)?
             .into_iter()
             .find(|r| r.number == *n)
             .map(|r| r.summary))
@@ -694,14 +618,6 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
         undo: summary_of(done.last())?,
         redo: summary_of(undone.last())?,
     })
-}
-
-/// `title` cut to the longest kept ([`redline_resume::MAX_TITLE_CHARS`]), at a character boundary.
-fn short_title(title: &str) -> String {
-    title
-        .chars()
-        .take(redline_resume::MAX_TITLE_CHARS)
-        .collect()
 }
 
 #[cfg(test)]
@@ -816,9 +732,9 @@ mod tests {
     struct Sent(Vec<SurfaceUpdate>);
 
     impl Sent {
-        fn emit(&mut self) -> impl FnMut(Emit) + Send + '_ {
+        fn emit(&mut self) -> impl FnMut(Streamed) + Send + '_ {
             |emit| {
-                if let Emit::Surface(update) = emit {
+                if let Streamed::Surface(update) = emit {
                     self.0.push(update)
                 }
             }
@@ -1266,7 +1182,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let fixture = redline_agent::fixtures::load(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("crates/agent/fixtures/16-out-of-scope-held.json"),
+                .join("../agent/fixtures/16-out-of-scope-held.json"),
         )
         .unwrap();
         let mut replies = fixture.replies.clone();

@@ -2,7 +2,7 @@
 //!
 //! The UI's TypeScript types in `ui/src/bindings/` are generated from these Rust types (and from the
 //! surface messages of `redline-patch`) by ts-rs; a test fails when the generated files are out of date.
-//! Regenerate them with `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-app bindings`.
+//! Regenerate them with `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-engine bindings`.
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -411,10 +411,10 @@ impl From<redline_pdf::PdfError> for IpcError {
     }
 }
 
-/// A request the engine could not make sense of (an unknown export format, say).
-impl From<String> for IpcError {
-    fn from(message: String) -> Self {
-        IpcError::new(ErrorKind::Invalid, message)
+/// A request the engine could not make sense of: an unknown export format, template or page size.
+impl From<redline_resume::export::UnknownName> for IpcError {
+    fn from(err: redline_resume::export::UnknownName) -> Self {
+        IpcError::new(ErrorKind::Invalid, err.to_string())
     }
 }
 
@@ -494,7 +494,7 @@ mod tests {
     /// The committed TypeScript bindings are exactly what the Rust types generate.
     #[test]
     fn bindings_are_up_to_date() {
-        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/bindings");
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings");
         if std::env::var_os("REDLINE_UPDATE_BINDINGS").is_some() {
             let _ = std::fs::remove_dir_all(&committed);
             super::export_bindings(&committed).unwrap();
@@ -504,7 +504,7 @@ mod tests {
         assert_eq!(
             read_tree(&committed),
             read_tree(fresh.path()),
-            "ui/src/bindings is out of date: run `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-app bindings`"
+            "ui/src/bindings is out of date: run `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-engine bindings`"
         );
     }
 }

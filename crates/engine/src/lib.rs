@@ -1,5 +1,8 @@
-//! What the app holds while it runs: the open store, the document on screen and its surface, and the AI
-//! turn in progress (so that Stop can cancel it).
+//! Redline's engine: what both front doors — the desktop app (`src-tauri`) and the `redline` command line —
+//! drive. It holds the open store, the document in use and its surface, and the AI turn in progress (so that
+//! Stop can cancel it); documents, revisions and undo, turns, held edits, review mode, tailoring, the
+//! resume's words and headings, exports and the Page view's images are its public operations. It knows no
+//! GUI toolkit: the app's commands and the CLI's commands are adapters over it.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ipc::{
     AtsView, ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, PageImage,
-    PageImages, ProviderView, TurnSummary,
+    PageImages, ProviderView, Streamed, TurnSummary,
 };
 
 /// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
@@ -25,6 +28,8 @@ pub const MAIN_SURFACE: &str = "main";
 use redline_agent::fixtures::DEMO_TITLE;
 
 mod documents;
+pub mod ipc;
+pub mod kept;
 
 /// The engine as the app runs it.
 pub struct Engine {
@@ -39,20 +44,14 @@ pub struct Engine {
     pages: std::sync::Arc<std::sync::Mutex<redline_pdf::PageDrawer>>,
     /// Whether the Page view has asked for pages yet (the first time, the other template is warmed).
     pages_warmed: std::sync::atomic::AtomicBool,
+    /// How the environment is read (`OPENAI_API_KEY`, `REDLINE_BASE_URL`, …): the process's, or a test's.
+    env: redline_agent::settings::Environment,
 }
 
 struct Open {
     store: Store,
     document_id: i64,
     surface: Surface,
-}
-
-/// What a turn sends to the window as it runs.
-pub enum Emit {
-    /// For the resume view.
-    Surface(SurfaceUpdate),
-    /// For the chat.
-    Chat(ChatEvent),
 }
 
 impl Engine {
@@ -82,7 +81,14 @@ impl Engine {
             notices: std::sync::Mutex::new(Vec::new()),
             pages: Default::default(),
             pages_warmed: Default::default(),
+            env: redline_agent::settings::env_var,
         }
+    }
+
+    /// This engine with the environment read through `env` instead of the process's (tests).
+    pub fn with_environment(mut self, env: redline_agent::settings::Environment) -> Engine {
+        self.env = env;
+        self
     }
 
     /// Keeps `text` for the window to say when it asks ([`Engine::take_notices`]).
@@ -150,24 +156,7 @@ impl Engine {
         folder: &std::path::Path,
     ) -> Result<ExportDone, IpcError> {
         let (bytes, title, extension) = self.render(request).await?;
-        let stem: String = title
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || " -_.()".contains(c) {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect::<String>()
-            .trim()
-            .trim_matches('.')
-            .to_owned();
-        let stem = if stem.is_empty() {
-            "resume".to_owned()
-        } else {
-            stem
-        };
+        let stem = file_stem(&title, extension);
         std::fs::create_dir_all(folder).map_err(|e| {
             IpcError::new(
                 ErrorKind::ReadOnly,
@@ -313,7 +302,7 @@ impl Engine {
         &self,
         message: &str,
         selected: Option<String>,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<TurnSummary, IpcError> {
         let config = self.configured().await?;
         self.turn(config, message, selected, emit).await
@@ -321,23 +310,26 @@ impl Engine {
 
     /// Plays the scripted demo on a fresh copy of the sample resume, through a replay server on
     /// 127.0.0.1: no model, no key, nothing leaves the machine.
-    pub async fn demo(&self, emit: &mut (dyn FnMut(Emit) + Send)) -> Result<TurnSummary, IpcError> {
+    pub async fn demo(
+        &self,
+        emit: &mut (dyn FnMut(Streamed) + Send),
+    ) -> Result<TurnSummary, IpcError> {
         let fixture = redline_agent::fixtures::demo();
         {
             let mut open = self.open()?.lock().await;
             let id = redline_agent::fixtures::demo_document(&mut open.store)?;
             open.document_id = id;
             let head = open.store.head(id)?;
-            emit(Emit::Surface(
+            emit(Streamed::Surface(
                 open.surface.create(head.number, head.document),
             ));
         }
-        emit(Emit::Chat(ChatEvent::Status {
+        emit(Streamed::Chat(ChatEvent::Status {
             text: format!(
                 "Demo — scripted answers from a local replay server: no model, no key, nothing leaves this computer. It edits “{DEMO_TITLE}”, a fresh copy of the sample resume."
             ),
         }));
-        emit(Emit::Chat(ChatEvent::User {
+        emit(Streamed::Chat(ChatEvent::User {
             text: fixture.message.clone(),
         }));
         let (server, config) = redline_agent::fixtures::replay(&fixture, Duration::from_millis(25))
@@ -358,14 +350,15 @@ impl Engine {
         config: ProviderConfig,
         message: &str,
         selected: Option<String>,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<TurnSummary, IpcError> {
         let cancel = CancellationToken::new();
-        *self.running.lock().unwrap_or_else(|p| p.into_inner()) = Some(cancel.clone());
+        // Marked as running until this function returns, however it returns (a failed read below included).
+        let _running = Running::start(&self.running, cancel.clone());
         let mut open = self.open()?.lock().await;
         let provider = redline_agent::settings::provider(&open.store, config)?;
-        let job = documents::job_of(&open.store, open.document_id)?;
-        let review = documents::review_mode(&open.store)?;
+        let job = kept::job_of(&open.store, open.document_id)?;
+        let review = kept::review_mode(&open.store)?;
         let Open {
             store,
             document_id,
@@ -385,12 +378,12 @@ impl Engine {
         }
         .run(message, &mut |event| {
             emit(match event {
-                TurnEvent::Surface { update } => Emit::Surface(update),
-                other => Emit::Chat(ChatEvent::from(other)),
+                TurnEvent::Surface { update } => Streamed::Surface(update),
+                other => Streamed::Chat(ChatEvent::from(other)),
             })
         })
         .await;
-        *self.running.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        drop(_running);
         // What the server was found to take is kept for the next run; failing to keep it costs one
         // refused request next time, not this turn.
         if let Err(e) = redline_agent::settings::remember(&mut open.store, &provider, false) {
@@ -399,7 +392,7 @@ impl Engine {
         if let Ok(outcome) = &result {
             // Edits held for the user wait for them across a restart.
             let id = open.document_id;
-            documents::keep_held(&mut open.store, id, &outcome.held)?;
+            kept::keep_held(&mut open.store, id, &outcome.held)?;
         }
         match result {
             Ok(outcome) => Ok(TurnSummary {
@@ -415,7 +408,7 @@ impl Engine {
     pub async fn apply_held(
         &self,
         held: redline_agent::Held,
-        emit: &mut (dyn FnMut(Emit) + Send),
+        emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<u64, IpcError> {
         let mut open = self.open()?.lock().await;
         let Open {
@@ -432,9 +425,13 @@ impl Engine {
         match redline_agent::confirm(store, &held, &Policy::default()) {
             Ok((committed, ops)) => {
                 let n = committed.info.number;
-                documents::drop_held(store, &held)?;
-                emit(Emit::Surface(surface.patch(n, PatchState::Committed, ops)));
-                emit(Emit::Chat(ChatEvent::Committed {
+                kept::drop_held(store, &held)?;
+                emit(Streamed::Surface(surface.patch(
+                    n,
+                    PatchState::Committed,
+                    ops,
+                )));
+                emit(Streamed::Chat(ChatEvent::Committed {
                     revision: n,
                     summary: committed.info.summary,
                 }));
@@ -448,7 +445,8 @@ impl Engine {
     /// with the demo as the way on.
     async fn configured(&self) -> Result<ProviderConfig, IpcError> {
         let open = self.open()?.lock().await;
-        redline_agent::settings::resolve(&open.store, self.keychain.as_ref(), |_| {}).map_err(
+        redline_agent::settings::resolve_in(self.env, &open.store, self.keychain.as_ref(), |_| {})
+            .map_err(
             |e| match e {
                 redline_agent::SetupError::Store(e) => IpcError::from(e),
                 other => IpcError::new(
@@ -474,7 +472,7 @@ impl Engine {
             Ok(key) => (key.is_some(), None),
             Err(e) => (false, Some(e.to_string())),
         };
-        let env = redline_agent::settings::env_var;
+        let env = self.env;
         ProviderView {
             settings,
             saved,
@@ -555,6 +553,73 @@ impl Engine {
             }
             None => false,
         }
+    }
+}
+
+/// Every revision of `document_id`, oldest first, each summary in words: one written without a summary
+/// (by an older Redline, or a change that came with none) is described from its operations.
+pub fn history_in_words(
+    store: &Store,
+    document_id: i64,
+) -> Result<Vec<redline_store::RevisionInfo>, StoreError> {
+    let mut history = store.history(document_id)?;
+    for info in history.iter_mut().filter(|i| i.summary.is_empty()) {
+        let ops: Vec<redline_patch::Operation> = store
+            .forward(document_id, info.number)?
+            .iter()
+            .map(Into::into)
+            .collect();
+        info.summary = redline_patch::summarize(&ops);
+    }
+    Ok(history)
+}
+
+/// The turn in progress, as [`Engine::stop`] and [`Engine::idle`] see it: set while this lives.
+struct Running<'a>(&'a std::sync::Mutex<Option<CancellationToken>>);
+
+impl<'a> Running<'a> {
+    fn start(
+        slot: &'a std::sync::Mutex<Option<CancellationToken>>,
+        cancel: CancellationToken,
+    ) -> Self {
+        *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(cancel);
+        Running(slot)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+}
+
+/// The longest file name an export is given, in bytes, extension and " (n)" included: most file systems
+/// take 255 bytes, and a title of 200 CJK or Arabic characters is 600.
+const MAX_FILE_NAME_BYTES: usize = 255;
+
+/// The stem of an export's file name made from `title`: characters a file system may refuse replaced, cut
+/// at a character boundary so that the name with its suffix fits in [`MAX_FILE_NAME_BYTES`].
+fn file_stem(title: &str, extension: &str) -> String {
+    let stem: String = title
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || " -_.()".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    // Room for " (1000)." and the extension.
+    let room = MAX_FILE_NAME_BYTES - " (1000).".len() - extension.len();
+    let mut cut = stem.len().min(room);
+    while !stem.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let stem = stem[..cut].trim().trim_matches('.');
+    match stem.is_empty() {
+        true => "resume".to_owned(),
+        false => stem.to_owned(),
     }
 }
 
@@ -757,8 +822,8 @@ mod tests {
         let mut chat = Vec::new();
         let summary = engine
             .demo(&mut |e| match e {
-                Emit::Surface(u) => surfaces.push(u),
-                Emit::Chat(c) => chat.push(c),
+                Streamed::Surface(u) => surfaces.push(u),
+                Streamed::Chat(c) => chat.push(c),
             })
             .await
             .unwrap();
@@ -801,7 +866,7 @@ mod tests {
         };
         let fixture = redline_agent::fixtures::load(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("crates/agent/fixtures/16-out-of-scope-held.json"),
+                .join("../agent/fixtures/16-out-of-scope-held.json"),
         )
         .unwrap();
         let (_server, config) = redline_agent::fixtures::replay(&fixture, Duration::ZERO)
@@ -810,7 +875,7 @@ mod tests {
         let mut chat = Vec::new();
         engine
             .turn(config, &fixture.message, None, &mut |e| {
-                if let Emit::Chat(c) = e {
+                if let Streamed::Chat(c) = e {
                     chat.push(c)
                 }
             })
@@ -835,8 +900,8 @@ mod tests {
         let mut events = Vec::new();
         let revision = engine
             .apply_held(held[0].clone(), &mut |e| match e {
-                Emit::Surface(u) => surfaces.push(u),
-                Emit::Chat(c) => events.push(c),
+                Streamed::Surface(u) => surfaces.push(u),
+                Streamed::Chat(c) => events.push(c),
             })
             .await
             .unwrap();
@@ -905,19 +970,83 @@ mod tests {
         );
     }
 
+    /// A title of 200 CJK or Arabic characters is 600 bytes: the file name is cut to what a file system
+    /// takes, at a character boundary, and the export is written.
+    #[tokio::test]
+    async fn an_export_s_file_name_fits_a_file_system_whatever_the_title() {
+        for letter in ["職", "ع", "a", "é"] {
+            let stem = file_stem(&letter.repeat(200), "html");
+            assert!(
+                stem.len() + " (1000).html".len() <= MAX_FILE_NAME_BYTES,
+                "{letter}: {}",
+                stem.len()
+            );
+            assert!(stem.starts_with(letter));
+        }
+        assert_eq!(file_stem("../..", "pdf"), "-");
+        assert_eq!(file_stem("...", "pdf"), "resume");
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::start_with(
+            Some(dir.path().to_owned()),
+            std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
+        );
+        let id = engine.documents().await.unwrap()[0].id;
+        engine.rename(id, &"職歴".repeat(100)).await.unwrap();
+        let out = dir.path().join("out");
+        let request = ExportRequest {
+            format: "txt".into(),
+            template: "classic".into(),
+            page: "a4".into(),
+        };
+        for _ in 0..2 {
+            let done = engine.export(&request, &out).await.unwrap();
+            let name = std::path::Path::new(&done.path).file_name().unwrap();
+            assert!(name.len() <= MAX_FILE_NAME_BYTES, "{}", name.len());
+        }
+    }
+
+    /// A turn that fails before it reaches the model (here its store cannot be read) does not leave the
+    /// engine "still editing": the next change by hand goes through.
+    #[tokio::test]
+    async fn a_turn_that_fails_in_its_first_reads_leaves_the_engine_idle() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::start_with(
+            Some(dir.path().to_owned()),
+            std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
+        );
+        // A saved review-mode setting that is not text: the turn's read of it fails.
+        let conn =
+            rusqlite::Connection::open(dir.path().join(redline_store::DATABASE_FILE)).unwrap();
+        conn.execute(
+            "INSERT INTO settings (key, value) VALUES ('app.review', x'ff00')",
+            [],
+        )
+        .unwrap();
+        let config = ProviderConfig::new(Some("http://127.0.0.1:9/v1".into()), None);
+        let failed = engine.turn(config, "hi", None, &mut |_| {}).await;
+        assert!(failed.is_err());
+        assert!(!engine.stop(), "no turn is running any more");
+        let base = engine.state().await.unwrap().revision;
+        let ops = vec![redline_patch::Operation::Replace {
+            path: "/basics/label".into(),
+            value: serde_json::json!("Still mine"),
+        }];
+        let state = engine
+            .edit(base, ops, &mut |_| {})
+            .await
+            .expect("the engine takes changes again");
+        assert_eq!(state.revision, base + 1);
+    }
+
     #[tokio::test]
     async fn without_a_model_configured_send_says_what_to_do() {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::start_with(
             Some(dir.path().to_owned()),
             std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
-        );
-        // SAFETY of the environment: this test only reads variables it removes, in its own process.
-        if std::env::var_os("OPENAI_API_KEY").is_some()
-            || std::env::var_os("REDLINE_BASE_URL").is_some()
-        {
-            return;
-        }
+        )
+        // Whatever the developer's shell holds: an environment with nothing set.
+        .with_environment(|_| None);
         let err = engine.send("hi", None, &mut |_| {}).await.unwrap_err();
         assert!(
             err.message.contains("OPENAI_API_KEY") && err.message.contains("Try the demo"),

@@ -23,11 +23,11 @@ pub fn apply(doc: &mut Value, ops: &[Operation]) -> Result<(), ApplyError> {
     if let [op] = ops
         && let Some(result) = apply_one_in_place(doc, op)
     {
-        return result.map_err(|reason| error(0, op, reason));
+        return result.map_err(|reason| error(0, op, reason.to_string()));
     }
     let mut patch = Vec::with_capacity(ops.len());
     for (index, op) in ops.iter().enumerate() {
-        patch.push(to_json_patch(op).map_err(|reason| error(index, op, reason))?);
+        patch.push(to_json_patch(op).map_err(|reason| error(index, op, reason.to_string()))?);
     }
     // json_patch::patch undoes the operations already applied when a later one fails.
     json_patch::patch(doc, &patch).map_err(|e| {
@@ -53,37 +53,33 @@ pub fn apply(doc: &mut Value, ops: &[Operation]) -> Result<(), ApplyError> {
 /// allocation-free lookup instead of json-patch's (which allocates two strings per token). A single
 /// operation either applies or fails before changing anything, so nothing needs undoing. `None` for the
 /// other verbs, which take json-patch's route.
-fn apply_one_in_place(doc: &mut Value, op: &Operation) -> Option<Result<(), String>> {
-    const MISSING: &str =
-        "the path does not exist in the resume (or an array index is out of range)";
-    let missing = || MISSING.to_owned();
+fn apply_one_in_place(doc: &mut Value, op: &Operation) -> Option<Result<(), Unapplied>> {
+    let missing = || Unapplied::Missing;
     Some(match op {
-        Operation::Replace { path, value } => crate::pointer::check(path).and_then(|()| {
+        Operation::Replace { path, value } => check(path).and_then(|()| {
             let slot = crate::pointer::get_mut(doc, path).ok_or_else(missing)?;
             *slot = value.clone();
             Ok(())
         }),
-        Operation::Add { path, value } if !path.is_empty() => {
-            crate::pointer::check(path).and_then(|()| {
-                let (parent, last) = path.rsplit_once('/').unwrap_or(("", path));
-                match crate::pointer::get_mut(doc, parent).ok_or_else(missing)? {
-                    Value::Object(map) => {
-                        map.insert(crate::pointer::unescape(last).into_owned(), value.clone());
-                    }
-                    Value::Array(items) => {
-                        let at = match last {
-                            "-" => items.len(),
-                            _ => crate::pointer::index(last)
-                                .filter(|&i| i <= items.len())
-                                .ok_or_else(missing)?,
-                        };
-                        items.insert(at, value.clone());
-                    }
-                    _ => return Err(missing()),
+        Operation::Add { path, value } if !path.is_empty() => check(path).and_then(|()| {
+            let (parent, last) = path.rsplit_once('/').unwrap_or(("", path));
+            match crate::pointer::get_mut(doc, parent).ok_or_else(missing)? {
+                Value::Object(map) => {
+                    map.insert(crate::pointer::unescape(last).into_owned(), value.clone());
                 }
-                Ok(())
-            })
-        }
+                Value::Array(items) => {
+                    let at = match last {
+                        "-" => items.len(),
+                        _ => crate::pointer::index(last)
+                            .filter(|&i| i <= items.len())
+                            .ok_or_else(missing)?,
+                    };
+                    items.insert(at, value.clone());
+                }
+                _ => return Err(missing()),
+            }
+            Ok(())
+        }),
         _ => return None,
     })
 }
@@ -92,7 +88,7 @@ fn apply_one_in_place(doc: &mut Value, op: &Operation) -> Option<Result<(), Stri
 pub fn to_patch(ops: &[Operation]) -> Result<json_patch::Patch, ApplyError> {
     ops.iter()
         .enumerate()
-        .map(|(index, op)| to_json_patch(op).map_err(|reason| error(index, op, reason)))
+        .map(|(index, op)| to_json_patch(op).map_err(|reason| error(index, op, reason.to_string())))
         .collect::<Result<Vec<_>, _>>()
         .map(json_patch::Patch)
 }
@@ -105,14 +101,15 @@ pub fn applied(doc: &Value, ops: &[Operation]) -> Result<Value, ApplyError> {
 }
 
 /// The json-patch crate's form of `op`, built directly (no serde round trip: this runs on every preview).
-fn to_json_patch(op: &Operation) -> Result<json_patch::PatchOperation, String> {
+fn to_json_patch(op: &Operation) -> Result<json_patch::PatchOperation, Unapplied> {
     use json_patch::{
         AddOperation, CopyOperation, MoveOperation, PatchOperation, RemoveOperation,
         ReplaceOperation, TestOperation,
     };
     let pointer = |p: &str| {
-        crate::pointer::check(p)?;
-        jsonptr::PointerBuf::parse(p).map_err(|e| format!("\"{p}\" is not a JSON Pointer: {e}"))
+        check(p)?;
+        jsonptr::PointerBuf::parse(p)
+            .map_err(|e| Unapplied::Unparsed(format!("\"{p}\" is not a JSON Pointer: {e}")))
     };
     Ok(match op {
         Operation::Add { path, value } => PatchOperation::Add(AddOperation {
@@ -139,6 +136,22 @@ fn to_json_patch(op: &Operation) -> Result<json_patch::PatchOperation, String> {
             value: value.clone(),
         }),
     })
+}
+
+/// Why one operation cannot be applied before json-patch is asked.
+#[derive(Debug, thiserror::Error)]
+enum Unapplied {
+    #[error("the path does not exist in the resume (or an array index is out of range)")]
+    Missing,
+    #[error("{0}")]
+    Pointer(#[from] crate::pointer::PointerError),
+    /// json-patch's pointer parser refused it (in its words).
+    #[error("{0}")]
+    Unparsed(String),
+}
+
+fn check(pointer: &str) -> Result<(), Unapplied> {
+    Ok(crate::pointer::check(pointer)?)
 }
 
 fn from_of(op: &Operation) -> &str {

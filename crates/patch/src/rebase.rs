@@ -77,9 +77,9 @@ pub fn map_pointer(
     pointer: &str,
     insert: bool,
 ) -> Result<String, RebaseError> {
-    pointer::check(pointer).map_err(|detail| RebaseError::Conflict {
+    pointer::check(pointer).map_err(|e| RebaseError::Conflict {
         path: pointer.to_owned(),
-        detail,
+        detail: e.to_string(),
     })?;
     let tokens = pointer::tokens(pointer);
     let conflict = |detail: String| RebaseError::Conflict {

@@ -161,6 +161,12 @@ fn reader_words(error: &redline_stream::Error) -> String {
     }
 }
 
+impl From<crate::pointer::PointerError> for StabilizerError {
+    fn from(error: crate::pointer::PointerError) -> Self {
+        StabilizerError::Malformed(error.to_string())
+    }
+}
+
 impl From<String> for StabilizerError {
     fn from(words: String) -> Self {
         StabilizerError::Malformed(words)

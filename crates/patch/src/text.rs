@@ -80,7 +80,7 @@ pub enum TextError {
     NoParent { verb: &'static str, path: String },
     /// The path is not a JSON Pointer.
     #[error("{0}")]
-    BadPointer(String),
+    BadPointer(#[from] crate::pointer::PointerError),
 }
 
 /// True when `path` is one of the [`RICH_TEXT_FIELDS`].

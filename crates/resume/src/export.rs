@@ -47,16 +47,14 @@ impl Format {
     }
 
     /// The format called `name` (`markdown` and `text` are understood too).
-    pub fn parse(name: &str) -> Result<Format, String> {
+    pub fn parse(name: &str) -> Result<Format, UnknownName> {
         match name.to_ascii_lowercase().as_str() {
             "markdown" => Ok(Format::Markdown),
             "text" => Ok(Format::Text),
             lower => Format::ALL
                 .into_iter()
                 .find(|f| f.name() == lower)
-                .ok_or_else(|| {
-                    format!("there is no format “{name}”; choose pdf, html, json, md or txt")
-                }),
+                .ok_or_else(|| UnknownName::new("format", name, "pdf, html, json, md or txt")),
         }
     }
 
@@ -112,13 +110,47 @@ impl Template {
     }
 
     /// The template called `name`.
-    pub fn parse(name: &str) -> Result<Template, String> {
+    pub fn parse(name: &str) -> Result<Template, UnknownName> {
         Template::ALL
             .into_iter()
             .find(|t| t.name() == name)
-            .ok_or_else(|| format!("there is no template “{name}”; choose classic or modern"))
+            .ok_or_else(|| UnknownName::new("template", name, "classic or modern"))
     }
 }
+
+/// A name that is no export format, template or page size: what it was meant to be, and the choices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownName {
+    /// `format`, `template` or `page size`.
+    pub what: &'static str,
+    /// The name given (at most 40 characters of it).
+    pub name: String,
+    /// The names there are, in words.
+    pub choices: &'static str,
+}
+
+impl UnknownName {
+    fn new(what: &'static str, name: &str, choices: &'static str) -> UnknownName {
+        UnknownName {
+            what,
+            name: crate::shorten(name, 40),
+            choices,
+        }
+    }
+}
+
+impl std::fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let UnknownName {
+            what,
+            name,
+            choices,
+        } = self;
+        write!(f, "there is no {what} “{name}”; choose {choices}")
+    }
+}
+
+impl std::error::Error for UnknownName {}
 
 /// The paper size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,13 +161,11 @@ pub enum Page {
 
 impl Page {
     /// The page called `name` (`a4`, `letter`).
-    pub fn parse(name: &str) -> Result<Page, String> {
+    pub fn parse(name: &str) -> Result<Page, UnknownName> {
         match name.to_ascii_lowercase().as_str() {
             "a4" => Ok(Page::A4),
             "letter" | "us-letter" => Ok(Page::Letter),
-            _ => Err(format!(
-                "there is no page size “{name}”; choose a4 or letter"
-            )),
+            _ => Err(UnknownName::new("page size", name, "a4 or letter")),
         }
     }
 

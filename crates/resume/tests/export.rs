@@ -259,7 +259,12 @@ fn an_export_is_written_whole_and_never_over_a_file() {
         assert_eq!(Format::parse(format.name()), Ok(format));
     }
     assert_eq!(Format::parse("Markdown"), Ok(Format::Markdown));
-    assert!(Format::parse("docx").unwrap_err().contains("docx"));
+    assert!(
+        Format::parse("docx")
+            .unwrap_err()
+            .to_string()
+            .contains("docx")
+    );
 }
 
 /// Laid out by a browser (Debian's Chromium, headless), at page widths from a phone's to the export's own:

@@ -1,0 +1,245 @@
+//! `redline ats`: how an applicant tracking system reads a resume's PDF — one made here, or one the user
+//! names (read in a child process bounded in memory and time).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use redline_store::Store;
+use serde_json::json;
+
+use super::{document, print_json};
+use crate::{Exit, ExportPage, ExportTemplate, fail};
+
+/// `redline read-pdf-text PATH` (hidden): the child process that [`pdf_text_bounded`] starts.
+pub fn read_pdf_text(path: &std::path::Path) -> Result<()> {
+    let bytes = read_limited(path, MAX_PDF_BYTES)?;
+    let pages = redline_pdf::ats::extract(&bytes)
+        .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?;
+    serde_json::to_writer(std::io::stdout().lock(), &pages)?;
+    Ok(())
+}
+
+/// `redline ats`.
+pub fn run(
+    store: &mut Store,
+    doc: Option<i64>,
+    template: ExportTemplate,
+    page: ExportPage,
+    pdf: Option<PathBuf>,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let doc = document(&mut *store, doc)?;
+    let resume = store.head(doc)?.document;
+    let report = match pdf {
+        Some(path) => redline_pdf::ats::compare(&pdf_text_bounded(&path)?, &resume),
+        None => redline_pdf::ats::check(&resume, template.into(), page.into())?,
+    };
+    if json {
+        let mut value = serde_json::to_value(&report)?;
+        value["id"] = json!(doc);
+        print_json(&mut *out, &value)?;
+    } else {
+        ats_report(&mut *out, &report)?;
+    }
+    if !report.clean() {
+        return Err(fail(
+            Exit::Failed,
+            format!(
+                "an applicant tracking system would not read this resume as written: {} missing, {} out of order",
+                report.missing.len(),
+                report.out_of_order.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The largest PDF `redline ats --pdf` reads: a resume's is well under 1 MB (fonts embedded).
+const MAX_PDF_BYTES: u64 = 32 << 20;
+
+/// The memory the reading of a PDF the user names may take (Linux: the child's data segment and private
+/// mappings): a resume's PDF needs a few MB; one made to inflate to gigabytes stops here.
+const PDF_READ_MEMORY: u64 = 1 << 30;
+
+/// How long the reading of a PDF the user names may take.
+const PDF_READ_TIME: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// [`PDF_READ_TIME`], or less when `REDLINE_PDF_READ_SECONDS` says so (the tests' way to see the bound act
+/// without waiting a minute; it can only shorten it).
+fn pdf_read_time() -> std::time::Duration {
+    std::env::var("REDLINE_PDF_READ_SECONDS")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(PDF_READ_TIME, |s| {
+            std::time::Duration::from_secs(s).min(PDF_READ_TIME)
+        })
+}
+
+/// This program again in `read-pdf-text` mode on `path`, its output piped, its memory bounded on Linux.
+fn reader_command(path: &std::path::Path) -> Result<std::process::Command> {
+    use std::process::Stdio;
+    let me = std::env::current_exe()?;
+    // This program is `redline`, or the app's binary in command-line mode (`redline-app --cli …`,
+    // src-tauri/main.rs), which needs the flag again.
+    let in_app = me
+        .file_stem()
+        .is_some_and(|stem| stem.to_string_lossy().starts_with("redline-app"));
+    let mut command = std::process::Command::new(&me);
+    if in_app {
+        command.arg("--cli");
+    }
+    command
+        .arg("read-pdf-text")
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt as _;
+        // SAFETY: between fork and exec the closure calls only setrlimit, which is async-signal-safe, and
+        // allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: PDF_READ_MEMORY,
+                    rlim_max: PDF_READ_MEMORY,
+                };
+                if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    Ok(command)
+}
+
+/// The text of the PDF at `path`, one string per page, read in a child process (this program again, in
+/// `read-pdf-text` mode) bounded in memory ([`PDF_READ_MEMORY`], on Linux) and time ([`PDF_READ_TIME`]): a
+/// file built to inflate to gigabytes or to keep the reader busy is refused in words, and this process —
+/// the database open in it — is never at its mercy.
+fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
+    use std::io::Read as _;
+    let mut child = reader_command(path)?.spawn()?;
+    let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.take(64 << 20).read_to_end(&mut bytes);
+        }
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = s.take(64 << 10).read_to_string(&mut text);
+        }
+        text
+    });
+    let limit = pdf_read_time();
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(fail(
+                Exit::Refused,
+                format!(
+                    "{}: reading its text took longer than {} s; it is not a PDF Redline can check",
+                    path.display(),
+                    limit.as_secs()
+                ),
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let (out, err) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    if status.success() {
+        return serde_json::from_slice(&out).map_err(|e| {
+            fail(
+                Exit::Failed,
+                format!("{}: its text came back unreadable: {e}", path.display()),
+            )
+        });
+    }
+    // The child said what was wrong ("redline: …" and its exit code): pass it on.
+    if let Some(code) = status.code().filter(|&c| c != 101) {
+        let said = err.trim().trim_start_matches("redline: ");
+        return Err(fail(Exit::from_code(code), said.to_owned()));
+    }
+    Err(fail(
+        Exit::Refused,
+        format!(
+            "{}: reading its text needed more than {} MB of memory or stopped the reader; it is not a PDF \
+             Redline can check",
+            path.display(),
+            PDF_READ_MEMORY >> 20
+        ),
+    ))
+}
+
+/// The file at `path`, refused when it is over `limit` bytes (read one byte past it, never whole).
+fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| {
+        let exit = if e.kind() == std::io::ErrorKind::NotFound {
+            Exit::NotFound
+        } else {
+            Exit::Failed
+        };
+        fail(exit, format!("cannot read {}: {e}", path.display()))
+    })?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(fail(
+            Exit::Refused,
+            format!(
+                "{} is larger than {} MB, far more than a resume's PDF; it was not read",
+                path.display(),
+                limit >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `redline ats` in words: what was read per section, then what did not read back.
+fn ats_report(out: &mut impl Write, report: &redline_pdf::ats::Report) -> Result<()> {
+    let pages = if report.pages == 1 { "page" } else { "pages" };
+    writeln!(out, "Read back from the PDF ({} {pages}):", report.pages)?;
+    for section in &report.sections {
+        let heading = if section.id == "basics" {
+            "Header"
+        } else {
+            &section.heading
+        };
+        let text = redline_resume::shorten(&section.text, 100);
+        writeln!(out, "  {heading}: {text}")?;
+    }
+    for (what, findings) in [
+        ("Missing", &report.missing),
+        ("Out of order", &report.out_of_order),
+    ] {
+        if !findings.is_empty() {
+            writeln!(out, "{what} ({}):", findings.len())?;
+            for f in findings {
+                writeln!(out, "  {} {}: {}", f.section, f.field, f.text)?;
+            }
+        }
+    }
+    if report.clean() {
+        writeln!(out, "Every field reads back, in order.")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,107 @@
+//! What the engine keeps in the store's settings between runs, by typed key: review mode, the job posting
+//! a tailored copy was made for, and the edits held for the user's confirmation. Both front doors read and
+//! write them here, so that the app and the `redline` command line agree on what each means.
+
+use redline_agent::Held;
+use redline_patch::Policy;
+use redline_store::Store;
+
+use crate::ipc::{ErrorKind, IpcError};
+
+/// A setting the engine keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept {
+    /// Review mode: every AI edit waits for the user's Accept (`on`; off when absent).
+    Review,
+    /// The job posting resume `id` is tailored to.
+    Job(i64),
+    /// The edits held for the user's confirmation on resume `id` (JSON, oldest first).
+    Held(i64),
+}
+
+impl Kept {
+    /// Its key in the store's settings.
+    pub fn key(self) -> String {
+        match self {
+            Kept::Review => "app.review".to_owned(),
+            Kept::Job(id) => format!("job:{id}"),
+            Kept::Held(id) => format!("held:{id}"),
+        }
+    }
+}
+
+/// The value kept under `what`, if any.
+pub fn get(store: &Store, what: Kept) -> Result<Option<String>, IpcError> {
+    Ok(store.setting(&what.key())?)
+}
+
+/// Keeps `value` under `what`.
+pub fn set(store: &mut Store, what: Kept, value: &str) -> Result<(), IpcError> {
+    Ok(store.set_setting(&what.key(), value)?)
+}
+
+/// The job posting resume `document_id` is tailored to, if it is a tailored copy.
+pub fn job_of(store: &Store, document_id: i64) -> Result<Option<String>, IpcError> {
+    get(store, Kept::Job(document_id))
+}
+
+/// Whether review mode is on (off by default).
+pub fn review_mode(store: &Store) -> Result<bool, IpcError> {
+    Ok(get(store, Kept::Review)?.as_deref() == Some("on"))
+}
+
+/// Turns review mode on or off.
+pub fn set_review_mode(store: &mut Store, on: bool) -> Result<(), IpcError> {
+    set(store, Kept::Review, if on { "on" } else { "off" })
+}
+
+/// The edits held for the user on resume `document_id`, oldest first (kept across restarts). A value that
+/// cannot be read counts as none.
+pub fn held_of(store: &Store, document_id: i64) -> Result<Vec<Held>, IpcError> {
+    Ok(get(store, Kept::Held(document_id))?
+        .and_then(|saved| serde_json::from_str(&saved).ok())
+        .unwrap_or_default())
+}
+
+/// Adds `held` to what waits for the user on resume `document_id` (at most the policy's `max_held`
+/// bundles are kept: the oldest go first).
+pub fn keep_held(store: &mut Store, document_id: i64, held: &[Held]) -> Result<(), IpcError> {
+    if held.is_empty() {
+        return Ok(());
+    }
+    let mut all = held_of(store, document_id)?;
+    all.extend(held.iter().cloned());
+    let keep = Policy::default().max_held;
+    if all.len() > keep {
+        all.drain(..all.len() - keep);
+    }
+    save_held(store, document_id, &all)
+}
+
+/// Takes `held` — held edits, or some operations of them — off the list of what waits for the user
+/// (applied, or discarded); the rest of their bundle keeps waiting.
+pub fn drop_held(store: &mut Store, held: &Held) -> Result<(), IpcError> {
+    let mut all = held_of(store, held.document_id)?;
+    for waiting in all.iter_mut().filter(|w| w.base == held.base) {
+        if held.ops.iter().all(|op| waiting.ops.contains(op)) {
+            let (ops, descriptions) = waiting
+                .ops
+                .iter()
+                .zip(&waiting.descriptions)
+                .filter(|(op, _)| !held.ops.contains(op))
+                .map(|(op, d)| (op.clone(), d.clone()))
+                .unzip();
+            waiting.ops = ops;
+            waiting.descriptions = descriptions;
+            break;
+        }
+    }
+    all.retain(|w| !w.ops.is_empty());
+    save_held(store, held.document_id, &all)
+}
+
+fn save_held(store: &mut Store, document_id: i64, all: &[Held]) -> Result<(), IpcError> {
+    let value = serde_json::to_string(all)
+        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
+    set(store, Kept::Held(document_id), &value)
+}
