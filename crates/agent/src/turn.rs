@@ -10,8 +10,8 @@
 use std::time::{Duration, Instant};
 
 use redline_patch::stabilizer::Notice;
-use redline_patch::{Output, Policy, Scope, Stabilizer, Status, Surface, SurfaceUpdate};
-use redline_store::{Change, ModelCall, Outcome, Role, Source, Store, StoreError};
+use redline_patch::{Bundle, Output, Policy, Scope, Stabilizer, Status, Surface, SurfaceUpdate};
+use redline_store::{Change, ModelCall, Outcome, Revision, Role, Source, Store, StoreError};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -299,6 +299,105 @@ struct Call {
     arguments: String,
 }
 
+/// A tool call read into what it asks for. The model's arguments are untrusted: one that cannot be read
+/// is a refusal the model is told, never an error of the turn.
+enum ToolCall {
+    /// `patch_resume`: change the resume (or why the request is refused).
+    Patch(Result<PatchRequest, String>),
+    /// `create_resume`: its arguments, read by [`Turn::create`].
+    Create(Value),
+    /// A tool this turn does not have.
+    Unknown(String),
+}
+
+/// What `patch_resume` asks for: the planner's description of the changes and the pointers it targets,
+/// each within its bound.
+struct PatchRequest {
+    changes: String,
+    targets: Vec<String>,
+}
+
+impl ToolCall {
+    /// `call` read; a `patch_resume` whose targets are longer than `max_path_chars` is refused.
+    fn read(call: &Call, max_path_chars: usize) -> ToolCall {
+        let args: Value = serde_json::from_str(&call.arguments).unwrap_or(Value::Null);
+        match call.name.as_str() {
+            "patch_resume" => ToolCall::Patch(PatchRequest::read(&args, max_path_chars)),
+            "create_resume" => ToolCall::Create(args),
+            other => ToolCall::Unknown(other.to_owned()),
+        }
+    }
+}
+
+impl PatchRequest {
+    fn read(args: &Value, max_path_chars: usize) -> Result<PatchRequest, String> {
+        let Some(changes) = args["changes"].as_str().map(str::to_owned) else {
+            return Err(
+                "Refused: patch_resume needs \"changes\", a description of what to change."
+                    .to_owned(),
+            );
+        };
+        let targets: Vec<String> = args["targets"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        // What is asked is shown in the chat ("Editing: …") and sent to the patch model: a request, not a
+        // document (the tool's arguments may be 2 MB, for create_resume's whole resume).
+        let chars = changes.chars().count();
+        if chars > MAX_CHANGES_CHARS {
+            return Err(format!(
+                "Refused: \"changes\" is {chars} characters long; describe the change in at most \
+                 {MAX_CHANGES_CHARS}."
+            ));
+        }
+        if targets.len() > MAX_TARGETS || targets.iter().any(|t| t.len() > max_path_chars) {
+            return Err(format!(
+                "Refused: \"targets\" names at most {MAX_TARGETS} pointers, each at most \
+                 {max_path_chars} characters."
+            ));
+        }
+        Ok(PatchRequest { changes, targets })
+    }
+}
+
+/// What the user asked in this message, as the tool calls answering it need it.
+struct Asks<'a> {
+    /// The message.
+    message: &'a str,
+    /// Everything the user said in this conversation (the invented-facts check's source).
+    said: String,
+    /// The message's id in the store, once there is a resume to keep it with.
+    asked: Option<i64>,
+    /// How many `patch_resume` calls this message has made.
+    patch_calls: usize,
+}
+
+/// One request to the patch model, as the audit keeps it: what was sent and what came back.
+struct Attempt {
+    model: String,
+    body: Value,
+    raw: String,
+}
+
+impl Attempt {
+    fn record(&self, outcome: Outcome, applied: Value, error: Option<String>) -> ModelCall {
+        ModelCall {
+            model: self.model.clone(),
+            request: self.body.to_string(),
+            raw_output: self.raw.clone(),
+            outcome,
+            applied,
+            refused: json!([]),
+            error,
+        }
+    }
+}
+
 impl Turn<'_> {
     /// Runs the turn for `message`, reporting through `emit` as it goes.
     pub async fn run(
@@ -306,7 +405,7 @@ impl Turn<'_> {
         message: &str,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<TurnOutcome, TurnError> {
-        let mut asked = match self.document_id {
+        let asked = match self.document_id {
             Some(doc) => Some(self.store.add_message(doc, Role::User, message)?),
             None => None,
         };
@@ -334,7 +433,12 @@ impl Turn<'_> {
             warnings: Vec::new(),
             held: Vec::new(),
         };
-        let mut patch_calls = 0;
+        let mut asks = Asks {
+            message,
+            said,
+            asked,
+            patch_calls: 0,
+        };
         for _round in 0..3 {
             let body = json!({
                 "model": self.provider.config().chat_model,
@@ -355,32 +459,8 @@ impl Turn<'_> {
                 .collect();
             messages.push(json!({"role": "assistant", "content": text, "tool_calls": tool_calls}));
             for call in calls {
-                let patch = call.name == "patch_resume";
-                patch_calls += usize::from(patch);
-                let result = match (call.name.as_str(), self.document_id, asked) {
-                    ("patch_resume", ..) if patch_calls > MAX_PATCH_CALLS => format!(
-                        "Refused: at most {MAX_PATCH_CALLS} changes are made for one message; ask the user to send the rest as a new message."
-                    ),
-                    ("patch_resume", Some(_), Some(asked)) => {
-                        self.patch(&call.arguments, asked, &said, &mut outcome, emit)
-                            .await?
-                    }
-                    ("patch_resume", ..) => {
-                        "Refused: there is no resume yet; create it with create_resume.".to_owned()
-                    }
-                    ("create_resume", None, _) => {
-                        let created = self.create(&call.arguments, message, &mut outcome, emit)?;
-                        if let Some(doc) = self.document_id {
-                            asked = Some(self.store.add_message(doc, Role::User, message)?);
-                        }
-                        created
-                    }
-                    ("create_resume", Some(_), _) => {
-                        "Refused: a resume already exists; use patch_resume to change it."
-                            .to_owned()
-                    }
-                    (other, ..) => format!("Refused: there is no tool named {other}."),
-                };
+                let tool = ToolCall::read(&call, self.policy.max_path_chars);
+                let result = self.answer(tool, &mut asks, &mut outcome, emit).await?;
                 messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": result}));
             }
         }
@@ -394,16 +474,53 @@ impl Turn<'_> {
         Ok(outcome)
     }
 
+    /// Carries out one tool call of the chat model, within this message's limits; returns what the model
+    /// is told.
+    async fn answer(
+        &mut self,
+        tool: ToolCall,
+        asks: &mut Asks<'_>,
+        outcome: &mut TurnOutcome,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<String, TurnError> {
+        asks.patch_calls += usize::from(matches!(tool, ToolCall::Patch(_)));
+        Ok(match (tool, self.document_id, asks.asked) {
+            (ToolCall::Patch(_), ..) if asks.patch_calls > MAX_PATCH_CALLS => format!(
+                "Refused: at most {MAX_PATCH_CALLS} changes are made for one message; ask the user to send the rest as a new message."
+            ),
+            (ToolCall::Patch(Ok(request)), Some(_), Some(asked)) => {
+                self.patch(request, asked, &asks.said, outcome, emit)
+                    .await?
+            }
+            (ToolCall::Patch(Err(refusal)), Some(_), Some(_)) => refusal,
+            (ToolCall::Patch(_), ..) => {
+                "Refused: there is no resume yet; create it with create_resume.".to_owned()
+            }
+            (ToolCall::Create(args), None, _) => {
+                let created = self.create(&args, asks.message, outcome, emit)?;
+                if let Some(doc) = self.document_id {
+                    asks.asked = Some(self.store.add_message(doc, Role::User, asks.message)?);
+                }
+                created
+            }
+            (ToolCall::Create(_), Some(_), _) => {
+                "Refused: a resume already exists; use patch_resume to change it.".to_owned()
+            }
+            (ToolCall::Unknown(other), ..) => {
+                format!("Refused: there is no tool named {other}.")
+            }
+        })
+    }
+
     /// Carries out `create_resume`: a complete, valid resume becomes the first revision of a new document,
     /// shown in the view at once. Returns what the conversation is told.
     fn create(
         &mut self,
-        arguments: &str,
+        args: &Value,
         message: &str,
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<String, TurnError> {
-        let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
         let resume = &args["resume"];
         if !resume.is_object() {
             return Ok(
@@ -535,86 +652,29 @@ impl Turn<'_> {
     }
 
     /// Carries out `patch_resume`: the patch model's operations streamed through the stabilizer into the
-    /// store. Returns what the conversation is told.
+    /// store — or, in review mode, held for the user. A refused bundle is asked for once more, with the
+    /// reason. Returns what the conversation is told.
     async fn patch(
         &mut self,
-        arguments: &str,
+        request: PatchRequest,
         asked: i64,
         said: &str,
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<String, TurnError> {
-        let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
-        let Some(changes) = args["changes"].as_str().map(str::to_owned) else {
-            return Ok(
-                "Refused: patch_resume needs \"changes\", a description of what to change."
-                    .to_owned(),
-            );
-        };
-        let targets: Vec<String> = args["targets"]
-            .as_array()
-            .map(|t| {
-                t.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
-        // What is asked is shown in the chat ("Editing: …") and sent to the patch model: a request, not a
-        // document (the tool's arguments may be 2 MB, for create_resume's whole resume).
-        let chars = changes.chars().count();
-        if chars > MAX_CHANGES_CHARS {
-            return Ok(format!(
-                "Refused: \"changes\" is {chars} characters long; describe the change in at most \
-                 {MAX_CHANGES_CHARS}."
-            ));
-        }
-        let longest = self.policy.max_path_chars;
-        if targets.len() > MAX_TARGETS || targets.iter().any(|t| t.len() > longest) {
-            return Ok(format!(
-                "Refused: \"targets\" names at most {MAX_TARGETS} pointers, each at most \
-                 {longest} characters."
-            ));
-        }
         emit(TurnEvent::Planning {
-            changes: changes.clone(),
-            targets: targets.clone(),
+            changes: request.changes.clone(),
+            targets: request.targets.clone(),
         });
-        // No targets named: the field the user selected is the target, else anywhere.
-        let scope = match (targets.is_empty(), self.selection()) {
-            (false, _) => Scope::Targets(targets.clone()),
-            (true, Some(selected)) => Scope::Targets(vec![selected.to_owned()]),
-            (true, None) => Scope::Anywhere,
-        };
+        let scope = self.scope(&request.targets);
         let mut refusal: Option<String> = None;
         for attempt in 0..2 {
             let head = self.store.head(self.doc())?;
-            let mut request = format!(
-                "Resume (revision {}):\n{}\n\nRequested changes: {changes}\nTarget pointers: {}\n",
-                head.number,
-                head.document,
-                if targets.is_empty() {
-                    "(not given)".to_owned()
-                } else {
-                    targets.join(", ")
-                }
-            );
-            if let Some(selected) = self.selection() {
-                request.push_str(&format!("The user selected: {selected}\n"));
-            }
-            if let Some(reason) = &refusal {
-                request.push_str(&format!("Your previous operations were refused: {reason}. Write them again, correctly.\n"));
-            }
-            let body = json!({
-                "model": self.provider.config().patch_model,
-                "temperature": 0.1,
-                "max_tokens": PATCH_MAX_TOKENS,
-                "messages": [
-                    {"role": "system", "content": patch_rules()},
-                    {"role": "user", "content": request},
-                ],
-            });
-            let doc = self.doc();
+            let mut tried = Attempt {
+                model: self.provider.config().patch_model.clone(),
+                body: self.patch_body(&head, &request, refusal.as_deref()),
+                raw: String::new(),
+            };
             // The stabilizer numbers its messages on the turn's surface, borrowed for this bundle.
             let mut stabilizer = Stabilizer::new(
                 head.document.clone(),
@@ -625,124 +685,41 @@ impl Turn<'_> {
                 Instant::now(),
             )
             .with_stall_threshold(self.stall);
-            let mut raw = String::new();
             let streamed = drive(
                 self.provider,
                 &self.cancel,
                 &mut stabilizer,
-                body.clone(),
-                &mut raw,
+                tried.body.clone(),
+                &mut tried.raw,
                 emit,
             )
             .await;
             if let Err(error) = streamed {
                 // Every preview is rolled back; the call is audited with what the model had sent.
                 forward(stabilizer.abort(&error.to_string()), emit);
-                let outcome = match error {
+                let ended = match error {
                     TurnError::Cancelled => Outcome::Cancelled,
                     _ => Outcome::Failed,
                 };
-                let record = ModelCall {
-                    model: self.provider.config().patch_model.clone(),
-                    request: body.to_string(),
-                    raw_output: raw,
-                    outcome,
-                    applied: json!([]),
-                    refused: json!([]),
-                    error: Some(error.to_string()),
-                };
-                self.store.record_model_call(doc, &record)?;
+                let record = tried.record(ended, json!([]), Some(error.to_string()));
+                self.store.record_model_call(head.document_id, &record)?;
                 return Err(error);
             }
             let status = stabilizer.status().clone();
-            let call = |outcome: Outcome, applied: Value, error: Option<String>| ModelCall {
-                model: self.provider.config().patch_model.clone(),
-                request: body.to_string(),
-                raw_output: raw.clone(),
-                outcome,
-                applied,
-                refused: json!([]),
-                error,
-            };
             let reason = brief(match status {
                 Status::Complete(bundle) if self.review => {
-                    // Review mode: nothing reaches the store until the user accepts it. The previews go;
-                    // the whole bundle (edits outside the targets included) waits on a card.
-                    forward(stabilizer.abort("waiting for the user's review"), emit);
-                    let mut ops = bundle.ops.clone();
-                    ops.extend(bundle.held.iter().cloned());
-                    let applied = serde_json::to_value(&ops).map_err(StoreError::from)?;
-                    self.store
-                        .record_model_call(doc, &call(Outcome::Proposed, applied, None))?;
-                    let summary = redline_patch::summarize_in(&ops, &head.document);
-                    let proposal = Held::proposed(doc, head.number, ops, &head.document);
-                    emit(TurnEvent::Held {
-                        held: proposal.clone(),
-                    });
-                    outcome.held.push(proposal);
-                    return Ok(format!(
-                        "Proposed to the user, who reviews each change before anything is saved (nothing is saved yet): {summary}."
-                    ));
+                    return propose(self.store, bundle, &head, stabilizer, &tried, outcome, emit);
                 }
                 Status::Complete(bundle) => {
-                    let applied = serde_json::to_value(&bundle.ops).map_err(StoreError::from)?;
-                    let ops = match redline_patch::to_patch(&bundle.ops) {
-                        Ok(ops) => ops,
-                        Err(e) => {
-                            forward(stabilizer.abort(&e.to_string()), emit);
-                            return Err(TurnError::Refused(e.to_string()));
-                        }
+                    let landed = Landing {
+                        head: &head,
+                        asked,
+                        said,
+                        tried: &tried,
                     };
-                    let mut record = call(Outcome::Committed, applied, None);
-                    record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
-                    // Worded from what the operations do, never from the model's description of them.
-                    let summary = redline_patch::summarize_in(&bundle.ops, &head.document);
-                    let change = Change::new(head.number, Source::Ai, ops)
-                        .summary(summary.clone())
-                        .chat_message(asked)
-                        .model_call(record);
-                    match self.store.commit(doc, change) {
-                        Ok(committed) => {
-                            let n = committed.info.number;
-                            forward(stabilizer.commit(n), emit);
-                            emit(TurnEvent::Committed {
-                                revision: n,
-                                summary: summary.clone(),
-                            });
-                            outcome.revisions.push(n);
-                            let invented =
-                                crate::facts::invented(&head.document, &committed.document, said);
-                            if let Some(text) = invented.warning("your resume or your messages") {
-                                emit(TurnEvent::Warning { text: text.clone() });
-                                outcome.warnings.push(text);
-                            }
-                            let held =
-                                hold(doc, n, bundle.held, &committed.document, outcome, emit);
-                            return Ok(format!(
-                                "Committed as revision {n}: {summary}.{held} The resume now reads:\n{}",
-                                committed.document
-                            ));
-                        }
-                        Err(StoreError::NoChange(_)) => {
-                            let nothing = if bundle.held.is_empty() {
-                                "nothing changed"
-                            } else {
-                                "every operation was held for confirmation"
-                            };
-                            let mut record =
-                                call(Outcome::Refused, json!([]), Some(nothing.into()));
-                            record.refused = serde_json::to_value(&bundle.held).unwrap_or_default();
-                            self.store.record_model_call(doc, &record)?;
-                            let held =
-                                hold(doc, head.number, bundle.held, &head.document, outcome, emit);
-                            return Ok(format!(
-                                "Nothing changed: the operations left the resume as it was.{held}"
-                            ));
-                        }
-                        Err(e) => {
-                            forward(stabilizer.abort(&e.to_string()), emit);
-                            e.to_string()
-                        }
+                    match commit(self.store, bundle, landed, stabilizer, outcome, emit)? {
+                        Ok(told) => return Ok(told),
+                        Err(reason) => reason,
                     }
                 }
                 Status::Failed(reason) => reason.to_string(),
@@ -751,11 +728,8 @@ impl Turn<'_> {
                     "the model's answer ended early".to_owned()
                 }
             });
-            drop(stabilizer);
-            self.store.record_model_call(
-                doc,
-                &call(Outcome::Refused, json!([]), Some(reason.clone())),
-            )?;
+            let record = tried.record(Outcome::Refused, json!([]), Some(reason.clone()));
+            self.store.record_model_call(head.document_id, &record)?;
             emit(TurnEvent::Refused {
                 reason: reason.clone(),
                 retrying: attempt == 0,
@@ -767,6 +741,157 @@ impl Turn<'_> {
             refusal.unwrap_or_default()
         ))
     }
+
+    /// Where this bundle's edits may go: the targets named; none named, the field the user selected; else
+    /// anywhere.
+    fn scope(&self, targets: &[String]) -> Scope {
+        match (targets.is_empty(), self.selection()) {
+            (false, _) => Scope::Targets(targets.to_vec()),
+            (true, Some(selected)) => Scope::Targets(vec![selected.to_owned()]),
+            (true, None) => Scope::Anywhere,
+        }
+    }
+
+    /// The request to the patch model: the whole resume at `head`, what is asked, and why the last answer
+    /// was refused, if it was.
+    fn patch_body(&self, head: &Revision, request: &PatchRequest, refused: Option<&str>) -> Value {
+        let targets = match request.targets.is_empty() {
+            true => "(not given)".to_owned(),
+            false => request.targets.join(", "),
+        };
+        let mut text = format!(
+            "Resume (revision {}):\n{}\n\nRequested changes: {}\nTarget pointers: {targets}\n",
+            head.number, head.document, request.changes
+        );
+        if let Some(selected) = self.selection() {
+            text.push_str(&format!("The user selected: {selected}\n"));
+        }
+        if let Some(reason) = refused {
+            text.push_str(&format!(
+                "Your previous operations were refused: {reason}. Write them again, correctly.\n"
+            ));
+        }
+        json!({
+            "model": self.provider.config().patch_model,
+            "temperature": 0.1,
+            "max_tokens": PATCH_MAX_TOKENS,
+            "messages": [
+                {"role": "system", "content": patch_rules()},
+                {"role": "user", "content": text},
+            ],
+        })
+    }
+}
+
+/// Review mode: nothing reaches the store until the user accepts it. The previews go; the whole
+/// bundle (edits outside the targets included) waits on a card.
+fn propose(
+    store: &mut Store,
+    bundle: Bundle,
+    head: &Revision,
+    mut stabilizer: Stabilizer<'_>,
+    tried: &Attempt,
+    outcome: &mut TurnOutcome,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<String, TurnError> {
+    forward(stabilizer.abort("waiting for the user's review"), emit);
+    let doc = head.document_id;
+    let mut ops = bundle.ops;
+    ops.extend(bundle.held);
+    let applied = serde_json::to_value(&ops).map_err(StoreError::from)?;
+    store.record_model_call(doc, &tried.record(Outcome::Proposed, applied, None))?;
+    let summary = redline_patch::summarize_in(&ops, &head.document);
+    let proposal = Held::proposed(doc, head.number, ops, &head.document);
+    emit(TurnEvent::Held {
+        held: proposal.clone(),
+    });
+    outcome.held.push(proposal);
+    Ok(format!(
+        "Proposed to the user, who reviews each change before anything is saved (nothing is saved yet): {summary}."
+    ))
+}
+
+/// Commits a complete bundle as a revision, worded from what its operations do (never from the model's
+/// description of them), and holds what it held for the user. `Ok(Err(reason))` when the store
+/// refused it: the model is asked again.
+fn commit(
+    store: &mut Store,
+    bundle: Bundle,
+    landing: Landing<'_>,
+    mut stabilizer: Stabilizer<'_>,
+    outcome: &mut TurnOutcome,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<Result<String, String>, TurnError> {
+    let Landing {
+        head,
+        asked,
+        said,
+        tried,
+    } = landing;
+    let doc = head.document_id;
+    let applied = serde_json::to_value(&bundle.ops).map_err(StoreError::from)?;
+    let ops = match redline_patch::to_patch(&bundle.ops) {
+        Ok(ops) => ops,
+        Err(e) => {
+            forward(stabilizer.abort(&e.to_string()), emit);
+            return Err(TurnError::Refused(e.to_string()));
+        }
+    };
+    let held_json = serde_json::to_value(&bundle.held).unwrap_or_default();
+    let mut record = tried.record(Outcome::Committed, applied, None);
+    record.refused = held_json.clone();
+    let summary = redline_patch::summarize_in(&bundle.ops, &head.document);
+    let change = Change::new(head.number, Source::Ai, ops)
+        .summary(summary.clone())
+        .chat_message(asked)
+        .model_call(record);
+    match store.commit(doc, change) {
+        Ok(committed) => {
+            let n = committed.info.number;
+            forward(stabilizer.commit(n), emit);
+            emit(TurnEvent::Committed {
+                revision: n,
+                summary: summary.clone(),
+            });
+            outcome.revisions.push(n);
+            let invented = crate::facts::invented(&head.document, &committed.document, said);
+            if let Some(text) = invented.warning("your resume or your messages") {
+                emit(TurnEvent::Warning { text: text.clone() });
+                outcome.warnings.push(text);
+            }
+            let held = hold(doc, n, bundle.held, &committed.document, outcome, emit);
+            Ok(Ok(format!(
+                "Committed as revision {n}: {summary}.{held} The resume now reads:\n{}",
+                committed.document
+            )))
+        }
+        Err(StoreError::NoChange(_)) => {
+            let nothing = match bundle.held.is_empty() {
+                true => "nothing changed",
+                false => "every operation was held for confirmation",
+            };
+            let mut record = tried.record(Outcome::Refused, json!([]), Some(nothing.into()));
+            record.refused = held_json;
+            store.record_model_call(doc, &record)?;
+            let held = hold(doc, head.number, bundle.held, &head.document, outcome, emit);
+            Ok(Ok(format!(
+                "Nothing changed: the operations left the resume as it was.{held}"
+            )))
+        }
+        Err(e) => {
+            forward(stabilizer.abort(&e.to_string()), emit);
+            Ok(Err(e.to_string()))
+        }
+    }
+}
+
+/// What a bundle lands on: the head it was written against, the message that asked for it, what the user
+/// said (for the invented-facts check) and the request that produced it.
+struct Landing<'a> {
+    head: &'a Revision,
+    asked: i64,
+    said: &'a str,
+    tried: &'a Attempt,
 }
 
 /// Streams the patch model's answer for `body` into `stabilizer`, until the bundle completes or fails, the
