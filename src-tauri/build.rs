@@ -1,8 +1,57 @@
 fn main() {
     // The capabilities live beside the app's sources, not in the default `capabilities/` at the root.
     println!("cargo:rerun-if-changed=src-tauri/capabilities");
+    // Every command the window may call gets a permission of its own (`allow-open-surface`, …), and only
+    // what a capability grants a window is allowed: a command missing here cannot be called at all.
+    // `tests/parity.rs` checks this list against the handlers (`src-tauri/lib.rs`) and the capability.
+    let manifest = tauri_build::AppManifest::new().commands(&[
+        "painted",
+        "open_link",
+        "provider_settings",
+        "save_provider",
+        "set_key",
+        "clear_key",
+        "test_connection",
+        "find_local_servers",
+        "open_surface",
+        "app_info",
+        "send_message",
+        "start_demo",
+        "apply_held",
+        "stop_turn",
+        "chat_history",
+        "export_preview",
+        "export_document",
+        "list_documents",
+        "document_state",
+        "open_document",
+        "new_document",
+        "import_document",
+        "duplicate_document",
+        "rename_document",
+        "delete_document",
+        "undelete_document",
+        "undo",
+        "redo",
+        "history",
+        "revision",
+        "restore",
+        "take_notices",
+        "edit_document",
+        "set_words",
+        "ats_check",
+        "page_images",
+        "tailor_document",
+        "tailoring",
+        "held_edits",
+        "discard_held",
+        "review_mode",
+        "set_review_mode",
+    ]);
     tauri_build::try_build(
-        tauri_build::Attributes::new().capabilities_path_pattern("./src-tauri/capabilities/**/*"),
+        tauri_build::Attributes::new()
+            .capabilities_path_pattern("./src-tauri/capabilities/**/*")
+            .app_manifest(manifest),
     )
     .expect("failed to run tauri-build");
 }
