@@ -114,6 +114,13 @@ pub enum FixtureError {
     },
 }
 
+impl FixtureError {
+    /// What kind of failure it is: a fixture is the project's own file.
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        redline_kind::ErrorKind::Internal
+    }
+}
+
 /// Reads a fixture file.
 pub fn load(path: &Path) -> Result<Fixture, FixtureError> {
     let text = std::fs::read_to_string(path).map_err(|source| FixtureError::Read {

@@ -6,6 +6,7 @@
 //! [`confirm`] — carried over to the revision the resume has reached by then, checked again like any
 //! other bundle, and saved as a revision of its own.
 
+use redline_kind::ErrorKind;
 use redline_patch::{Operation, Policy, PolicyError, RebaseError, Scope};
 use redline_store::{Change, Committed, Source, Store, StoreError};
 use serde::{Deserialize, Serialize};
@@ -72,6 +73,18 @@ pub enum ConfirmError {
     /// The store failed.
     #[error("{0}")]
     Store(StoreError),
+}
+
+impl ConfirmError {
+    /// What kind of failure it is, for the window's action and the CLI's exit status.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ConfirmError::Conflict(_) => ErrorKind::Conflict,
+            ConfirmError::Refused(_) => ErrorKind::Refused,
+            ConfirmError::NoChange => ErrorKind::Invalid,
+            ConfirmError::Store(e) => e.kind(),
+        }
+    }
 }
 
 impl From<StoreError> for ConfirmError {

@@ -53,6 +53,13 @@ pub enum KeychainError {
     Failed(String),
 }
 
+impl KeychainError {
+    /// What kind of failure it is: without a keychain, no key can be had (OPENAI_API_KEY aside).
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        redline_kind::ErrorKind::NotConfigured
+    }
+}
+
 /// Where keys are kept. [`OsKeychain`] in the app and the CLI; [`MemoryKeychain`] in tests.
 pub trait Keychain: Send + Sync {
     /// The key for `account`, if one is set.

@@ -20,7 +20,6 @@ pub mod facts;
 pub mod fixtures;
 pub mod held;
 pub mod keychain;
-pub mod kind;
 pub mod probe;
 pub mod provider;
 pub mod replay;
@@ -35,10 +34,10 @@ pub fn install_tls() {
 
 pub use held::{ConfirmError, Held, commit_ops, confirm};
 pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeychain};
-pub use kind::{ErrorKind, store_kind};
 pub use provider::{
     ChunkReader, Delta, Learned, Provider, ProviderConfig, ProviderError, Unusable,
 };
+pub use redline_kind::ErrorKind;
 pub use replay::{Pace, ReplayServer, Reply};
 pub use settings::{BadSettings, Preset, ProviderSettings, SetupError, UnknownPreset};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

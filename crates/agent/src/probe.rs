@@ -6,9 +6,9 @@ use serde::Serialize;
 use serde_json::json;
 use ts_rs::TS;
 
-use crate::kind::ErrorKind;
 use crate::provider::{Provider, ProviderError};
 use crate::turn::operations_schema;
+use redline_kind::ErrorKind;
 
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]

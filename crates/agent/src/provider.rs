@@ -14,6 +14,7 @@ use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
 use futures::StreamExt;
+use redline_kind::ErrorKind;
 use serde_json::Value;
 
 /// The most tool calls read from one answer (the conversation uses one or two; a tool-call `index` at or
@@ -72,6 +73,13 @@ pub enum Unusable {
         "your API key would travel unencrypted to {0} over http://; use an https:// address (plain http:// is only for servers on this computer)"
     )]
     KeyInTheClear(String),
+}
+
+impl Unusable {
+    /// What kind of failure it is: no model server or key that can work.
+    pub fn kind(&self) -> ErrorKind {
+        ErrorKind::NotConfigured
+    }
 }
 
 /// OpenAI's API, where no other base URL is given.
@@ -189,6 +197,27 @@ pub enum ProviderError {
     TooLong(String),
     #[error("stopped")]
     Cancelled,
+}
+
+impl ProviderError {
+    /// What kind of failure it is, for the window's action and the CLI's exit status.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ProviderError::Unauthorized(_) => ErrorKind::Unauthorized,
+            ProviderError::RateLimited(..) | ProviderError::Quota(_) => ErrorKind::RateLimited,
+            ProviderError::ModelNotFound(..) => ErrorKind::ModelNotFound,
+            ProviderError::Unreachable(_) | ProviderError::Timeout(_) | ProviderError::Lost => {
+                ErrorKind::Unreachable
+            }
+            ProviderError::Server(..) => ErrorKind::Unreachable,
+            ProviderError::ContextTooLong
+            | ProviderError::BadResponse(_)
+            | ProviderError::Refused(_)
+            | ProviderError::TooLong(_)
+            | ProviderError::Unfinished(_) => ErrorKind::Refused,
+            ProviderError::Cancelled => ErrorKind::Stopped,
+        }
+    }
 }
 
 fn retry_hint(seconds: Option<u64>) -> String {

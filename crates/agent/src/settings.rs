@@ -232,6 +232,32 @@ pub enum SetupError {
     Unusable(#[from] crate::provider::Unusable),
 }
 
+impl SetupError {
+    /// What kind of failure it is: the store's, or no model server or key that can work.
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        match self {
+            SetupError::Store(e) => e.kind(),
+            SetupError::Keychain(_) | SetupError::Unusable(_) => {
+                redline_kind::ErrorKind::NotConfigured
+            }
+        }
+    }
+}
+
+impl UnknownPreset {
+    /// What kind of failure it is: a request that was wrong.
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        redline_kind::ErrorKind::Invalid
+    }
+}
+
+impl BadSettings {
+    /// What kind of failure it is: settings that were wrong (nothing is saved).
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        redline_kind::ErrorKind::Invalid
+    }
+}
+
 /// A name that is no preset (its kind: `invalid`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("there is no preset “{0}”; choose openai, ollama, lmstudio, llamacpp or custom")]

@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use redline_kind::ErrorKind;
 use redline_patch::stabilizer::Notice;
 use redline_patch::{Bundle, Output, Policy, Scope, Stabilizer, Status, Surface, SurfaceUpdate};
 use redline_store::{Change, ModelCall, Outcome, Revision, Role, Source, Store, StoreError};
@@ -79,6 +80,18 @@ pub enum TurnError {
     /// The model's edit broke a rule the engine cannot work around.
     #[error("{0}")]
     Refused(String),
+}
+
+impl TurnError {
+    /// What kind of failure it is, for the window's action and the CLI's exit status.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            TurnError::Provider(e) => e.kind(),
+            TurnError::Store(e) => e.kind(),
+            TurnError::Cancelled => ErrorKind::Stopped,
+            TurnError::Refused(_) => ErrorKind::Refused,
+        }
+    }
 }
 
 /// The rules the patch model works by.

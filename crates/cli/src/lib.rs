@@ -437,36 +437,37 @@ impl Exit {
 
     /// The exit status for `error`, from the first error in its chain whose kind is known.
     pub fn of(error: &anyhow::Error) -> Exit {
-        use redline_agent::{SetupError, TurnError};
-        use redline_resume::ReadError;
         for cause in error.chain() {
             if let Some(failure) = cause.downcast_ref::<Failure>() {
                 return failure.exit;
             }
-            let kind = if let Some(e) = cause.downcast_ref::<redline_store::StoreError>() {
-                redline_agent::store_kind(e)
-            } else if let Some(e) = cause.downcast_ref::<TurnError>() {
-                e.kind()
-            } else if let Some(e) = cause.downcast_ref::<SetupError>() {
-                match e {
-                    SetupError::Store(e) => redline_agent::store_kind(e),
-                    SetupError::Keychain(_) | SetupError::Unusable(_) => ErrorKind::NotConfigured,
-                }
-            } else if let Some(e) = cause.downcast_ref::<ReadError>() {
-                match e {
-                    ReadError::Unreadable(_, io) if io.kind() == std::io::ErrorKind::NotFound => {
-                        ErrorKind::NotFound
-                    }
-                    ReadError::Unreadable(..) => ErrorKind::Internal,
-                    _ => ErrorKind::Refused,
-                }
-            } else {
-                continue;
-            };
-            return Exit::from(kind);
+            if let Some(kind) = kind_of(cause) {
+                return Exit::from(kind);
+            }
         }
         Exit::Failed
     }
+}
+
+/// The kind of `cause`, if it is one of the engine's errors (each says its own kind).
+fn kind_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorKind> {
+    macro_rules! first_of {
+        ($($error:ty),* $(,)?) => {
+            $(if let Some(e) = cause.downcast_ref::<$error>() {
+                return Some(e.kind());
+            })*
+        };
+    }
+    first_of!(
+        redline_store::StoreError,
+        redline_agent::TurnError,
+        redline_agent::SetupError,
+        redline_agent::KeychainError,
+        redline_resume::ReadError,
+        redline_pdf::PdfError,
+        redline_resume::export::UnknownName,
+    );
+    None
 }
 
 impl From<ErrorKind> for Exit {

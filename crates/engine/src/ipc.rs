@@ -387,36 +387,25 @@ impl IpcError {
     }
 }
 
-impl From<redline_store::StoreError> for IpcError {
-    fn from(err: redline_store::StoreError) -> Self {
-        IpcError::new(redline_agent::store_kind(&err), err.to_string())
-    }
+/// An error of the engine's crates as the window gets it: its own kind (each error type says its kind
+/// next to its definition) and its own words.
+macro_rules! from_errors {
+    ($($error:ty),* $(,)?) => {
+        $(impl From<$error> for IpcError {
+            fn from(err: $error) -> Self {
+                IpcError::new(err.kind(), err.to_string())
+            }
+        })*
+    };
 }
 
-impl From<redline_agent::TurnError> for IpcError {
-    fn from(err: redline_agent::TurnError) -> Self {
-        IpcError::new(err.kind(), err.to_string())
-    }
-}
-
-impl From<redline_agent::ConfirmError> for IpcError {
-    fn from(err: redline_agent::ConfirmError) -> Self {
-        IpcError::new(err.kind(), err.to_string())
-    }
-}
-
-impl From<redline_pdf::PdfError> for IpcError {
-    fn from(err: redline_pdf::PdfError) -> Self {
-        IpcError::new(ErrorKind::Internal, err.to_string())
-    }
-}
-
-/// A request the engine could not make sense of: an unknown export format, template or page size.
-impl From<redline_resume::export::UnknownName> for IpcError {
-    fn from(err: redline_resume::export::UnknownName) -> Self {
-        IpcError::new(ErrorKind::Invalid, err.to_string())
-    }
-}
+from_errors!(
+    redline_store::StoreError,
+    redline_agent::TurnError,
+    redline_agent::ConfirmError,
+    redline_pdf::PdfError,
+    redline_resume::export::UnknownName,
+);
 
 /// The provider as the settings show it: what is saved, and whether a key is set — never the key.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]

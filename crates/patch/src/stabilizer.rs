@@ -141,13 +141,14 @@ pub enum StabilizerError {
 }
 
 impl StabilizerError {
-    /// What the user can do about it, as a word the UI picks an action by: `conflict` (the resume changed
-    /// under the edit) or `refused` (the model's answer broke a rule or was malformed).
-    pub fn kind(&self) -> &'static str {
+    /// What kind of failure it is: a conflict (the resume changed under the edit), stopped, or refused
+    /// (the model's answer broke a rule or was malformed).
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        use redline_kind::ErrorKind;
         match self {
-            StabilizerError::Conflict(_) => "conflict",
-            StabilizerError::Stopped(_) => "stopped",
-            _ => "refused",
+            StabilizerError::Conflict(_) => ErrorKind::Conflict,
+            StabilizerError::Stopped(_) => ErrorKind::Stopped,
+            _ => ErrorKind::Refused,
         }
     }
 }

@@ -28,6 +28,13 @@ use typst::{Library, LibraryExt, World};
 #[error("the PDF could not be made: {0}")]
 pub struct PdfError(String);
 
+impl PdfError {
+    /// What kind of failure it is: Typst failing on a resume that passed the schema is Redline's own.
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        redline_kind::ErrorKind::Internal
+    }
+}
+
 const COMMON: &str = include_str!("../templates/common.typ");
 const CLASSIC: &str = include_str!("../templates/classic.typ");
 const MODERN: &str = include_str!("../templates/modern.typ");

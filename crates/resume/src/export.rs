@@ -152,6 +152,13 @@ impl std::fmt::Display for UnknownName {
 
 impl std::error::Error for UnknownName {}
 
+impl UnknownName {
+    /// What kind of failure it is: a request that was wrong.
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        redline_kind::ErrorKind::Invalid
+    }
+}
+
 /// The paper size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page {

@@ -217,6 +217,22 @@ pub enum ReadError {
     Invalid(String, Vec<SchemaViolation>),
 }
 
+impl ReadError {
+    /// What kind of failure it is: a file not found, one that could not be read, or one refused.
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        use redline_kind::ErrorKind;
+        match self {
+            ReadError::Unreadable(_, io) if io.kind() == std::io::ErrorKind::NotFound => {
+                ErrorKind::NotFound
+            }
+            ReadError::Unreadable(..) => ErrorKind::Internal,
+            ReadError::TooLarge(_) | ReadError::NotJson(..) | ReadError::Invalid(..) => {
+                ErrorKind::Refused
+            }
+        }
+    }
+}
+
 fn list(problems: &[SchemaViolation]) -> String {
     let lines: Vec<String> = listed(problems).iter().map(|p| format!("  {p}")).collect();
     lines.join("\n")

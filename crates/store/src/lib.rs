@@ -145,6 +145,33 @@ pub enum StoreError {
     Json(#[from] serde_json::Error),
 }
 
+impl StoreError {
+    /// What kind of failure it is, for the window's action and the CLI's exit status.
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        use redline_kind::ErrorKind;
+        match self {
+            StoreError::Busy { .. } => ErrorKind::Busy,
+            StoreError::ReadOnly { .. } | StoreError::DataDir { .. } => ErrorKind::ReadOnly,
+            StoreError::DiskFull { .. } => ErrorKind::DiskFull,
+            StoreError::Corrupt { .. }
+            | StoreError::Unreadable { .. }
+            | StoreError::Replay { .. } => ErrorKind::Damaged,
+            StoreError::TooNew { .. } => ErrorKind::TooNew,
+            StoreError::NoDocument(_) | StoreError::NoRevision { .. } | StoreError::Empty => {
+                ErrorKind::NotFound
+            }
+            StoreError::Stale { .. } => ErrorKind::Conflict,
+            StoreError::DoesNotApply { .. } | StoreError::TooDeep { .. } => ErrorKind::Refused,
+            StoreError::NoChange(_)
+            | StoreError::NothingToUndo(_)
+            | StoreError::NothingToRedo(_) => ErrorKind::Invalid,
+            StoreError::Backup(_) | StoreError::Sqlite(_) | StoreError::Json(_) => {
+                ErrorKind::Internal
+            }
+        }
+    }
+}
+
 impl From<rusqlite::Error> for StoreError {
     /// Errors met while the store is open: the ones a user can act on get their own words (the path is
     /// the database's, filled in by [`Store`] where it knows it).
