@@ -7,9 +7,8 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::Engine;
 use crate::ipc::{
-    AppInfo, CHAT_EVENT, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryRow,
-    IpcError, ProviderView, RevisionView, SURFACE_EVENT, Streamed, SurfaceUpdate, TailorView,
-    TurnSummary,
+    AppEvent, AppInfo, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryRow,
+    IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate, TailorView, TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -24,8 +23,8 @@ pub async fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, Ip
 pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Streamed) + Send {
     move |streamed| {
         let _ = match streamed {
-            Streamed::Surface(update) => app.emit(SURFACE_EVENT, update),
-            Streamed::Chat(event) => app.emit(CHAT_EVENT, event),
+            Streamed::Surface(update) => app.emit(AppEvent::Surface.name(), update),
+            Streamed::Chat(event) => app.emit(AppEvent::Chat.name(), event),
         };
     }
 }
@@ -96,7 +95,7 @@ pub async fn export_preview(
     request: ExportRequest,
 ) -> Result<String, IpcError> {
     let html = ExportRequest {
-        format: "html".into(),
+        format: crate::ipc::Format::Html,
         ..request
     };
     engine

@@ -3,15 +3,14 @@
 //!
 //! The menu is described as data ([`MENU`]) and built from it, so that what it offers (and which keys it
 //! takes) is checked by tests without a display. The items that act on the window are forwarded to the
-//! UI as a [`MENU_EVENT`] carrying the item's id; the UI does what its own buttons do.
+//! UI as an `AppEvent::Menu` carrying the item's id (a `MenuAction`, generated to TypeScript); the UI does
+//! what its own buttons do.
 
 use std::time::Instant;
 
+use redline_engine::ipc::{AppEvent, MenuAction};
 use tauri::menu::{AboutMetadata, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, Emitter, Manager, Runtime};
-
-/// The event a menu item the UI handles is sent as; its payload is the item's id.
-pub const MENU_EVENT: &str = "menu";
 
 /// One item of the menu: its id, its label, and its shortcut in Tauri's accelerator syntax.
 #[derive(Debug, Clone, Copy)]
@@ -56,14 +55,18 @@ pub const MENU: &[(&str, &[Entry])] = &[
     (
         "File",
         &[
-            item("new", "New Resume", Some("CmdOrCtrl+N")),
-            item("new-sample", "New from the Sample", None),
-            item("import", "Import…", Some("CmdOrCtrl+O")),
-            item("documents", "Documents…", None),
+            item(MenuAction::New.id(), "New Resume", Some("CmdOrCtrl+N")),
+            item(MenuAction::NewSample.id(), "New from the Sample", None),
+            item(MenuAction::Import.id(), "Import…", Some("CmdOrCtrl+O")),
+            item(MenuAction::Documents.id(), "Documents…", None),
             Entry::Separator,
-            item("export", "Export…", Some("CmdOrCtrl+Shift+E")),
+            item(
+                MenuAction::Export.id(),
+                "Export…",
+                Some("CmdOrCtrl+Shift+E"),
+            ),
             Entry::Separator,
-            item("settings", "Settings…", Some("CmdOrCtrl+,")),
+            item(MenuAction::Settings.id(), "Settings…", Some("CmdOrCtrl+,")),
             Entry::Separator,
             item("quit", "Quit Redline", Some("CmdOrCtrl+Q")),
         ],
@@ -71,9 +74,9 @@ pub const MENU: &[(&str, &[Entry])] = &[
     (
         "Edit",
         &[
-            item("undo", "Undo Change", None),
-            item("redo", "Redo Change", None),
-            item("history", "History…", None),
+            item(MenuAction::Undo.id(), "Undo Change", None),
+            item(MenuAction::Redo.id(), "Redo Change", None),
+            item(MenuAction::History.id(), "History…", None),
             Entry::Separator,
             Entry::Text(TextItem::Cut),
             Entry::Text(TextItem::Copy),
@@ -92,17 +95,9 @@ pub const MENU: &[(&str, &[Entry])] = &[
 ];
 
 /// The ids the UI acts on (the rest are handled here).
-pub const UI_ITEMS: &[&str] = &[
-    "new",
-    "new-sample",
-    "import",
-    "documents",
-    "export",
-    "settings",
-    "undo",
-    "redo",
-    "history",
-];
+pub fn ui_items() -> impl Iterator<Item = &'static str> {
+    MenuAction::ALL.into_iter().map(MenuAction::id)
+}
 
 /// Builds [`MENU`] for `app`. On macOS the first menu is the application's own (About, Services, Hide,
 /// Quit with Cmd+Q), and the Edit menu starts with the system's Undo and Redo, which text fields there need.
@@ -185,8 +180,8 @@ pub fn on_menu<R: Runtime>(app: &AppHandle<R>, id: &str) {
         "quit" => app.exit(0),
         "check-updates" => crate::updates::check_from_menu(app.clone()),
         "open-log-folder" => open_log_folder(app),
-        id if UI_ITEMS.contains(&id) => {
-            let _ = app.emit(MENU_EVENT, id);
+        id if ui_items().any(|ui| ui == id) => {
+            let _ = app.emit(AppEvent::Menu.name(), id);
         }
         _ => {}
     }
@@ -406,13 +401,13 @@ mod tests {
         for item in items() {
             assert!(seen.insert(item.id), "{} is in the menu twice", item.id);
             assert!(
-                UI_ITEMS.contains(&item.id)
+                ui_items().any(|ui| ui == item.id)
                     || ["quit", "check-updates", "open-log-folder"].contains(&item.id),
                 "nothing handles the menu item {}",
                 item.id
             );
         }
-        for id in UI_ITEMS {
+        for id in ui_items() {
             assert!(seen.contains(id), "{id} is handled but not in the menu");
         }
         let accelerators: Vec<_> = items().filter_map(|i| i.accelerator).collect();

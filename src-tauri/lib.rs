@@ -205,7 +205,10 @@ pub(crate) fn open_files<R: tauri::Runtime>(
         if let Err(e) = tauri::async_runtime::block_on(engine.import(&path, &mut emit)) {
             log::warn!("a file Redline was asked to open could not be imported");
             if shown {
-                let _ = app.emit(ipc::CHAT_EVENT, ipc::ChatEvent::Status { text: e.message });
+                let _ = app.emit(
+                    ipc::AppEvent::Chat.name(),
+                    ipc::ChatEvent::Status { text: e.message },
+                );
             } else {
                 engine.notice(e.message);
             }

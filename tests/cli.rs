@@ -434,7 +434,7 @@ fn export_writes_every_format_and_json_round_trips() {
         ),
         (
             vec!["export", "--format", "docx", "-o"],
-            "[possible values: pdf, html, json, md, txt]",
+            "[possible values: pdf, html, md, txt, json]",
         ),
         (
             vec!["export", "--format", "html", "--template", "fancy", "-o"],

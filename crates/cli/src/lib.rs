@@ -16,8 +16,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand};
 use redline_agent::ErrorKind;
+use redline_resume::export::{Format, Page, Template};
 use redline_store::{DATA_DIR_ENV, Store};
 
 mod cmd;
@@ -238,11 +239,11 @@ enum Command {
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
         /// The look of the PDF that is read.
-        #[arg(long, value_name = "T", default_value = "classic")]
-        template: ExportTemplate,
+        #[arg(long, value_name = "T", default_value = "classic", value_parser = templates())]
+        template: Template,
         /// Its paper size.
-        #[arg(long, value_name = "SIZE", default_value = "a4")]
-        page: ExportPage,
+        #[arg(long, value_name = "SIZE", default_value = "a4", value_parser = pages())]
+        page: Page,
         /// Read this PDF (one exported earlier, say) instead of making one: is it still the resume?
         #[arg(long, value_name = "FILE", conflicts_with_all = ["template", "page"])]
         pdf: Option<PathBuf>,
@@ -288,40 +289,40 @@ enum Command {
     ReadPdfText { path: PathBuf },
 }
 
+/// A `--format`, `--template` or `--page` value, from the engine's own list of them (redline_resume's
+/// `Format`, `Template`, `Page`), each with its help and its aliases.
+fn choice<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    about: fn(T) -> &'static str,
+    aliases: fn(T) -> &'static [&'static str],
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    let values = all.iter().map(move |&t| {
+        PossibleValue::new(name(t))
+            .help(about(t))
+            .aliases(aliases(t))
+    });
+    PossibleValuesParser::new(values).map(move |chosen: String| {
+        *all.iter()
+            .find(|&&t| name(t) == chosen || aliases(t).contains(&chosen.as_str()))
+            .expect("clap only lets through the values listed")
+    })
+}
+
 /// `--format`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ExportFormat {
-    /// PDF, made in-process by Typst, fonts embedded.
-    Pdf,
-    /// One self-contained HTML file.
-    Html,
-    /// JSON Resume, lossless.
-    Json,
-    /// Markdown.
-    #[value(alias = "markdown")]
-    Md,
-    /// Plain text.
-    #[value(alias = "text")]
-    Txt,
+fn formats() -> impl clap::builder::TypedValueParser<Value = Format> {
+    choice(&Format::ALL, Format::name, Format::about, Format::aliases)
 }
 
 /// `--template`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ExportTemplate {
-    /// Serif, one column, centred header.
-    Classic,
-    /// Sans-serif, one column, an accent colour and a header band.
-    Modern,
+fn templates() -> impl clap::builder::TypedValueParser<Value = Template> {
+    choice(&Template::ALL, Template::name, Template::about, |_| &[])
 }
 
 /// `--page`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ExportPage {
-    /// 210 × 297 mm.
-    A4,
-    /// 8.5 × 11 in.
-    #[value(alias = "us-letter")]
-    Letter,
+fn pages() -> impl clap::builder::TypedValueParser<Value = Page> {
+    choice(&Page::ALL, Page::name, Page::about, Page::aliases)
 }
 
 #[derive(Debug, Subcommand)]
@@ -602,36 +603,5 @@ fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result
         Command::Chat(args) => cmd::chat::run(store, args),
         Command::Demo { json } => cmd::chat::demo(store, json),
         _ => unreachable!("the other commands are carried out before the store is opened"),
-    }
-}
-
-impl From<ExportFormat> for redline_resume::export::Format {
-    fn from(format: ExportFormat) -> Self {
-        use redline_resume::export::Format;
-        match format {
-            ExportFormat::Pdf => Format::Pdf,
-            ExportFormat::Html => Format::Html,
-            ExportFormat::Json => Format::Json,
-            ExportFormat::Md => Format::Markdown,
-            ExportFormat::Txt => Format::Text,
-        }
-    }
-}
-
-impl From<ExportTemplate> for redline_resume::export::Template {
-    fn from(template: ExportTemplate) -> Self {
-        match template {
-            ExportTemplate::Classic => redline_resume::export::Template::Classic,
-            ExportTemplate::Modern => redline_resume::export::Template::Modern,
-        }
-    }
-}
-
-impl From<ExportPage> for redline_resume::export::Page {
-    fn from(page: ExportPage) -> Self {
-        match page {
-            ExportPage::A4 => redline_resume::export::Page::A4,
-            ExportPage::Letter => redline_resume::export::Page::Letter,
-        }
     }
 }

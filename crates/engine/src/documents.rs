@@ -383,7 +383,7 @@ impl Engine {
             .map(|r| HistoryRow {
                 number: r.number,
                 created_at: r.created_at,
-                source: r.source.as_str().to_owned(),
+                source: r.source,
                 summary: r.summary,
             })
             .collect();
@@ -666,10 +666,10 @@ mod tests {
     async fn the_page_view_gets_each_new_page_once_and_nothing_oversize() {
         let dir = tempfile::tempdir().unwrap();
         let engine = engine(dir.path());
-        let request = |template: &str| crate::ipc::ExportRequest {
-            format: "pdf".into(),
-            template: template.into(),
-            page: "a4".into(),
+        // As the window's request arrives: JSON, read into the typed request.
+        let request = |template: &str| -> crate::ipc::ExportRequest {
+            serde_json::from_value(json!({"format": "pdf", "template": template, "page": "a4"}))
+                .unwrap()
         };
         let sample = redline_resume::sample();
         let (header, pngs) = engine
@@ -720,11 +720,17 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.kind, ErrorKind::Invalid);
         assert!(err.message.contains("larger than any resume"), "{err:?}");
-        let err = engine
-            .page_images(sample, &request("<script>"), &[])
-            .await
-            .unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Invalid, "{err:?}");
+        // An unknown template never reaches the engine: the request is not read.
+        let unknown = serde_json::from_value::<crate::ipc::ExportRequest>(
+            json!({"format": "pdf", "template": "<script>", "page": "a4"}),
+        );
+        assert!(unknown.unwrap_err().to_string().contains("<script>"));
+        assert!(
+            engine
+                .page_images(sample, &request("modern"), &[])
+                .await
+                .is_ok()
+        );
     }
 
     /// What the view was sent.
@@ -924,7 +930,7 @@ mod tests {
         };
         assert_eq!((patch.revision, patch.state), (2, PatchState::Committed));
         let newest = &engine.history().await.unwrap()[0];
-        assert_eq!(newest.source, "user");
+        assert_eq!(newest.source, Source::User);
         assert_eq!(newest.summary, "Change your title to “Founder”");
         // Who the resume is about is the user's to change: nothing is held.
         engine
@@ -1016,7 +1022,7 @@ mod tests {
             redline_resume::sample()["meta"]["version"]
         );
         let history = engine.history().await.unwrap();
-        assert_eq!(history[0].source, "user");
+        assert_eq!(history[0].source, Source::User);
         assert_eq!(history[0].summary, "Call the work section “Erfahrung”");
         assert_eq!(
             history[1].summary,
@@ -1310,7 +1316,7 @@ mod tests {
         let rest = engine.held().await.unwrap();
         engine.discard_held(&rest[0]).await.unwrap();
         assert!(engine.held().await.unwrap().is_empty());
-        assert_eq!(engine.history().await.unwrap()[0].source, "ai");
+        assert_eq!(engine.history().await.unwrap()[0].source, Source::Ai);
     }
 
     #[tokio::test]

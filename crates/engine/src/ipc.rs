@@ -9,11 +9,77 @@ use ts_rs::TS;
 
 pub use redline_patch::SurfaceUpdate;
 
-/// The name of the Tauri event that carries [`SurfaceUpdate`]s after the first `create`.
-pub const SURFACE_EVENT: &str = "surface";
+pub use redline_resume::export::{Format, Page, Template};
+pub use redline_store::Source;
 
-/// The name of the Tauri event that carries [`ChatEvent`]s while a turn runs.
-pub const CHAT_EVENT: &str = "chat";
+/// The app-wide events the window listens to (a turn's own stream goes over its channel instead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum AppEvent {
+    /// [`SurfaceUpdate`]s after the first `create`, for what changed outside a turn.
+    Surface,
+    /// [`ChatEvent`]s for what changed outside a turn (a start-up notice, held edits applied).
+    Chat,
+    /// A [`MenuAction`] the window carries out.
+    Menu,
+}
+
+impl AppEvent {
+    /// Its name, as Tauri carries it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AppEvent::Surface => "surface",
+            AppEvent::Chat => "chat",
+            AppEvent::Menu => "menu",
+        }
+    }
+}
+
+/// A menu item the window carries out itself, sent as an [`AppEvent::Menu`] with this as its payload (the
+/// menu's other items — Quit, Check for Updates, Open Log Folder — are the shell's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum MenuAction {
+    New,
+    NewSample,
+    Import,
+    Documents,
+    Export,
+    Settings,
+    Undo,
+    Redo,
+    History,
+}
+
+impl MenuAction {
+    /// Every one, in the menu's order.
+    pub const ALL: [MenuAction; 9] = [
+        MenuAction::New,
+        MenuAction::NewSample,
+        MenuAction::Import,
+        MenuAction::Documents,
+        MenuAction::Export,
+        MenuAction::Settings,
+        MenuAction::Undo,
+        MenuAction::Redo,
+        MenuAction::History,
+    ];
+
+    /// Its id, the menu item's and the event's payload.
+    pub const fn id(self) -> &'static str {
+        match self {
+            MenuAction::New => "new",
+            MenuAction::NewSample => "new-sample",
+            MenuAction::Import => "import",
+            MenuAction::Documents => "documents",
+            MenuAction::Export => "export",
+            MenuAction::Settings => "settings",
+            MenuAction::Undo => "undo",
+            MenuAction::Redo => "redo",
+            MenuAction::History => "history",
+        }
+    }
+}
 
 /// What a turn streams to the window that started it, in order, over the `tauri::ipc::Channel` handed to
 /// the command that starts it (`send_message`, `start_demo`): the resume view's surface messages and the
@@ -82,15 +148,15 @@ impl From<redline_agent::TurnEvent> for ChatEvent {
 }
 
 /// What an export asks for.
-#[derive(Debug, Clone, PartialEq, serde::Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportRequest {
-    /// `html`, `md`, `txt` or `json`.
-    pub format: String,
-    /// `classic` or `modern` (HTML).
-    pub template: String,
-    /// `a4` or `letter` (HTML).
-    pub page: String,
+    /// The file format.
+    pub format: Format,
+    /// The look (HTML and PDF).
+    pub template: Template,
+    /// The paper size (HTML and PDF).
+    pub page: Page,
 }
 
 /// A change to the words a resume is shown in (`meta.language`, `meta.headings`): the view and every
@@ -219,10 +285,18 @@ pub struct ExportDone {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatLine {
-    /// `user` or `assistant`.
-    pub role: String,
+    /// Who said it.
+    pub role: ChatRole,
     /// What was said.
     pub text: String,
+}
+
+/// Who said a line of the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatRole {
+    User,
+    Assistant,
 }
 
 /// What a finished turn did.
@@ -295,8 +369,8 @@ pub struct HistoryRow {
     /// When, milliseconds since the Unix epoch (the UI shows local time).
     #[ts(type = "number")]
     pub created_at: i64,
-    /// Where it came from: `ai`, `user` (made by hand), `import`, `undo`, `redo` or `restore`.
-    pub source: String,
+    /// Where it came from (`user`: made by hand).
+    pub source: Source,
     /// What it did, in words.
     pub summary: String,
 }
@@ -452,7 +526,56 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     HistoryRow::export_all(&cfg)?;
     RevisionView::export_all(&cfg)?;
     TailorView::export_all(&cfg)?;
+    AppEvent::export_all(&cfg)?;
+    MenuAction::export_all(&cfg)?;
+    std::fs::write(dir.join("vocabulary.ts"), vocabulary())?;
     Ok(())
+}
+
+/// The value lists the window's menus and dialogs are built from, written beside the types as
+/// `vocabulary.ts`, so that no list of names is copied by hand in the UI.
+fn vocabulary() -> String {
+    use std::fmt::Write as _;
+    let mut imports = String::new();
+    let mut body = String::new();
+    let mut choices = |name: &str, ty: &str, items: Vec<(&str, &str)>| {
+        let _ = writeln!(imports, "import type {{ {ty} }} from \"./{ty}\";");
+        let _ = writeln!(
+            body,
+            "\nexport const {name}: readonly {{ value: {ty}; label: string }}[] = ["
+        );
+        for (value, label) in items {
+            let _ = writeln!(body, "  {{ value: {value:?}, label: {label:?} }},");
+        }
+        let _ = writeln!(body, "];");
+    };
+    choices(
+        "FORMATS",
+        "Format",
+        Format::ALL.iter().map(|f| (f.name(), f.label())).collect(),
+    );
+    choices(
+        "TEMPLATES",
+        "Template",
+        Template::ALL
+            .iter()
+            .map(|t| (t.name(), t.label()))
+            .collect(),
+    );
+    choices(
+        "PAGES",
+        "Page",
+        Page::ALL.iter().map(|p| (p.name(), p.label())).collect(),
+    );
+    let _ = writeln!(imports, "import type {{ AppEvent }} from \"./AppEvent\";");
+    body.push('\n');
+    for event in [AppEvent::Surface, AppEvent::Chat, AppEvent::Menu] {
+        let name = format!("{event:?}_EVENT").to_uppercase();
+        let _ = writeln!(body, "export const {name}: AppEvent = {:?};", event.name());
+    }
+    format!(
+        "// Generated from crates/engine/src/ipc.rs (`vocabulary`) with the other bindings. Do not edit this file manually.\n\n{imports}{body}"
+    )
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::ipc::{
-    AtsView, ChatEvent, ChatLine, ErrorKind, ExportDone, ExportRequest, IpcError, PageImage,
-    PageImages, ProviderView, Streamed, TurnSummary,
+    AtsView, ChatEvent, ChatLine, ChatRole, ErrorKind, ExportDone, ExportRequest, IpcError,
+    PageImage, PageImages, ProviderView, Streamed, TurnSummary,
 };
 
 /// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
@@ -131,10 +131,11 @@ impl Engine {
         &self,
         request: &ExportRequest,
     ) -> Result<(Vec<u8>, String, &'static str), IpcError> {
-        use redline_resume::export::{Format, Page, Template};
-        let format = Format::parse(&request.format)?;
-        let template = Template::parse(&request.template)?;
-        let page = Page::parse(&request.page)?;
+        let ExportRequest {
+            format,
+            template,
+            page,
+        } = *request;
         let open = self.open()?.lock().await;
         let resume = open.store.head(open.document_id)?.document;
         let title = open.store.document(open.document_id)?.title;
@@ -204,8 +205,7 @@ impl Engine {
         have: &[String],
     ) -> Result<(PageImages, Vec<std::sync::Arc<[u8]>>), IpcError> {
         use redline_resume::export::{Page, Template};
-        let template = Template::parse(&request.template)?;
-        let page = Page::parse(&request.page)?;
+        let (template, page) = (request.template, request.page);
         if redline_resume::measure(&document).bytes > redline_resume::MAX_DOCUMENT_BYTES {
             return Err(IpcError::new(
                 ErrorKind::Invalid,
@@ -263,9 +263,7 @@ impl Engine {
     /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
     /// and page size) made and read back in-process, per section, with what is missing or out of order.
     pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, IpcError> {
-        use redline_resume::export::{Page, Template};
-        let template = Template::parse(&request.template)?;
-        let page = Page::parse(&request.page)?;
+        let (template, page) = (request.template, request.page);
         let open = self.open()?.lock().await;
         let resume = open.store.head(open.document_id)?.document;
         drop(open);
@@ -284,12 +282,12 @@ impl Engine {
             .into_iter()
             .filter_map(|m| {
                 let role = match m.role {
-                    redline_store::Role::User => "user",
-                    redline_store::Role::Assistant => "assistant",
+                    redline_store::Role::User => ChatRole::User,
+                    redline_store::Role::Assistant => ChatRole::Assistant,
                     _ => return None,
                 };
                 Some(ChatLine {
-                    role: role.to_owned(),
+                    role,
                     text: m.content,
                 })
             })
@@ -853,7 +851,7 @@ mod tests {
         // The conversation is kept with the document, for the next start.
         let history = engine.chat_history().await.unwrap();
         assert_eq!(history.len(), 2);
-        assert_eq!(history[0].role, "user");
+        assert_eq!(history[0].role, ChatRole::User);
         assert!(history[1].text.starts_with("Sure — adding Rust"));
     }
 
@@ -942,10 +940,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::start(Some(dir.path().join("data")));
         let out = dir.path().join("Downloads");
-        let request = |format: &str| ExportRequest {
-            format: format.into(),
-            template: "modern".into(),
-            page: "letter".into(),
+        // As the window's request arrives: JSON, read into the typed request.
+        let request = |format: &str| -> ExportRequest {
+            serde_json::from_value(
+                serde_json::json!({"format": format, "template": "modern", "page": "letter"}),
+            )
+            .unwrap()
         };
         let first = engine.export(&request("html"), &out).await.unwrap();
         let second = engine.export(&request("html"), &out).await.unwrap();
@@ -961,8 +961,11 @@ mod tests {
         assert_eq!(html.len() as u64, first.bytes);
         let pdf = engine.export(&request("pdf"), &out).await.unwrap();
         assert!(std::fs::read(&pdf.path).unwrap().starts_with(b"%PDF-"));
-        let err = engine.export(&request("docx"), &out).await.unwrap_err();
-        assert!(err.message.contains("docx"), "{err}");
+        // An unknown format never reaches the engine: the request is not read.
+        let unknown = serde_json::from_value::<ExportRequest>(
+            serde_json::json!({"format": "docx", "template": "modern", "page": "letter"}),
+        );
+        assert!(unknown.unwrap_err().to_string().contains("docx"));
         assert_eq!(
             std::fs::read_dir(&out).unwrap().count(),
             3,
@@ -994,9 +997,9 @@ mod tests {
         engine.rename(id, &"職歴".repeat(100)).await.unwrap();
         let out = dir.path().join("out");
         let request = ExportRequest {
-            format: "txt".into(),
-            template: "classic".into(),
-            page: "a4".into(),
+            format: crate::ipc::Format::Text,
+            template: crate::ipc::Template::Classic,
+            page: crate::ipc::Page::A4,
         };
         for _ in 0..2 {
             let done = engine.export(&request, &out).await.unwrap();

@@ -9,19 +9,23 @@ use serde_json::Value;
 use crate::outline::{Entry, Item, outline};
 use crate::words::words;
 
-/// What an export is written as: one switch for the CLI, the app and the export dialog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What an export is written as: one switch for the CLI, the app and the export dialog (its TypeScript
+/// type and its list of choices are generated from here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// PDF, made by Typst (`redline-pdf`).
     Pdf,
     /// One self-contained HTML file.
     Html,
-    /// JSON Resume, lossless.
-    Json,
     /// Markdown.
+    #[serde(rename = "md", alias = "markdown")]
     Markdown,
     /// Plain text.
+    #[serde(rename = "txt", alias = "text")]
     Text,
+    /// JSON Resume, lossless.
+    Json,
 }
 
 impl Format {
@@ -29,10 +33,41 @@ impl Format {
     pub const ALL: [Format; 5] = [
         Format::Pdf,
         Format::Html,
-        Format::Json,
         Format::Markdown,
         Format::Text,
+        Format::Json,
     ];
+
+    /// How a menu names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Pdf => "PDF",
+            Format::Html => "HTML (one file, prints well)",
+            Format::Markdown => "Markdown",
+            Format::Text => "Plain text",
+            Format::Json => "JSON Resume",
+        }
+    }
+
+    /// The other names it is known by (`markdown`, `text`).
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Format::Markdown => &["markdown"],
+            Format::Text => &["text"],
+            _ => &[],
+        }
+    }
+
+    /// What it is, for the command line's help.
+    pub fn about(self) -> &'static str {
+        match self {
+            Format::Pdf => "PDF, made in-process by Typst, fonts embedded",
+            Format::Html => "one self-contained HTML file",
+            Format::Markdown => "Markdown",
+            Format::Text => "plain text",
+            Format::Json => "JSON Resume, lossless",
+        }
+    }
 
     /// Its name on the command line and over IPC (`pdf`, `html`, `json`, `md`, `txt`), which is also the
     /// file's extension.
@@ -89,7 +124,8 @@ pub fn write_new(path: &std::path::Path, bytes: &[u8], replace: bool) -> std::io
 }
 
 /// An export's look.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
 pub enum Template {
     /// Serif, one column, centred header.
     Classic,
@@ -100,6 +136,22 @@ pub enum Template {
 impl Template {
     /// Every template, for tests and menus.
     pub const ALL: [Template; 2] = [Template::Classic, Template::Modern];
+
+    /// How a menu names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Template::Classic => "Classic",
+            Template::Modern => "Modern",
+        }
+    }
+
+    /// What it looks like, for the command line's help.
+    pub fn about(self) -> &'static str {
+        match self {
+            Template::Classic => "serif, one column, centred header",
+            Template::Modern => "sans-serif, one column, an accent colour and a header band",
+        }
+    }
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
@@ -160,13 +212,50 @@ impl UnknownName {
 }
 
 /// The paper size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
 pub enum Page {
     A4,
+    #[serde(alias = "us-letter")]
     Letter,
 }
 
 impl Page {
+    /// Every paper size, in the order menus list them.
+    pub const ALL: [Page; 2] = [Page::A4, Page::Letter];
+
+    /// Its name on the command line and over IPC.
+    pub fn name(self) -> &'static str {
+        match self {
+            Page::A4 => "a4",
+            Page::Letter => "letter",
+        }
+    }
+
+    /// How a menu names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Page::A4 => "A4",
+            Page::Letter => "US Letter",
+        }
+    }
+
+    /// The other names it is known by (`us-letter`).
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Page::Letter => &["us-letter"],
+            Page::A4 => &[],
+        }
+    }
+
+    /// Its size, for the command line's help.
+    pub fn about(self) -> &'static str {
+        match self {
+            Page::A4 => "210 × 297 mm",
+            Page::Letter => "8.5 × 11 in",
+        }
+    }
+
     /// The page called `name` (`a4`, `letter`).
     pub fn parse(name: &str) -> Result<Page, UnknownName> {
         match name.to_ascii_lowercase().as_str() {

@@ -203,8 +203,8 @@ fn classify(error: rusqlite::Error, path: &Path) -> StoreError {
 /// Shorthand for results of this crate.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-/// Where a revision came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Where a revision came from (the window's history gets it as this TypeScript type, generated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// Proposed by the model and accepted.

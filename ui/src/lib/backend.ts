@@ -25,10 +25,10 @@ import type { RevisionView } from "../bindings/RevisionView";
 import type { Operation } from "../bindings/Operation";
 import type { TailorView } from "../bindings/TailorView";
 import type { WordsChange } from "../bindings/WordsChange";
+import type { MenuAction } from "../bindings/MenuAction";
+import { CHAT_EVENT, MENU_EVENT, SURFACE_EVENT } from "../bindings/vocabulary";
 import { PageUrls, type PagesShown } from "./pages";
 
-/** The event name of surface messages after the first `create` (ipc.rs `SURFACE_EVENT`). */
-export const SURFACE_EVENT = "surface";
 
 /** A command's failure: what kind (the UI picks its action by it), or `internal` if it is not one of ours. */
 export function errorKind(err: unknown): ErrorKind {
@@ -66,11 +66,9 @@ export function onSurface(handler: (update: SurfaceUpdate) => void): Promise<Unl
   return listen<SurfaceUpdate>(SURFACE_EVENT, (event) => handler(event.payload));
 }
 
-/** The event a menu item the page handles is sent as, with the item's id (desktop.rs `MENU_EVENT`). */
-export const MENU_EVENT = "menu";
-
-export function onMenu(handler: (id: string) => void): Promise<UnlistenFn> {
-  return listen<string>(MENU_EVENT, (event) => handler(event.payload));
+/** Calls `handler` with each menu item the page carries out (the event's names: ipc.rs `AppEvent`). */
+export function onMenu(handler: (id: MenuAction) => void): Promise<UnlistenFn> {
+  return listen<MenuAction>(MENU_EVENT, (event) => handler(event.payload));
 }
 
 /** The view has painted the resume for the first time. */
@@ -78,8 +76,6 @@ export function painted(): Promise<void> {
   return invoke("painted");
 }
 
-/** The event name of chat events while a turn runs (ipc.rs `CHAT_EVENT`). */
-export const CHAT_EVENT = "chat";
 
 /** Where a turn's stream goes: the resume view's surface messages and the chat's events, in order. */
 export interface TurnStream {

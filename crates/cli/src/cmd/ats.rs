@@ -9,7 +9,9 @@ use redline_store::Store;
 use serde_json::json;
 
 use super::{document, print_json};
-use crate::{Exit, ExportPage, ExportTemplate, fail};
+use redline_resume::export::{Page, Template};
+
+use crate::{Exit, fail};
 
 /// `redline read-pdf-text PATH` (hidden): the child process that [`pdf_text_bounded`] starts.
 pub fn read_pdf_text(path: &std::path::Path) -> Result<()> {
@@ -24,8 +26,8 @@ pub fn read_pdf_text(path: &std::path::Path) -> Result<()> {
 pub fn run(
     store: &mut Store,
     doc: Option<i64>,
-    template: ExportTemplate,
-    page: ExportPage,
+    template: Template,
+    page: Page,
     pdf: Option<PathBuf>,
     json: bool,
     out: &mut impl Write,
@@ -34,7 +36,7 @@ pub fn run(
     let resume = store.head(doc)?.document;
     let report = match pdf {
         Some(path) => redline_pdf::ats::compare(&pdf_text_bounded(&path)?, &resume),
-        None => redline_pdf::ats::check(&resume, template.into(), page.into())?,
+        None => redline_pdf::ats::check(&resume, template, page)?,
     };
     if json {
         let mut value = serde_json::to_value(&report)?;

@@ -9,19 +9,21 @@ use redline_store::Store;
 use serde_json::json;
 
 use super::{document, print_json};
-use crate::{Exit, ExportFormat, ExportPage, ExportTemplate, fail};
+use redline_resume::export::{Format, Page, Template};
+
+use crate::{Exit, fail, formats, pages, templates};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The file format.
-    #[arg(long, value_name = "FORMAT")]
-    pub format: ExportFormat,
+    #[arg(long, value_name = "FORMAT", value_parser = formats())]
+    pub format: Format,
     /// The look (HTML and PDF).
-    #[arg(long, value_name = "T", default_value = "classic")]
-    pub template: ExportTemplate,
+    #[arg(long, value_name = "T", default_value = "classic", value_parser = templates())]
+    pub template: Template,
     /// The paper size (HTML and PDF).
-    #[arg(long, value_name = "SIZE", default_value = "a4")]
-    pub page: ExportPage,
+    #[arg(long, value_name = "SIZE", default_value = "a4", value_parser = pages())]
+    pub page: Page,
     /// Where to write it (a file that exists is left alone unless --force); `-` writes to standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
@@ -46,7 +48,6 @@ pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
         force,
         json,
     } = args;
-    let (format, template, page) = (format.into(), template.into(), page.into());
     let to_stdout = output.as_os_str() == "-";
     if !to_stdout && output.exists() && !force {
         return Err(fail(
