@@ -23,13 +23,13 @@ describe("resume view", () => {
     expect(screen.getByTestId("basics-name").textContent).toBe("Richard Hendriks");
     expect(screen.getByTestId("basics-location").textContent).toBe("San Francisco, California, US");
     expect(screen.getByTestId("basics-profile-1").textContent).toContain("dandymusicnl");
-    for (const id of SECTIONS) expect(screen.getByTestId(`section-${id}`)).toBeTruthy();
+    for (const id of SECTIONS) expect(screen.getByTestId(`section-${id}`).textContent?.trim()).not.toBe("");
     expect(screen.getByTestId("work-0-title").textContent?.trim()).toBe("CEO/President");
     expect(screen.getByTestId("work-0-subtitle").textContent).toBe("Pied Piper");
     expect(screen.getByTestId("work-0-dates").textContent).toBe("Dec 2013 – Dec 2014");
     expect(screen.getByTestId("skills-1-keyword-2").textContent).toBe("GIF");
     expect(screen.getByTestId("certificates-0-subtitle").textContent).toBe("CNCF");
-    expect(within(screen.getByTestId("section-projects")).getByText("Won award at AIHacks 2016")).toBeTruthy();
+    expect(screen.getByTestId("section-projects").textContent).toContain("Won award at AIHacks 2016");
   });
 
   it("gives each field of the resume its own direction, as the exports do", () => {
@@ -81,7 +81,7 @@ describe("resume view", () => {
     render(ResumeView, { resume: { basics: { name: "Ada" }, work: [], skills: [{ name: "Rust" }] } });
     expect(screen.queryByTestId("section-work")).toBeNull();
     expect(screen.queryByTestId("section-education")).toBeNull();
-    expect(screen.getByTestId("section-skills")).toBeTruthy();
+    expect(screen.getByTestId("section-skills").textContent).toContain("Rust");
   });
 
   it("shows markup in a field as text", () => {

@@ -48,7 +48,7 @@ describe("tailor to a job", () => {
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Tailored for Senior Backend Engineer");
     expect(screen.getByTestId("tailor-found").textContent).toContain("python");
     expect(screen.getByTestId("tailor-missing").textContent).toContain("kubernetes ×2");
-    expect(screen.getByText(/1 of 2 in your resume/)).toBeTruthy();
+    expect(document.body.textContent).toMatch(/1 of 2 in your resume/);
   });
 
   it("on a tailored copy, shows what tailoring changed", async () => {
