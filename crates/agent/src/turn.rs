@@ -708,15 +708,7 @@ impl Turn<'_> {
             )
             .await;
             if let Err(error) = streamed {
-                // Every preview is rolled back; the call is audited with what the model had sent.
-                forward(stabilizer.abort(&error.to_string()), emit);
-                let ended = match error {
-                    TurnError::Cancelled => Outcome::Cancelled,
-                    _ => Outcome::Failed,
-                };
-                let record = tried.record(ended, json!([]), Some(error.to_string()));
-                self.store.record_model_call(head.document_id, &record)?;
-                return Err(error);
+                return Err(abandon(self.store, &head, stabilizer, &tried, error, emit));
             }
             let status = stabilizer.status().clone();
             let reason = brief(match status {
@@ -793,6 +785,28 @@ impl Turn<'_> {
                 {"role": "user", "content": text},
             ],
         })
+    }
+}
+
+/// An answer that failed as it streamed (the server, the user's Stop): every preview is rolled back and
+/// the call is audited with what the model had sent. Returns the turn's error.
+fn abandon(
+    store: &mut Store,
+    head: &Revision,
+    mut stabilizer: Stabilizer<'_>,
+    tried: &Attempt,
+    error: TurnError,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> TurnError {
+    forward(stabilizer.abort(&error.to_string()), emit);
+    let ended = match error {
+        TurnError::Cancelled => Outcome::Cancelled,
+        _ => Outcome::Failed,
+    };
+    let record = tried.record(ended, json!([]), Some(error.to_string()));
+    match store.record_model_call(head.document_id, &record) {
+        Ok(_) => error,
+        Err(e) => TurnError::from(e),
     }
 }
 

@@ -692,12 +692,9 @@ impl<'s> Stabilizer<'s> {
         }
     }
 
-    /// Operation `index`'s object closed: settle its exact result.
-    fn complete_operation(
-        &mut self,
-        index: usize,
-        out: &mut Vec<Output>,
-    ) -> Result<(), StabilizerError> {
+    /// Operation `index` as its closed object reads — `None` if it was closed already; an operation
+    /// with no `op`, `path`, `from` or `value` where it needs one is refused.
+    fn closed_operation(&mut self, index: usize) -> Result<Option<Operation>, StabilizerError> {
         let number = index + 1;
         // Only the value is copied out of the reader, once.
         let value = self
@@ -706,7 +703,7 @@ impl<'s> Stabilizer<'s> {
             .cloned();
         let p = &mut self.pending[index];
         if p.closed {
-            return Ok(());
+            return Ok(None);
         }
         p.closed = true;
         if self.active == Some(index) {
@@ -748,11 +745,23 @@ impl<'s> Stabilizer<'s> {
                 text::expand(&self.settled, text_verb, &path, addition)?
             }
         };
+        Ok(Some(op))
+    }
+
+    /// Whether complete operation `index` goes on to be applied: a repeat is applied once, its value must
+    /// fit the schema where it goes, and one the policy holds for the user's confirmation waits
+    /// (`None` for both).
+    fn admit(
+        &mut self,
+        index: usize,
+        op: Operation,
+        out: &mut Vec<Output>,
+    ) -> Result<Option<Operation>, StabilizerError> {
         if self.ops.contains(&op) && !matches!(op, Operation::Test { .. }) {
             // Applied once: withdraw whatever of the repeat was previewed.
             self.show_exactly_settled(out);
             out.push(Output::Notice(Notice::Duplicate { operation: index }));
-            return Ok(());
+            return Ok(None);
         }
         // A complete value must fit the schema where it goes before the view shows it.
         if let Operation::Add { path, value } | Operation::Replace { path, value } = &op {
@@ -773,10 +782,24 @@ impl<'s> Stabilizer<'s> {
                     operation: index,
                     op,
                 }));
-                return Ok(());
+                Ok(None)
             }
-            Admission::Allowed => {}
+            Admission::Allowed => Ok(Some(op)),
         }
+    }
+
+    /// Operation `index`'s object closed: settle its exact result.
+    fn complete_operation(
+        &mut self,
+        index: usize,
+        out: &mut Vec<Output>,
+    ) -> Result<(), StabilizerError> {
+        let Some(op) = self.closed_operation(index)? else {
+            return Ok(());
+        };
+        let Some(op) = self.admit(index, op, out)? else {
+            return Ok(());
+        };
         let op = match &mut self.model_view {
             Some(seen) => {
                 let moved = crate::rebase(seen, &self.settled, std::slice::from_ref(&op))?;

@@ -11,7 +11,7 @@
 //! was drawn.
 
 use redline_resume::export::{Page, Template};
-use redline_resume::outline::outline;
+use redline_resume::outline::{Header, Section, outline};
 use serde::Serialize;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
@@ -118,20 +118,11 @@ fn letters_at(text: &str) -> (String, Vec<usize>) {
     (out, at)
 }
 
-/// `pdf`, made from `resume`, read back and checked against it.
-pub fn read(pdf: &[u8], resume: &Value) -> Result<Report, PdfError> {
-    Ok(compare(&extract(pdf)?, resume))
-}
-
-/// The text read from a PDF of `resume` ([`extract`]'s pages), checked against it.
-pub fn compare(pages: &[String], resume: &Value) -> Report {
-    // What was read, folded and with its whitespace collapsed (as shown), and its letters (as compared).
-    let read: String = pages.join("\n").nfkc().collect();
-    let spaced = read.split_whitespace().collect::<Vec<_>>().join(" ");
-    let (text, spaced_at) = letters_at(&spaced);
-    let (header, sections) = outline(resume);
-
-    // Everything the PDF should say, in the order it should say it: (part, field, text).
+/// Everything the PDF of a resume should say, in the order it should say it: (part, field, text).
+fn expected<'a>(
+    header: &'a Header,
+    sections: &'a [Section],
+) -> Vec<(&'a str, &'static str, &'a str)> {
     let mut expected: Vec<(&str, &str, &str)> = Vec::new();
     for (field, t) in [
         ("name", &header.name),
@@ -143,7 +134,7 @@ pub fn compare(pages: &[String], resume: &Value) -> Report {
     for item in header.contacts.iter().chain(&header.profiles) {
         expected.push(("basics", "contact", &item.text));
     }
-    for s in &sections {
+    for s in sections {
         expected.push((s.id, "heading", &s.heading));
         for e in &s.entries {
             for (field, t) in [
@@ -166,6 +157,51 @@ pub fn compare(pages: &[String], resume: &Value) -> Report {
             }
         }
     }
+    expected
+}
+
+/// Where `t` (`forms`: as written, and as drawn) is first read in `text` from byte `from` on, and how
+/// long it is there. Words of both directions on one line (an Arabic month and its year) come back in an
+/// order of the extractor's own: such a field is there when each of its `words` is, near where the first
+/// one is.
+fn first_from(
+    text: &str,
+    forms: [&str; 2],
+    words: &[(String, String)],
+    from: usize,
+) -> Option<(usize, usize)> {
+    let whole = forms
+        .iter()
+        .filter_map(|f| text[from..].find(f).map(|p| (from + p, f.len())))
+        .min();
+    whole.or_else(|| {
+        let (mut start, mut end) = (usize::MAX, from);
+        for (w, reversed) in words {
+            let p = [w, reversed]
+                .iter()
+                .filter_map(|f| text[from..].find(f.as_str()).map(|p| (from + p, f.len())))
+                .min()?;
+            start = start.min(p.0);
+            end = end.max(p.0 + p.1);
+        }
+        (end - start <= 2 * forms[0].len() + 16).then_some((start, end - start))
+    })
+}
+
+/// `pdf`, made from `resume`, read back and checked against it.
+pub fn read(pdf: &[u8], resume: &Value) -> Result<Report, PdfError> {
+    Ok(compare(&extract(pdf)?, resume))
+}
+
+/// The text read from a PDF of `resume` ([`extract`]'s pages), checked against it.
+pub fn compare(pages: &[String], resume: &Value) -> Report {
+    // What was read, folded and with its whitespace collapsed (as shown), and its letters (as compared).
+    let read: String = pages.join("\n").nfkc().collect();
+    let spaced = read.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (text, spaced_at) = letters_at(&spaced);
+    let (header, sections) = outline(resume);
+
+    let expected = expected(&header, &sections);
 
     let mut report = Report {
         sections: Vec::new(),
@@ -183,31 +219,12 @@ pub fn compare(pages: &[String], resume: &Value) -> Report {
             continue;
         }
         let forms = [written.as_str(), drawn.as_str()];
-        // Words of both directions on one line (an Arabic month and its year) come back in an order of the
-        // extractor's own: such a field is there when each of its words is, near where the first one is.
         let words: Vec<(String, String)> = t
             .split_whitespace()
             .map(|w| (letters(w), letters(&w.chars().rev().collect::<String>())))
             .filter(|(w, _)| !w.is_empty())
             .collect();
-        let first_from = |from: usize| -> Option<(usize, usize)> {
-            let whole = forms
-                .iter()
-                .filter_map(|f| text[from..].find(f).map(|p| (from + p, f.len())))
-                .min();
-            whole.or_else(|| {
-                let (mut start, mut end) = (usize::MAX, from);
-                for (w, reversed) in &words {
-                    let p = [w, reversed]
-                        .iter()
-                        .filter_map(|f| text[from..].find(f.as_str()).map(|p| (from + p, f.len())))
-                        .min()?;
-                    start = start.min(p.0);
-                    end = end.max(p.0 + p.1);
-                }
-                (end - start <= 2 * written.len() + 16).then_some((start, end - start))
-            })
-        };
+        let first_from = |from: usize| first_from(&text, forms, &words, from);
         // Contacts share a line in whatever order a template likes: they need only be there.
         let in_order = first_from(if field == "contact" { 0 } else { at });
         match in_order {

@@ -185,50 +185,31 @@ impl Store {
             }
             // Nothing is written that could not be read back (a stored patch adds two levels to its value).
             crate::check_readable(&after)?;
-            let inverse = json_patch::diff(&after, &before);
-            let number = head + 1;
-            let now = now_ms();
-            let snapshot = number
-                .is_multiple_of(SNAPSHOT_EVERY)
-                .then(|| after.to_string());
-            tx.execute(
-            "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward,
-                                    inverse, snapshot, chat_message_id, reverts)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            params![
+            let info = RevisionInfo {
                 document_id,
-                number,
-                now,
-                head,
-                source.as_str(),
+                number: head + 1,
+                created_at: now_ms(),
+                base_revision: Some(head),
+                source,
                 summary,
-                serde_json::to_string(&forward)?,
-                serde_json::to_string(&inverse)?,
-                snapshot,
                 chat_message_id,
-                reverts
-            ],
-        )?;
-            tx.execute(
-                "UPDATE documents SET head_revision = ?2, updated_at = ?3 WHERE id = ?1",
-                params![document_id, number, now],
-            )?;
+                reverts,
+            };
+            let inverse = json_patch::diff(&after, &before);
+            insert_revision(&tx, &info, &forward, &inverse, &after)?;
             for call in &model_calls {
-                crate::conversation::insert_model_call(&tx, document_id, Some(number), now, call)?;
+                crate::conversation::insert_model_call(
+                    &tx,
+                    document_id,
+                    Some(info.number),
+                    info.created_at,
+                    call,
+                )?;
             }
             tx.commit()?;
-            *head_cache = Some((document_id, number, after.clone()));
+            *head_cache = Some((document_id, info.number, after.clone()));
             Ok(Committed {
-                info: RevisionInfo {
-                    document_id,
-                    number,
-                    created_at: now,
-                    base_revision: Some(head),
-                    source,
-                    summary,
-                    chat_message_id,
-                    reverts,
-                },
+                info,
                 document: after,
                 forward,
             })
@@ -366,6 +347,44 @@ impl Store {
     pub fn stacks(&self, document_id: i64) -> Result<(Vec<u64>, Vec<u64>)> {
         stacks(&self.conn, document_id)
     }
+}
+
+/// Writes revision `info` (its patches, and a snapshot of `after` every `SNAPSHOT_EVERY`) and moves the
+/// document's head to it, inside the caller's transaction.
+fn insert_revision(
+    tx: &Connection,
+    info: &RevisionInfo,
+    forward: &Patch,
+    inverse: &Patch,
+    after: &Value,
+) -> Result<()> {
+    let snapshot = info
+        .number
+        .is_multiple_of(SNAPSHOT_EVERY)
+        .then(|| after.to_string());
+    tx.execute(
+        "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward,
+                                inverse, snapshot, chat_message_id, reverts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            info.document_id,
+            info.number,
+            info.created_at,
+            info.base_revision,
+            info.source.as_str(),
+            info.summary,
+            serde_json::to_string(forward)?,
+            serde_json::to_string(inverse)?,
+            snapshot,
+            info.chat_message_id,
+            info.reverts
+        ],
+    )?;
+    tx.execute(
+        "UPDATE documents SET head_revision = ?2, updated_at = ?3 WHERE id = ?1",
+        params![info.document_id, info.number, info.created_at],
+    )?;
+    Ok(())
 }
 
 /// A revision about to be written: its operations, the document they make, the revision it undoes or

@@ -412,7 +412,8 @@ impl Reader {
         self.invalid(offset, format!("unexpected {found}, expected {expected}"))
     }
 
-    /// The state machine. `base` is the stream offset of `input[0]`.
+    /// The state machine. `base` is the stream offset of `input[0]`. Each state reads from `input[i]` on
+    /// and says where the next state starts reading.
     fn run<F>(&mut self, input: &[u8], base: usize, sink: &mut F) -> Result<(), Error>
     where
         F: FnMut(&Path, Event<'_>),
@@ -421,240 +422,299 @@ impl Reader {
         let mut i = 0;
         while i < n {
             let at = base + i;
-            match self.state {
-                State::Str => {
-                    // Hot loop: most bytes of a model's output are plain string content. Find the end of
-                    // the run with a table lookup per byte and hand the whole run over at once.
-                    let start = i;
-                    let mut high_bits = 0u8;
-                    while i < n && !STRING_STOP[input[i] as usize] {
-                        high_bits |= input[i];
-                        i += 1;
-                    }
-                    if i > start {
-                        let run = &input[start..i];
-                        if high_bits < 0x80 && self.utf8_len == 0 {
-                            // All ASCII: already valid UTF-8, no need to ask `from_utf8`.
-                            // SAFETY: every byte of `run` is below 0x80.
-                            self.push_str(unsafe { std::str::from_utf8_unchecked(run) });
-                        } else {
-                            self.take_run(run, base + start)?;
-                        }
-                    }
-                    if i == n {
-                        break;
-                    }
-                    let at = base + i;
-                    if self.utf8_len > 0 {
-                        return Err(self.invalid(at, "invalid UTF-8 in a string"));
-                    }
-                    match input[i] {
-                        b'"' => self.end_string(at, sink),
-                        b'\\' => {
-                            if self.high.is_none() {
-                                self.escape_start = at;
-                            }
-                            self.state = State::Escape;
-                        }
-                        byte => {
-                            return Err(self.invalid(
-                                at,
-                                format!("control character 0x{byte:02x} in a string (it must be escaped)"),
-                            ));
-                        }
-                    }
-                    i += 1;
-                }
-                State::Escape => {
-                    let decoded = match input[i] {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => {
-                            self.hex = 0;
-                            self.state = State::Hex(0);
-                            i += 1;
-                            continue;
-                        }
-                        byte => {
-                            return Err(self.unexpected(
-                                at,
-                                byte,
-                                "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)",
-                            ));
-                        }
-                    };
-                    if self.high.is_some() {
-                        return Err(self.invalid(
-                            at,
-                            "a high surrogate escape is not followed by its low half",
-                        ));
-                    }
-                    self.push_char(decoded);
-                    self.state = State::Str;
-                    i += 1;
-                }
-                State::Hex(count) => {
-                    let digit = match input[i] {
-                        b @ b'0'..=b'9' => b - b'0',
-                        b @ b'a'..=b'f' => b - b'a' + 10,
-                        b @ b'A'..=b'F' => b - b'A' + 10,
-                        byte => {
-                            return Err(self.unexpected(at, byte, "a hex digit in a \\u escape"));
-                        }
-                    };
-                    self.hex = self.hex * 16 + u32::from(digit);
-                    i += 1;
-                    if count < 3 {
-                        self.state = State::Hex(count + 1);
-                    } else {
-                        self.end_unicode_escape(at)?;
-                    }
-                }
+            i = match self.state {
+                State::Str => self.string(input, i, base, sink)?,
+                State::Escape => self.escape(input[i], at).map(|()| i + 1)?,
+                State::Hex(count) => self.hex_digit(input[i], count, at).map(|()| i + 1)?,
                 State::SurrogateBackslash | State::SurrogateU => {
-                    let (wanted, next) = if self.state == State::SurrogateBackslash {
-                        (b'\\', State::SurrogateU)
-                    } else {
-                        (b'u', State::Hex(0))
-                    };
-                    if input[i] != wanted {
-                        return Err(self.invalid(
-                            at,
-                            "a high surrogate escape is not followed by its low half",
-                        ));
-                    }
-                    self.hex = 0;
-                    self.state = next;
-                    i += 1;
+                    self.surrogate(input[i], at).map(|()| i + 1)?
                 }
-                State::Number(num) => {
-                    let byte = input[i];
-                    let next = match (num, byte) {
-                        (Num::Minus, b'0') => Num::Zero,
-                        (Num::Minus, b'1'..=b'9') => Num::Int,
-                        (Num::Int, b'0'..=b'9') => Num::Int,
-                        (Num::Zero | Num::Int, b'.') => Num::Dot,
-                        (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
-                        (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::Exp,
-                        (Num::Exp, b'+' | b'-') => Num::ExpSign,
-                        (Num::Exp | Num::ExpSign | Num::ExpInt, b'0'..=b'9') => Num::ExpInt,
-                        (Num::Zero, b'0'..=b'9') => {
-                            return Err(self.invalid(at, "a number may not have a leading zero"));
-                        }
-                        (num, _) if num.is_valid() => {
-                            // The byte ends the number; it is read again in the state after the value.
-                            self.end_number(at, sink)?;
-                            continue;
-                        }
-                        (_, byte) => return Err(self.unexpected(at, byte, "a digit")),
-                    };
-                    self.num.push(byte as char);
-                    if next.is_valid() {
-                        self.num_valid_end = at + 1;
-                    }
-                    self.state = State::Number(next);
-                    i += 1;
-                }
+                // A byte that ends a number is read again in the state after the value.
+                State::Number(num) => match self.number(input[i], num, at, sink)? {
+                    true => i + 1,
+                    false => i,
+                },
                 State::Literal(lit, pos) => {
-                    let text = lit.text();
-                    if input[i] != text[pos as usize] {
-                        let word = std::str::from_utf8(text).unwrap_or_default();
-                        return Err(self.unexpected(
-                            at,
-                            input[i],
-                            &format!("the literal `{word}`"),
-                        ));
-                    }
-                    i += 1;
-                    if pos as usize + 1 < text.len() {
-                        self.state = State::Literal(lit, pos + 1);
-                    } else {
-                        let (value, event) = match lit {
-                            Lit::True => (Value::Bool(true), Event::Bool(true)),
-                            Lit::False => (Value::Bool(false), Event::Bool(false)),
-                            Lit::Null => (Value::Null, Event::Null),
-                        };
-                        sink(self.path(), event);
-                        self.insert(value, at)?;
-                        self.value_done(at + 1);
-                    }
+                    self.literal(input[i], lit, pos, at, sink).map(|()| i + 1)?
                 }
                 // Structural states: whitespace is skipped in all of them.
-                _ if matches!(input[i], b' ' | b'\t' | b'\n' | b'\r') => i += 1,
-                State::Value => {
-                    self.begin_value(input[i], at, sink)?;
-                    i += 1;
-                }
-                State::ArrayFirst => {
-                    if input[i] == b']' {
-                        self.close(Kind::Array, at, sink);
-                    } else {
-                        self.begin_value(input[i], at, sink)?;
-                    }
-                    i += 1;
-                }
-                State::ObjectFirst | State::Key => {
-                    match input[i] {
-                        b'"' => {
-                            self.in_key = true;
-                            match &mut self.path[self.frames.len() - 1] {
-                                Segment::Key(key) => key.clear(),
-                                slot => *slot = Segment::Key(String::new()),
-                            }
-                            self.state = State::Str;
-                        }
-                        b'}' if self.state == State::ObjectFirst => {
-                            self.close(Kind::Object, at, sink)
-                        }
-                        byte if self.state == State::ObjectFirst => {
-                            return Err(self.unexpected(at, byte, "a key or '}'"));
-                        }
-                        byte => return Err(self.unexpected(at, byte, "a key after ','")),
-                    }
-                    i += 1;
-                }
-                State::Colon => {
-                    if input[i] != b':' {
-                        return Err(self.unexpected(at, input[i], "':' after a key"));
-                    }
-                    self.state = State::Value;
-                    i += 1;
-                }
-                State::AfterValue => {
-                    let depth = self.frames.len();
-                    let kind = self.frames[depth - 1].kind;
-                    match (kind, input[i]) {
-                        (Kind::Array, b',') => {
-                            if let Segment::Index(index) = &mut self.path[depth - 1] {
-                                *index += 1;
-                            }
-                            self.state = State::Value;
-                        }
-                        (Kind::Object, b',') => self.state = State::Key,
-                        (Kind::Array, b']') => self.close(Kind::Array, at, sink),
-                        (Kind::Object, b'}') => self.close(Kind::Object, at, sink),
-                        (Kind::Array, byte) => return Err(self.unexpected(at, byte, "',' or ']'")),
-                        (Kind::Object, byte) => {
-                            return Err(self.unexpected(at, byte, "',' or '}'"));
-                        }
-                    }
-                    i += 1;
-                }
-                State::Done => {
-                    return Err(self.unexpected(at, input[i], "nothing after the JSON value"));
-                }
-                State::Failed => {
-                    return Err(self.error.clone().unwrap_or(Error {
-                        offset: at,
-                        kind: ErrorKind::Invalid("the reader failed earlier".into()),
-                    }));
-                }
+                _ if matches!(input[i], b' ' | b'\t' | b'\n' | b'\r') => i + 1,
+                _ => self.structural(input[i], at, sink).map(|()| i + 1)?,
+            };
+        }
+        Ok(())
+    }
+
+    /// In a string (or a key), from `input[i]`: the run of plain content up to a quote, a backslash or a
+    /// control byte, handed over at once (the hot loop: most bytes of a model's output are such runs),
+    /// then that byte.
+    #[inline]
+    fn string<F>(
+        &mut self,
+        input: &[u8],
+        mut i: usize,
+        base: usize,
+        sink: &mut F,
+    ) -> Result<usize, Error>
+    where
+        F: FnMut(&Path, Event<'_>),
+    {
+        let n = input.len();
+        let start = i;
+        let mut high_bits = 0u8;
+        while i < n && !STRING_STOP[input[i] as usize] {
+            high_bits |= input[i];
+            i += 1;
+        }
+        if i > start {
+            let run = &input[start..i];
+            if high_bits < 0x80 && self.utf8_len == 0 {
+                // All ASCII: already valid UTF-8, no need to ask `from_utf8`.
+                // SAFETY: every byte of `run` is below 0x80.
+                self.push_str(unsafe { std::str::from_utf8_unchecked(run) });
+            } else {
+                self.take_run(run, base + start)?;
             }
+        }
+        if i == n {
+            return Ok(n);
+        }
+        let at = base + i;
+        if self.utf8_len > 0 {
+            return Err(self.invalid(at, "invalid UTF-8 in a string"));
+        }
+        match input[i] {
+            b'"' => self.end_string(at, sink),
+            b'\\' => {
+                if self.high.is_none() {
+                    self.escape_start = at;
+                }
+                self.state = State::Escape;
+            }
+            byte => {
+                return Err(self.invalid(
+                    at,
+                    format!("control character 0x{byte:02x} in a string (it must be escaped)"),
+                ));
+            }
+        }
+        Ok(i + 1)
+    }
+
+    /// The byte after a backslash in a string.
+    #[inline]
+    fn escape(&mut self, byte: u8, at: usize) -> Result<(), Error> {
+        let decoded = match byte {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                self.hex = 0;
+                self.state = State::Hex(0);
+                return Ok(());
+            }
+            byte => {
+                return Err(self.unexpected(
+                    at,
+                    byte,
+                    "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)",
+                ));
+            }
+        };
+        if self.high.is_some() {
+            return Err(self.invalid(
+                at,
+                "a high surrogate escape is not followed by its low half",
+            ));
+        }
+        self.push_char(decoded);
+        self.state = State::Str;
+        Ok(())
+    }
+
+    /// Digit `count` (from 0) of a `\u` escape.
+    #[inline]
+    fn hex_digit(&mut self, byte: u8, count: u8, at: usize) -> Result<(), Error> {
+        let digit = match byte {
+            b @ b'0'..=b'9' => b - b'0',
+            b @ b'a'..=b'f' => b - b'a' + 10,
+            b @ b'A'..=b'F' => b - b'A' + 10,
+            byte => {
+                return Err(self.unexpected(at, byte, "a hex digit in a \\u escape"));
+            }
+        };
+        self.hex = self.hex * 16 + u32::from(digit);
+        if count < 3 {
+            self.state = State::Hex(count + 1);
+            Ok(())
+        } else {
+            self.end_unicode_escape(at)
+        }
+    }
+
+    /// The `\` or the `u` of the low half that must follow a high surrogate escape.
+    #[inline]
+    fn surrogate(&mut self, byte: u8, at: usize) -> Result<(), Error> {
+        let (wanted, next) = if self.state == State::SurrogateBackslash {
+            (b'\\', State::SurrogateU)
+        } else {
+            (b'u', State::Hex(0))
+        };
+        if byte != wanted {
+            return Err(self.invalid(
+                at,
+                "a high surrogate escape is not followed by its low half",
+            ));
+        }
+        self.hex = 0;
+        self.state = next;
+        Ok(())
+    }
+
+    /// A byte in a number: true if it belongs to it, false if it ended it (then it is read again).
+    #[inline]
+    fn number<F>(&mut self, byte: u8, num: Num, at: usize, sink: &mut F) -> Result<bool, Error>
+    where
+        F: FnMut(&Path, Event<'_>),
+    {
+        let next = match (num, byte) {
+            (Num::Minus, b'0') => Num::Zero,
+            (Num::Minus, b'1'..=b'9') => Num::Int,
+            (Num::Int, b'0'..=b'9') => Num::Int,
+            (Num::Zero | Num::Int, b'.') => Num::Dot,
+            (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
+            (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::Exp,
+            (Num::Exp, b'+' | b'-') => Num::ExpSign,
+            (Num::Exp | Num::ExpSign | Num::ExpInt, b'0'..=b'9') => Num::ExpInt,
+            (Num::Zero, b'0'..=b'9') => {
+                return Err(self.invalid(at, "a number may not have a leading zero"));
+            }
+            (num, _) if num.is_valid() => {
+                self.end_number(at, sink)?;
+                return Ok(false);
+            }
+            (_, byte) => return Err(self.unexpected(at, byte, "a digit")),
+        };
+        self.num.push(byte as char);
+        if next.is_valid() {
+            self.num_valid_end = at + 1;
+        }
+        self.state = State::Number(next);
+        Ok(true)
+    }
+
+    /// Byte `pos` of `true`, `false` or `null`.
+    #[inline]
+    fn literal<F>(
+        &mut self,
+        byte: u8,
+        lit: Lit,
+        pos: u8,
+        at: usize,
+        sink: &mut F,
+    ) -> Result<(), Error>
+    where
+        F: FnMut(&Path, Event<'_>),
+    {
+        let text = lit.text();
+        if byte != text[pos as usize] {
+            let word = std::str::from_utf8(text).unwrap_or_default();
+            return Err(self.unexpected(at, byte, &format!("the literal `{word}`")));
+        }
+        if pos as usize + 1 < text.len() {
+            self.state = State::Literal(lit, pos + 1);
+            return Ok(());
+        }
+        let (value, event) = match lit {
+            Lit::True => (Value::Bool(true), Event::Bool(true)),
+            Lit::False => (Value::Bool(false), Event::Bool(false)),
+            Lit::Null => (Value::Null, Event::Null),
+        };
+        sink(self.path(), event);
+        self.insert(value, at)?;
+        self.value_done(at + 1);
+        Ok(())
+    }
+
+    /// A byte that is not whitespace between values, keys and brackets.
+    #[inline]
+    fn structural<F>(&mut self, byte: u8, at: usize, sink: &mut F) -> Result<(), Error>
+    where
+        F: FnMut(&Path, Event<'_>),
+    {
+        match self.state {
+            State::Value => self.begin_value(byte, at, sink)?,
+            State::ArrayFirst if byte == b']' => self.close(Kind::Array, at, sink),
+            State::ArrayFirst => self.begin_value(byte, at, sink)?,
+            State::ObjectFirst | State::Key => self.key_or_close(byte, at, sink)?,
+            State::Colon if byte == b':' => self.state = State::Value,
+            State::Colon => return Err(self.unexpected(at, byte, "':' after a key")),
+            State::AfterValue => self.after_value(byte, at, sink)?,
+            State::Done => return Err(self.unexpected(at, byte, "nothing after the JSON value")),
+            State::Failed => {
+                return Err(self.error.clone().unwrap_or(Error {
+                    offset: at,
+                    kind: ErrorKind::Invalid("the reader failed earlier".into()),
+                }));
+            }
+            State::Str
+            | State::Escape
+            | State::Hex(_)
+            | State::SurrogateBackslash
+            | State::SurrogateU
+            | State::Number(_)
+            | State::Literal(..) => unreachable!("read by their own states"),
+        }
+        Ok(())
+    }
+
+    /// Where an object's key may start (or, first, the object close).
+    fn key_or_close<F>(&mut self, byte: u8, at: usize, sink: &mut F) -> Result<(), Error>
+    where
+        F: FnMut(&Path, Event<'_>),
+    {
+        match byte {
+            b'"' => {
+                self.in_key = true;
+                match &mut self.path[self.frames.len() - 1] {
+                    Segment::Key(key) => key.clear(),
+                    slot => *slot = Segment::Key(String::new()),
+                }
+                self.state = State::Str;
+            }
+            b'}' if self.state == State::ObjectFirst => self.close(Kind::Object, at, sink),
+            byte if self.state == State::ObjectFirst => {
+                return Err(self.unexpected(at, byte, "a key or '}'"));
+            }
+            byte => return Err(self.unexpected(at, byte, "a key after ','")),
+        }
+        Ok(())
+    }
+
+    /// After a value inside an array or an object: a comma, or the close.
+    fn after_value<F>(&mut self, byte: u8, at: usize, sink: &mut F) -> Result<(), Error>
+    where
+        F: FnMut(&Path, Event<'_>),
+    {
+        let depth = self.frames.len();
+        let kind = self.frames[depth - 1].kind;
+        match (kind, byte) {
+            (Kind::Array, b',') => {
+                if let Segment::Index(index) = &mut self.path[depth - 1] {
+                    *index += 1;
+                }
+                self.state = State::Value;
+            }
+            (Kind::Object, b',') => self.state = State::Key,
+            (Kind::Array, b']') => self.close(Kind::Array, at, sink),
+            (Kind::Object, b'}') => self.close(Kind::Object, at, sink),
+            (Kind::Array, byte) => return Err(self.unexpected(at, byte, "',' or ']'")),
+            (Kind::Object, byte) => return Err(self.unexpected(at, byte, "',' or '}'")),
         }
         Ok(())
     }
