@@ -170,6 +170,25 @@ impl ProviderSettings {
         Ok(())
     }
 
+    /// These settings with a server or models chosen for one run or saved by the user (a command's
+    /// flags): what is not given stays as it is.
+    pub fn choose(
+        &mut self,
+        base_url: Option<String>,
+        chat_model: Option<String>,
+        patch_model: Option<String>,
+    ) {
+        if let Some(url) = base_url {
+            self.base_url = url;
+        }
+        if let Some(m) = chat_model {
+            self.chat_model = m;
+        }
+        if let Some(m) = patch_model {
+            self.patch_model = m;
+        }
+    }
+
     /// The keychain account of this provider's key.
     pub fn key_account(&self) -> KeyAccount {
         KeyAccount::new(self.preset.name(), &self.base_url)

@@ -55,15 +55,7 @@ pub fn run(store: &mut Store, args: Args) -> Result<()> {
         Some(document(&mut *store, doc)?)
     };
     let config = redline_agent::settings::resolve(&*store, &OsKeychain, |settings| {
-        if let Some(url) = base_url {
-            settings.base_url = url;
-        }
-        if let Some(m) = model {
-            settings.chat_model = m;
-        }
-        if let Some(m) = patch_model {
-            settings.patch_model = m;
-        }
+        settings.choose(base_url, model, patch_model)
     })?;
     run_turn(&mut *store, doc, config, &message, json, None)?;
     Ok(())

@@ -39,15 +39,7 @@ pub fn run(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> R
                     settings.base_url = url.to_owned();
                 }
             }
-            if let Some(url) = base_url {
-                settings.base_url = url;
-            }
-            if let Some(m) = model {
-                settings.chat_model = m;
-            }
-            if let Some(m) = patch_model {
-                settings.patch_model = m;
-            }
+            settings.choose(base_url, model, patch_model);
             if let Err(problem) = settings.check() {
                 return Err(fail(
                     Exit::Refused,
