@@ -316,12 +316,15 @@ struct Call {
 /// is a refusal the model is told, never an error of the turn.
 enum ToolCall {
     /// `patch_resume`: change the resume (or why the request is refused).
-    Patch(Result<PatchRequest, String>),
+    Patch(Result<PatchRequest, Refusal>),
     /// `create_resume`: its arguments, read by [`Turn::create`].
     Create(Value),
     /// A tool this turn does not have.
     Unknown(String),
 }
+
+/// Why a tool call is refused, in the words the model is told (it may write the call again, corrected).
+struct Refusal(String);
 
 /// What `patch_resume` asks for: the planner's description of the changes and the pointers it targets,
 /// each within its bound.
@@ -343,12 +346,12 @@ impl ToolCall {
 }
 
 impl PatchRequest {
-    fn read(args: &Value, max_path_chars: usize) -> Result<PatchRequest, String> {
+    fn read(args: &Value, max_path_chars: usize) -> Result<PatchRequest, Refusal> {
         let Some(changes) = args["changes"].as_str().map(str::to_owned) else {
-            return Err(
+            return Err(Refusal(
                 "Refused: patch_resume needs \"changes\", a description of what to change."
                     .to_owned(),
-            );
+            ));
         };
         let targets: Vec<String> = args["targets"]
             .as_array()
@@ -363,16 +366,16 @@ impl PatchRequest {
         // document (the tool's arguments may be 2 MB, for create_resume's whole resume).
         let chars = changes.chars().count();
         if chars > MAX_CHANGES_CHARS {
-            return Err(format!(
+            return Err(Refusal(format!(
                 "Refused: \"changes\" is {chars} characters long; describe the change in at most \
                  {MAX_CHANGES_CHARS}."
-            ));
+            )));
         }
         if targets.len() > MAX_TARGETS || targets.iter().any(|t| t.len() > max_path_chars) {
-            return Err(format!(
+            return Err(Refusal(format!(
                 "Refused: \"targets\" names at most {MAX_TARGETS} pointers, each at most \
                  {max_path_chars} characters."
-            ));
+            )));
         }
         Ok(PatchRequest { changes, targets })
     }
@@ -505,7 +508,7 @@ impl Turn<'_> {
                 self.patch(request, asked, &asks.said, outcome, emit)
                     .await?
             }
-            (ToolCall::Patch(Err(refusal)), Some(_), Some(_)) => refusal,
+            (ToolCall::Patch(Err(Refusal(told))), Some(_), Some(_)) => told,
             (ToolCall::Patch(_), ..) => {
                 "Refused: there is no resume yet; create it with create_resume.".to_owned()
             }
@@ -723,8 +726,8 @@ impl Turn<'_> {
                         tried: &tried,
                     };
                     match commit(self.store, bundle, landed, stabilizer, outcome, emit)? {
-                        Ok(told) => return Ok(told),
-                        Err(reason) => reason,
+                        Landed::Told(told) => return Ok(told),
+                        Landed::Refused(reason) => reason,
                     }
                 }
                 Status::Failed(reason) => reason.to_string(),
@@ -839,8 +842,7 @@ fn propose(
 }
 
 /// Commits a complete bundle as a revision, worded from what its operations do (never from the model's
-/// description of them), and holds what it held for the user. `Ok(Err(reason))` when the store
-/// refused it: the model is asked again.
+/// description of them), and holds what it held for the user.
 fn commit(
     store: &mut Store,
     bundle: Bundle,
@@ -848,7 +850,7 @@ fn commit(
     mut stabilizer: Stabilizer<'_>,
     outcome: &mut TurnOutcome,
     emit: &mut (dyn FnMut(TurnEvent) + Send),
-) -> Result<Result<String, String>, TurnError> {
+) -> Result<Landed, TurnError> {
     let Landing {
         head,
         asked,
@@ -887,7 +889,7 @@ fn commit(
                 outcome.warnings.push(text);
             }
             let held = hold(doc, n, bundle.held, &committed.document, outcome, emit);
-            Ok(Ok(format!(
+            Ok(Landed::Told(format!(
                 "Committed as revision {n}: {summary}.{held} The resume now reads:\n{}",
                 committed.document
             )))
@@ -901,15 +903,22 @@ fn commit(
             record.refused = held_json;
             store.record_model_call(doc, &record)?;
             let held = hold(doc, head.number, bundle.held, &head.document, outcome, emit);
-            Ok(Ok(format!(
+            Ok(Landed::Told(format!(
                 "Nothing changed: the operations left the resume as it was.{held}"
             )))
         }
         Err(e) => {
             forward(stabilizer.abort(&e.to_string()), emit);
-            Ok(Err(e.to_string()))
+            Ok(Landed::Refused(e.to_string()))
         }
     }
+}
+
+/// How a committed bundle ended: what the model is told, or why the store refused it (the model is then
+/// asked again).
+enum Landed {
+    Told(String),
+    Refused(String),
 }
 
 /// What a bundle lands on: the head it was written against, the message that asked for it, what the user
