@@ -2,9 +2,9 @@
 # Measures Redline's budgets on the release build (README "Budgets"): the size of the .deb and .rpm, the
 # cold start to the first paint of the resume, and memory (PSS of the app and its WebKit processes) idle
 # and after 100 AI turns against the replay server, the Page view's time from a change to the new page
-# on screen, and the view's chunk-to-pixel time during a fast replayed turn (over the turn's channel and
-# over app-wide events, for the sample and a resume ten times its size). Needs what scripts/test.sh sets up and builds (the
-# release packages); runs under Xvfb. The figures are printed, not judged: a test never asserts a time.
+# on screen, and the view's chunk-to-pixel time during a fast replayed turn (over the turn's channel, for
+# the sample and a resume ten times its size), and how fast the command line starts (scripts/bench-cli.py).
+# Needs what scripts/test.sh sets up and builds (the release packages); runs under Xvfb. The figures are printed, not judged: a test never asserts a time.
 #
 #   scripts/bench-budgets.sh [RUNS]   (RUNS: how many starts to time; default 10)
 set -euo pipefail
@@ -56,3 +56,6 @@ in_window bench_page_view_from_a_change_to_the_new_page_on_screen 'page view'
 
 echo "== the view during a fast turn: from a surface message leaving the engine to the frame that shows it"
 in_window bench_chunk_to_pixel_during_a_fast_turn 'chunk to pixel'
+
+echo "== the command line: a whole process per command, against the app's binary in command-line mode"
+python3 "$ROOT/scripts/bench-cli.py" 50 "$(dirname "$APP")"

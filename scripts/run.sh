@@ -12,7 +12,7 @@ Redline is a desktop app and this session has no display (neither DISPLAY nor WA
 Everything is installed; to see the app, do one of these:
   - run this command again from a desktop session;
   - start it in a virtual display:    xvfb-run -a scripts/run.sh
-  - use the command line instead:     cargo run -q -- --cli show   (the installed `redline show`)
+  - use the command line instead:     cargo run -q --bin redline -- show   (the installed `redline show`)
 MSG
   exit 2
 fi

@@ -374,7 +374,7 @@ enum KeyAction {
 }
 
 /// Runs the command line on `args` (the first is the program's name): the `redline` binary
-/// (`src-tauri/cli.rs`), or `redline-app --cli …` (`src-tauri/main.rs`).
+/// (`src-tauri/cli.rs`).
 pub fn main_from<I, T>(args: I) -> std::process::ExitCode
 where
     I: IntoIterator<Item = T>,

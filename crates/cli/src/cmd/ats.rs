@@ -82,16 +82,7 @@ fn pdf_read_time() -> std::time::Duration {
 /// This program again in `read-pdf-text` mode on `path`, its output piped, its memory bounded on Linux.
 fn reader_command(path: &std::path::Path) -> Result<std::process::Command> {
     use std::process::Stdio;
-    let me = std::env::current_exe()?;
-    // This program is `redline`, or the app's binary in command-line mode (`redline-app --cli …`,
-    // src-tauri/main.rs), which needs the flag again.
-    let in_app = me
-        .file_stem()
-        .is_some_and(|stem| stem.to_string_lossy().starts_with("redline-app"));
-    let mut command = std::process::Command::new(&me);
-    if in_app {
-        command.arg("--cli");
-    }
+    let mut command = std::process::Command::new(std::env::current_exe()?);
     command
         .arg("read-pdf-text")
         .arg(path)

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""How fast `redline` starts: each command as a whole process, its wall time and peak memory (the child's
+max RSS, from wait4), against a baseline in the same run — the floor of any process here (`/bin/true`).
+Until 2026-11-26 `redline` was a launcher that ran the app's binary, which loads WebKitGTK and GTK; the
+figures of both, side by side, are in docs/benchmarks.md. Prints figures; judges nothing (README
+"Budgets").
+
+    scripts/bench-cli.py [RUNS] [TARGET_DIR]   (default 50 runs each; target/release)
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+TARGET = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "target", "release")
+CLI = os.path.join(TARGET, "redline")
+APP = os.path.join(TARGET, "redline-app")
+FLOOR = "/bin/true"
+
+
+def once(argv):
+    """Runs argv with its output thrown away; returns (wall ms, peak RSS in MB)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    ms = (time.perf_counter() - start) * 1000
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(argv)} failed")
+    return ms, usage.ru_maxrss / 1024
+
+
+def measure(name, argv):
+    once(argv)  # warm: the page cache holds the binary and the database
+    times, peaks = [], []
+    for _ in range(RUNS):
+        ms, mb = once(argv)
+        times.append(ms)
+        peaks.append(mb)
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    print(f"{name:<44} p50 {statistics.median(times):6.1f} ms  p99 {p99:6.1f} ms  peak RSS {max(peaks):5.1f} MB")
+
+
+def libraries(binary):
+    out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    return len([line for line in out.splitlines() if "=>" in line or line.strip().startswith("/")])
+
+
+def main():
+    for binary in (CLI, APP):
+        if not os.access(binary, os.X_OK):
+            sys.exit(f"no release build at {binary}: run scripts/test.sh (or cargo build --release) first")
+    with tempfile.TemporaryDirectory() as data:
+        # The first start makes the database and imports the sample: not what is measured.
+        subprocess.run([CLI, "--data-dir", data, "list"], check=True, stdout=subprocess.DEVNULL)
+        print(f"shared libraries loaded: redline {libraries(CLI)}, redline-app {libraries(APP)}")
+        measure("a process that does nothing (baseline)", [FLOOR])
+        for what, args in (
+            ("list", ["list"]),
+            ("export --format pdf", ["export", "--format", "pdf", "-o", "-"]),
+            ("export --format html", ["export", "--format", "html", "-o", "-"]),
+        ):
+            measure(f"redline {what}", [CLI, "--data-dir", data, *args])
+
+
+if __name__ == "__main__":
+    main()
