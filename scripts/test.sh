@@ -51,6 +51,9 @@ npm --prefix ui run --silent build
 # contrast included, in both themes, and text at 200%.
 step "UI: accessibility audit (axe-core in headless Chromium, both themes, text at 200%)"
 npm --prefix ui run --silent audit
+# Headless Chromium's last processes outlive the audit by a moment; a cargo started meanwhile saw its first
+# rustc probe fail (reading the Chromium launcher's complaint as source). Wait for them, ten seconds at most.
+for _ in $(seq 1 20); do pgrep -f chromium >/dev/null || break; sleep 0.5; done
 
 step "Rust: formatting and lints"
 cargo fmt --all -- --check
