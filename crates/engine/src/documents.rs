@@ -71,8 +71,7 @@ impl Engine {
         id: i64,
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
-        self.idle()?;
-        let mut open = self.open()?.lock().await;
+        let mut open = self.editing().await?;
         show(&mut open, id, emit)
     }
 
@@ -82,8 +81,7 @@ impl Engine {
         from_sample: bool,
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
-        self.idle()?;
-        let mut open = self.open()?.lock().await;
+        let mut open = self.editing().await?;
         let (title, document) = if from_sample {
             redline_resume::first_resume()
         } else {
@@ -118,8 +116,7 @@ impl Engine {
         id: i64,
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
-        self.idle()?;
-        let mut open = self.open()?.lock().await;
+        let mut open = self.editing().await?;
         let from = open.store.document(id)?;
         let title = format!("{} (copy)", from.title);
         let copy = open.store.create_variant(id, from.head_revision, &title)?;
@@ -147,8 +144,7 @@ impl Engine {
         id: i64,
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
-        self.idle()?;
-        let mut open = self.open()?.lock().await;
+        let mut open = self.editing().await?;
         open.store.delete(id)?;
         if id != open.document_id {
             return doc_state(&open);
@@ -430,8 +426,7 @@ impl Engine {
         emit: &mut (dyn FnMut(Streamed) + Send),
         act: impl FnOnce(&mut Store, i64) -> Result<Committed, redline_store::StoreError>,
     ) -> Result<DocState, IpcError> {
-        self.idle()?;
-        let mut open = self.open()?.lock().await;
+        let mut open = self.editing().await?;
         let Open {
             store,
             document_id,
@@ -445,6 +440,12 @@ impl Engine {
             ops,
         )));
         doc_state(&open)
+    }
+
+    /// The open store, to change: refused while a turn runs (Stop it first).
+    async fn editing(&self) -> Result<tokio::sync::MutexGuard<'_, Open>, IpcError> {
+        self.idle()?;
+        Ok(self.open()?.lock().await)
     }
 
     /// Refuses to change documents while a turn runs (Stop it first).
@@ -603,12 +604,11 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
     let id = open.document_id;
     let record = open.store.document(id)?;
     let (done, undone) = open.store.stacks(id)?;
+    // Read once for both: a history of thousands of revisions is read whole.
+    let history = crate::history_in_words(&open.store, id)?;
     let summary_of = |n: Option<&u64>| -> Result<Option<String>, IpcError> {
-        let Some(n) = n else { return Ok(None) };
-        Ok(crate::history_in_words(&open.store, id)?
-            .into_iter()
-            .find(|r| r.number == *n)
-            .map(|r| r.summary))
+        Ok(n.and_then(|n| history.iter().find(|r| r.number == *n))
+            .map(|r| r.summary.clone()))
     };
     Ok(DocState {
         document_id: id,
