@@ -1661,3 +1661,29 @@ fn rename_and_variant_titles_are_cut_to_the_limit() {
         assert!(row["title"].as_str().unwrap().chars().count() <= 200);
     }
 }
+
+/// A posting is untrusted text: one of 10 MB is read only to one byte past the limit and refused in words,
+/// one that is not text is refused, and neither makes a copy.
+#[test]
+fn a_posting_too_large_or_not_text_is_refused_and_makes_no_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = json(redline(dir.path(), &["list", "--json"]));
+    let huge = dir.path().join("huge.txt");
+    std::fs::write(&huge, "Rust engineer. ".repeat(700_000)).unwrap();
+    let out = redline(dir.path(), &["tailor", "--posting", huge.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(4));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("longer than any job posting") && said.len() < 400,
+        "{said}"
+    );
+    let binary = dir.path().join("posting.bin");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x9f]).unwrap();
+    let out = redline(
+        dir.path(),
+        &["tailor", "--posting", binary.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not text"));
+    assert_eq!(json(redline(dir.path(), &["list", "--json"])), before);
+}

@@ -123,3 +123,20 @@ pub(crate) fn print_json(out: &mut impl Write, value: &Value) -> Result<()> {
     writeln!(out)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// A model's text or a title holding terminal escapes (clear the screen, write the clipboard, a forged
+    /// line) reaches the terminal escaped, never as control characters.
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        let hostile = "Add \u{1b}]52;c;aGk=\u{7}Rust\u{1b}[2J\r\nredline: done\u{9b}";
+        let shown = super::plain(hostile);
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+        assert!(
+            shown.contains("Rust") && shown.contains("\\u{1b}"),
+            "{shown:?}"
+        );
+        assert_eq!(super::plain("Développeur — 職歴"), "Développeur — 職歴");
+    }
+}
