@@ -35,27 +35,26 @@ for i in $(seq 1 "$RUNS"); do
 done
 printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "first paint: median %d ms, min %d ms, max %d ms (%d runs)\n", a[int((NR + 1) / 2)], a[1], a[NR], NR }'
 
-# Runs the ignored window test TEST on the release build (a private session bus with an unlocked keyring,
-# under Xvfb) and prints its output lines that start with PREFIX.
+# Runs the window benchmark NAME (benches/window.rs) on the release build, on a private session bus with
+# an unlocked keyring, under Xvfb; prints its output lines that start with PREFIX.
 in_window() {
   local keyrings
   keyrings=$(mktemp -d)
-  env REDLINE_E2E_APP="$APP" XDG_DATA_HOME="$keyrings" TEST="$1" dbus-run-session -- sh -c \
+  env REDLINE_E2E_APP="$APP" XDG_DATA_HOME="$keyrings" NAME="$1" dbus-run-session -- sh -c \
     'printf ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null 2>&1 &&
      exec xvfb-run -a --server-args="-screen 0 1400x900x24" \
-       cargo nextest run --workspace --features custom-protocol --run-ignored only --no-capture \
-         -E "test($TEST)"' 2>&1 | grep "^$2"
+       cargo bench --features custom-protocol --bench window -- "$NAME"' 2>&1 | grep "^$2"
   rm -rf "$keyrings"
 }
 
 echo "== memory (PSS), idle with the sample and after 100 AI turns"
-in_window budgets_memory_idle_and_after_a_hundred_turns 'memory'
+in_window memory 'memory'
 
 echo "== the Page view: from a change to the new page on screen"
-in_window bench_page_view_from_a_change_to_the_new_page_on_screen 'page view'
+in_window page-view 'page view'
 
 echo "== the view during a fast turn: from a surface message leaving the engine to the frame that shows it"
-in_window bench_chunk_to_pixel_during_a_fast_turn 'chunk to pixel'
+in_window chunk-to-pixel 'chunk to pixel'
 
 echo "== the command line: a whole process per command, against the app's binary in command-line mode"
 python3 "$ROOT/scripts/bench-cli.py" 50 "$(dirname "$APP")"

@@ -134,7 +134,7 @@ if [ "$(uname -s)" = Linux ]; then
   # to a real Secret Service, and the test then looks for it everywhere else.
   on_private_session env REDLINE_E2E_APP="$ROOT/target/release/redline-app" \
     xvfb-run -a --server-args="-screen 0 1400x900x24" \
-    cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E "binary(e2e) & !test(budgets_) & !test(bench_)" \
+    cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E "binary(e2e)" \
     --test-threads 1
 
   step "Package: the .deb installs, starts from its installed path, and removes cleanly"

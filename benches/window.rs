@@ -1,0 +1,572 @@
+//! The window's benchmarks, on the built app in a real window (as `tests/e2e.rs` drives it): memory idle
+//! and after a hundred AI turns, the Page view from a change to the new page on screen, and chunk to pixel
+//! while a fast turn streams. They print figures and judge none (README "Budgets"); each asserts only that
+//! what it measured happened.
+//!
+//! Needs what the window tests need (`REDLINE_E2E_APP`, tauri-driver, a display, a session bus);
+//! `scripts/bench-budgets.sh` runs them on the release build:
+//! `cargo bench --features custom-protocol --bench window -- [memory] [page-view] [chunk-to-pixel]`
+//! (none named: all three).
+
+#[path = "../tests/window/mod.rs"]
+mod window;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use fantoccini::Client;
+use serde_json::json;
+use window::*;
+
+/// The benchmarks by the names the command line takes.
+const BENCHMARKS: [&str; 3] = ["memory", "page-view", "chunk-to-pixel"];
+
+fn main() {
+    // `cargo bench` passes `--bench`; anything else not a flag names a benchmark.
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if let Some(unknown) = named.iter().find(|n| !BENCHMARKS.contains(&n.as_str())) {
+        eprintln!(
+            "no benchmark “{unknown}”: the benchmarks are {}",
+            BENCHMARKS.join(", ")
+        );
+        std::process::exit(2);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let chosen = |name: &str| named.is_empty() || named.iter().any(|n| n == name);
+    if chosen("memory") {
+        runtime.block_on(memory_idle_and_after_a_hundred_turns());
+    }
+    if chosen("page-view") {
+        runtime.block_on(page_view_from_a_change_to_the_new_page_on_screen());
+    }
+    if chosen("chunk-to-pixel") {
+        runtime.block_on(chunk_to_pixel_during_a_fast_turn());
+    }
+}
+
+/// The processes of a driver's process group that are the app's: the app itself and the WebKit processes
+/// it starts (not tauri-driver or WebKitWebDriver), with their proportional set size in kB.
+fn app_memory(driver: &Driver) -> Vec<(String, u64)> {
+    let group = driver.child.id().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let dir = entry.path();
+        let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
+            continue;
+        };
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
+        let comm = &stat[stat.find('(').unwrap() + 1..close];
+        // Fields after the name: state, ppid, pgrp.
+        let pgrp = stat[close + 2..].split_whitespace().nth(2).unwrap_or("");
+        let ours = comm == "redline-app"
+            || comm.starts_with("WebKitWebProces")
+            || comm.starts_with("WebKitNetworkPr");
+        if pgrp != group || !ours {
+            continue;
+        }
+        let pss = std::fs::read_to_string(dir.join("smaps_rollup"))
+            .unwrap_or_default()
+            .lines()
+            .find(|l| l.starts_with("Pss:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .unwrap_or(0);
+        found.push((comm.to_owned(), pss));
+    }
+    found.sort();
+    found
+}
+
+/// What the page holds: its DOM elements and Tauri's IPC callbacks (a leak of either shows here).
+async fn print_page(client: &Client, when: &str) {
+    let page = client
+        .execute(
+            "const c = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks; \
+             return [document.getElementsByTagName('*').length, c ? (c instanceof Map ? c.size : Object.keys(c).length) : -1];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    println!("memory: the page holds {page} (DOM elements, IPC callbacks) {when}");
+}
+
+fn print_memory(when: &str, processes: &[(String, u64)]) -> u64 {
+    let total: u64 = processes.iter().map(|(_, kb)| kb).sum();
+    let parts: Vec<String> = processes
+        .iter()
+        .map(|(name, kb)| format!("{name} {:.1}", *kb as f64 / 1024.0))
+        .collect();
+    println!(
+        "memory {when}: {:.1} MB PSS in all ({})",
+        total as f64 / 1024.0,
+        parts.join(", ")
+    );
+    total
+}
+
+/// The memory budget (README "Budgets"), measured on the build `REDLINE_E2E_APP` names (the release build,
+/// by `scripts/bench-budgets.sh`): PSS of the app and its WebKit processes, idle with the sample open, then
+/// after 100 AI turns against the replay server. Prints the figures; asserts only that the turns ran.
+async fn memory_idle_and_after_a_hundred_turns() {
+    const TURNS: usize = 100;
+    let fixture = redline_agent::fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let replies: Vec<redline_agent::Reply> =
+        (0..TURNS).flat_map(|_| fixture.replies.clone()).collect();
+    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+        .await
+        .unwrap();
+    let url = server.base_url();
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[
+        ("REDLINE_BASE_URL", &url),
+        ("OPENAI_API_KEY", ""),
+        ("REDLINE_MODEL", "replay-chat"),
+        ("REDLINE_PATCH_MODEL", "replay-patch"),
+    ]);
+    let client = connect(&driver, data_dir.path()).await;
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let idle = app_memory(&driver);
+    let app_alone = idle
+        .iter()
+        .find(|(name, _)| name == "redline-app")
+        .map(|(_, kb)| *kb)
+        .unwrap_or(0);
+    let before = print_memory("idle with the sample open", &idle);
+    print_page(&client, "idle").await;
+    println!(
+        "memory of the app process alone, idle: {:.1} MB PSS",
+        app_alone as f64 / 1024.0
+    );
+
+    for turn in 1..=TURNS {
+        saved_turn(&client, &fixture.message, turn).await;
+    }
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let after = print_memory(&format!("after {TURNS} turns"), &app_memory(&driver));
+    print_page(&client, "after the turns").await;
+    if let Some(settle) = std::env::var("REDLINE_BENCH_SETTLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        tokio::time::sleep(Duration::from_secs(settle)).await;
+        print_memory(
+            &format!("after {TURNS} turns and {settle} s more"),
+            &app_memory(&driver),
+        );
+    }
+    println!(
+        "memory growth over {TURNS} turns: {:+.1} MB",
+        (after as f64 - before as f64) / 1024.0
+    );
+    client.close().await.ok();
+}
+
+/// The Page view's speed (a benchmark, not part of the test run: `scripts/bench-budgets.sh` runs it): from a
+/// change — the template switched, so that every page is laid out and drawn again — to the new first page
+/// decoded and on screen, timed inside the page, 100 times on the sample. Printed as p50, p99 and the worst.
+async fn page_view_from_a_change_to_the_new_page_on_screen() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let client = connect(&driver, data_dir.path()).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    element(&client, "toggle-pages")
+        .await
+        .click()
+        .await
+        .unwrap();
+    element(&client, "page-1").await;
+    let times = client
+        .execute_async(
+            r#"
+            const done = arguments[arguments.length - 1];
+            const select = document.querySelector("[data-testid='page-template']");
+            const page = () => document.querySelector("[data-testid='page-1']");
+            const frame = () => new Promise((r) => requestAnimationFrame(r));
+            const times = [];
+            (async () => {
+              for (let k = 0; k < 100; k++) {
+                const before = page().src;
+                const start = performance.now();
+                select.value = select.value === "classic" ? "modern" : "classic";
+                select.dispatchEvent(new Event("change", { bubbles: true }));
+                for (;;) {
+                  await frame();
+                  const img = page();
+                  // Loaded and decoded, not merely done (a refused image is complete too, 0 pixels wide).
+                  if (img && img.src !== before && img.complete && img.naturalWidth > 0) break;
+                }
+                await frame();
+                times.push(performance.now() - start);
+                await new Promise((r) => setTimeout(r, 150));
+              }
+              done(times);
+            })();
+            "#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    let mut times: Vec<f64> = times
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    let first = times[0];
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "page view, a change to the new page on screen (sample, {} changes): p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, worst {:.1} ms; \
+         the first (the other template laid out for the first time) {first:.1} ms",
+        times.len(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        times[times.len() - 1]
+    );
+    assert_eq!(times.len(), 100);
+    client.close().await.ok();
+    drop(driver);
+}
+
+/// The sample with every list ten times as long (the view's size test in Vitest uses the same shape).
+fn ten_times_the_sample() -> serde_json::Value {
+    let mut resume = redline_resume::sample();
+    for (_, value) in resume.as_object_mut().unwrap().iter_mut() {
+        if let Some(items) = value.as_array_mut() {
+            *items = items
+                .iter()
+                .cycle()
+                .take(items.len() * 10)
+                .cloned()
+                .collect();
+        }
+    }
+    resume
+}
+
+/// The page's probe (ui/src/lib/probe.ts): each surface message applied gets the time it arrived, the time
+/// the next frame began (its animation-frame callback) and the time that frame was painted (a message
+/// posted from the callback runs after the frame's paint); and every frame's length while it runs, and its own
+/// work: from its start (the animation-frame time) to a message posted then being handled, after its paint —
+/// and after whatever ran first: a task queued before the message, or the next frame if it began first. So
+/// it is at least the frame's work: small before a late frame, the page was idle when that frame was due.
+const PROBE: &str = r#"
+const clock = () => performance.timeOrigin + performance.now();
+const data = { arrived: [], framed: [], shown: [], frames: [], work: [] };
+const batches = [];
+const painted = new MessageChannel();
+painted.port1.onmessage = () => {
+  const t = clock();
+  for (const i of batches.shift() ?? []) data.shown[i] = t;
+};
+let pending = [];
+window.__redlineProbe = {
+  applied() {
+    pending.push(data.arrived.length);
+    data.arrived.push(clock());
+    if (pending.length === 1) {
+      requestAnimationFrame(() => {
+        const t = clock();
+        for (const i of pending) data.framed[i] = t;
+        batches.push(pending);
+        pending = [];
+        painted.port2.postMessage(0);
+      });
+    }
+  },
+};
+const worked = new MessageChannel();
+const started = [];
+worked.port1.onmessage = () => {
+  const start = started.shift();
+  data.work.push([start, clock() - start]);
+};
+let last = null;
+const frame = (t) => {
+  if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
+  last = t;
+  started.push(performance.timeOrigin + t);
+  worked.port2.postMessage(0);
+  if (!data.stop) requestAnimationFrame(frame);
+};
+requestAnimationFrame(frame);
+window.__redlineProbeData = data;
+"#;
+
+/// What one paced turn measured in the page.
+struct ChunkToPixel {
+    /// From a surface message leaving the engine to the frame showing it painted, ms, in order.
+    to_pixel: Vec<f64>,
+    /// From leaving the engine to the view's store having applied it, ms.
+    to_page: Vec<f64>,
+    /// From being applied to the next frame beginning, ms: the wait for a frame.
+    to_frame: Vec<f64>,
+    /// From that frame beginning to its being painted, ms: style, layout and paint.
+    frame_to_pixel: Vec<f64>,
+    /// Surface messages a second while the turns streamed, as the engine sent them.
+    rate: f64,
+    /// Every frame's length while a turn streamed, ms, in order.
+    frames: Vec<f64>,
+    /// Every frame's own work while a turn streamed, ms: from its start to its being painted.
+    work: Vec<f64>,
+    /// For each frame of `frames` longer than one refresh by more than the clock's grain, the work of the frame
+    /// before it, ms: whether the page was still busy when it should have begun.
+    work_before_late: Vec<f64>,
+    /// Every frame's length in the two seconds before the turn (the window idle): the baseline.
+    idle_frames: Vec<f64>,
+}
+
+/// Runs `turns` paced AI turns (a long summary typed in, a work entry filling in, 200 surface messages a
+/// second) on `resume` in the real window, the stream going over the turn's channel, and returns what the
+/// page's probe measured.
+async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixel {
+    let summary =
+        "Builds compression systems that run at the scale of the largest media libraries, and the \
+        teams that ship them. "
+            .repeat(24);
+    let entry = json!({
+        "name": "Hooli", "position": "Staff Engineer, Nucleus", "url": "https://hooli.example.com",
+        "startDate": "2011-01-01", "endDate": "2013-12-01",
+        "summary": "Led the Nucleus compression team through its first three releases. ".repeat(8),
+        "highlights": (0..6).map(|i| format!("Shipped release {i} of Nucleus to every Hooli data centre, on time and with a smaller footprint")).collect::<Vec<_>>(),
+    });
+    let replies: Vec<redline_agent::Reply> = (0..turns)
+        .flat_map(|_| {
+            [
+                json!({"say": "On it.", "toolCall": {"name": "patch_resume", "arguments": {
+                    "changes": "Rewrite the summary and add the Hooli job",
+                    "targets": ["/basics/summary", "/work"]}}}),
+                json!({"patch": {"operations": [
+                    {"op": "replace", "path": "/basics/summary", "value": summary},
+                    {"op": "add", "path": "/work/-", "value": entry},
+                ]}}),
+                json!({"say": "Done."}),
+            ]
+        })
+        .map(|r| serde_json::from_value(r).unwrap())
+        .collect();
+    // 7 characters a delta every 3 ms (a timer's 3 ms is nearer 5 here): about 200 surface messages a
+    // second while a value streams; the rate printed is the one the engine sent at.
+    let pace = redline_agent::Pace {
+        chunk: 7,
+        delay: Duration::from_millis(3),
+    };
+    let server = redline_agent::ReplayServer::start(replies, pace)
+        .await
+        .unwrap();
+    let url = server.base_url();
+    let files = tempfile::tempdir().unwrap();
+    let file = files.path().join("bench.resume.json");
+    std::fs::write(&file, serde_json::to_vec(resume).unwrap()).unwrap();
+    let sent_log = files.path().join("sent.txt");
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[
+        ("REDLINE_BASE_URL", &url),
+        ("OPENAI_API_KEY", ""),
+        ("REDLINE_MODEL", "replay-chat"),
+        ("REDLINE_PATCH_MODEL", "replay-patch"),
+        ("REDLINE_PROBE_SENT", sent_log.to_str().unwrap()),
+    ]);
+    let client = connect_with(&driver, data_dir.path(), &[&file]).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    client.execute(PROBE, vec![]).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Each turn's stream, as a range of the sent log's lines. While a turn streams the test keeps out of the
+    // page: it watches the sent log. (A WebDriver wait asks the page four times a second, an XPath over every
+    // list item on it, run on the page's main thread among the frames measured.)
+    let mut streams = Vec::new();
+    for turn in 1..=turns {
+        let before = sent_lines(&sent_log);
+        send_chat(&client, "Rewrite my summary and add my job at Hooli.").await;
+        let after = quiet_after_growing(&sent_log, before).await;
+        streams.push(before..after);
+        let saved = format!("Saved as revision {}.", turn + 1);
+        assert!(chat_says(&client, &saved).await, "turn {turn} did not save");
+        wait_for_text(&client, "chat-send", |t| t == "Send").await;
+    }
+    let data = client
+        .execute(
+            "const d = window.__redlineProbeData; d.stop = true; return d;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    client.close().await.ok();
+    drop(driver);
+    let numbers = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap_or(f64::NAN))
+            .collect()
+    };
+    let sent: Vec<f64> = std::fs::read_to_string(&sent_log)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse::<f64>().unwrap() / 1000.0)
+        .collect();
+    let (arrived, framed, shown) = (
+        numbers(&data["arrived"]),
+        numbers(&data["framed"]),
+        numbers(&data["shown"]),
+    );
+    assert_eq!(
+        sent.len(),
+        arrived.len(),
+        "every surface message the engine sent reached the view once"
+    );
+    assert!(sent.len() > 500 * turns, "{} surface messages", sent.len());
+    // A turn's frames: from its first surface message leaving to 250 ms after its last (the frames that
+    // paint the commit, the reply's last line and the view unlocking).
+    let streaming = |t: f64| {
+        streams
+            .iter()
+            .any(|s| (sent[s.start]..=sent[s.end - 1] + 250.0).contains(&t))
+    };
+    let frames_in = |key: &str, keep: &dyn Fn(f64) -> bool| {
+        data[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| keep(f[0].as_f64().unwrap()))
+            .map(|f| f[1].as_f64().unwrap())
+            .collect::<Vec<f64>>()
+    };
+    let frames = frames_in("frames", &streaming);
+    let work = frames_in("work", &streaming);
+    let work_at: std::collections::HashMap<u64, f64> = data["work"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w[0].as_f64().unwrap().to_bits(), w[1].as_f64().unwrap()))
+        .collect();
+    let work_before_late = data["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| streaming(f[0].as_f64().unwrap()) && f[1].as_f64().unwrap() > LATE)
+        .map(|f| {
+            work_at
+                .get(&f[2].as_f64().unwrap().to_bits())
+                .copied()
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    let idle_frames = frames_in("frames", &|t| t < sent[0]);
+    ChunkToPixel {
+        to_pixel: sent.iter().zip(&shown).map(|(s, p)| p - s).collect(),
+        to_page: sent.iter().zip(&arrived).map(|(s, a)| a - s).collect(),
+        to_frame: arrived.iter().zip(&framed).map(|(a, f)| f - a).collect(),
+        frame_to_pixel: framed.iter().zip(&shown).map(|(f, p)| p - f).collect(),
+        rate: sent.len() as f64
+            / streams
+                .iter()
+                .map(|s| (sent[s.end - 1] - sent[s.start]) / 1000.0)
+                .sum::<f64>(),
+        frames,
+        work,
+        work_before_late,
+        idle_frames,
+    }
+}
+
+/// How many lines the sent log (`REDLINE_PROBE_SENT`) has: a line for each surface message sent.
+fn sent_lines(log: &Path) -> usize {
+    std::fs::read_to_string(log).map_or(0, |s| s.lines().count())
+}
+
+/// Waits for the sent log to grow past `before` and then to stay the same for a second (the turn's stream is
+/// over), without asking the page anything; returns its length then.
+async fn quiet_after_growing(log: &Path, before: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (mut seen, mut since) = (before, Instant::now());
+    while Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let now = sent_lines(log);
+        if now != seen {
+            (seen, since) = (now, Instant::now());
+        } else if seen > before && since.elapsed() > Duration::from_secs(1) {
+            return seen;
+        }
+    }
+    panic!(
+        "the turn's stream did not start and end within 60 s ({} lines)",
+        seen - before
+    );
+}
+
+/// A frame longer than this is late: longer than one refresh (16.7 ms) by more than the page clock's grain (it
+/// reads whole milliseconds: a frame of one refresh reads 16 or 17).
+const LATE: f64 = 16.7 + 1.0;
+
+/// p50, p99 and the worst of `times`.
+fn quantiles(mut times: Vec<f64>) -> (f64, f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99), times[times.len() - 1])
+}
+
+/// The view under a fast model (a benchmark: `scripts/bench-budgets.sh` runs it on the release build): from a
+/// surface message leaving the engine to the frame that shows it painted, p50 and p99, and every frame's
+/// length while the turn runs — for the sample and for a resume ten times its size, with the turn's stream
+/// over its `ipc::Channel` and over app-wide events. Printed, never judged on time; it asserts that every
+/// message the engine sent was applied once.
+async fn chunk_to_pixel_during_a_fast_turn() {
+    for (name, resume) in [
+        ("sample", redline_resume::sample()),
+        ("ten times the sample", ten_times_the_sample()),
+    ] {
+        {
+            let m = chunk_to_pixel(&resume, 2).await;
+            let (p50, p99, worst) = quantiles(m.to_pixel.clone());
+            let (page50, page99, _) = quantiles(m.to_page);
+            let (wait50, wait99, _) = quantiles(m.to_frame);
+            let (draw50, draw99, _) = quantiles(m.frame_to_pixel);
+            let (frame50, _, longest) = quantiles(m.frames.clone());
+            let over = m.frames.iter().filter(|&&f| f > 16.7).count();
+            let late = m.frames.iter().filter(|&&f| f > LATE).count();
+            // A late frame whose next one is short enough for the two to fit in two refreshes kept the beat:
+            // it began late, and no refresh was missed.
+            let kept_beat = m
+                .frames
+                .windows(2)
+                .filter(|w| w[0] > LATE && w[0] + w[1] <= 2.0 * 16.7 + 1.0)
+                .count();
+            let long = m.frames.iter().filter(|&&f| f > 16.7 * 1.5).count();
+            let (idle50, _, idle_longest) = quantiles(m.idle_frames.clone());
+            let (work50, work99, work_longest) = quantiles(m.work.clone());
+            let work_over = m.work.iter().filter(|&&w| w > 16.0).count();
+            let before_late = m.work_before_late.iter().copied().fold(0.0, f64::max);
+            println!(
+                "chunk to pixel, {name}, over the turn's channel: {n} surface messages at {rate:.0}/s: p50 {p50:.1} ms, \
+                 p99 {p99:.1} ms, worst {worst:.1} ms (to the DOM: p50 {page50:.1} ms, p99 {page99:.1} ms; then \
+                 waiting for a frame: p50 {wait50:.1}, p99 {wait99:.1} ms; the frame's style, layout and paint: \
+                 p50 {draw50:.1}, p99 {draw99:.1} ms); {frames} frames while it streamed (median {frame50:.1} ms), \
+                 the longest {longest:.1} ms, {over} over 16.7 ms ({late} by more than \
+                 the page clock's 1 ms grain, {kept_beat} of them with the next frame short enough for the two \
+                 to fit in two refreshes), {long} over 25 ms; a frame's own work, from its start to its \
+                 being painted: p50 {work50:.1}, p99 {work99:.1} ms, the longest {work_longest:.1} ms, \
+                 {work_over} over 16 ms; the frame before a late one: at most {before_late:.1} ms; idle before it, frames of \
+                 median {idle50:.1} ms, the longest {idle_longest:.1} ms",
+                n = m.to_pixel.len(),
+                rate = m.rate,
+                frames = m.frames.len(),
+            );
+        }
+    }
+}

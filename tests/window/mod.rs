@@ -1,0 +1,235 @@
+//! What the window tests and the window benchmarks share: a tauri-driver and the built app behind it, and
+//! the waits a user's eye does (an element, a text, a chat line, a button by its name).
+#![allow(dead_code)] // each includer uses its own part
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+/// A running tauri-driver, stopped when dropped.
+pub struct Driver {
+    pub child: Child,
+    pub port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // tauri-driver starts WebKitWebDriver, which starts the app: stop the whole process group.
+        let _ = Command::new("kill")
+            .args(["-TERM", "--", &format!("-{}", self.child.id())])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn start_driver() -> Driver {
+    start_driver_with(&[])
+}
+
+/// A tauri-driver whose app gets `env` on top of this process's environment.
+pub fn start_driver_with(env: &[(&str, &str)]) -> Driver {
+    start_driver_logged(env, Stdio::inherit())
+}
+
+/// [`start_driver_with`], the app's diagnostics (its standard error) going to `log`.
+pub fn start_driver_logged(env: &[(&str, &str)], log: impl Into<Stdio>) -> Driver {
+    let (port, native) = (free_port(), free_port());
+    let child = Command::new("tauri-driver")
+        .process_group(0)
+        .envs(env.iter().copied())
+        .args(["--port", &port.to_string(), "--native-port", &native.to_string()])
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("tauri-driver is not on the PATH: run scripts/test.sh, or `cargo install tauri-driver --version '^2' --locked`");
+    // Both must listen: tauri-driver, and the WebKitWebDriver it starts behind it (a session asked for
+    // before the latter listens is cut off).
+    for port in [port, native] {
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "tauri-driver did not start listening on {addr}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    Driver { child, port }
+}
+
+pub fn app_binary() -> PathBuf {
+    let app = std::env::var_os("REDLINE_E2E_APP")
+        .map(PathBuf::from)
+        .expect("set REDLINE_E2E_APP to the built app (scripts/test.sh does)");
+    assert!(
+        app.exists(),
+        "{} does not exist: build the app first",
+        app.display()
+    );
+    std::fs::canonicalize(app).unwrap()
+}
+
+pub async fn connect(driver: &Driver, data_dir: &std::path::Path) -> Client {
+    connect_with(driver, data_dir, &[]).await
+}
+
+/// [`connect`], the app started with `files` to open (as a file manager starts it).
+pub async fn connect_with(
+    driver: &Driver,
+    data_dir: &std::path::Path,
+    files: &[&std::path::Path],
+) -> Client {
+    let mut args = vec![json!("--data-dir"), json!(data_dir)];
+    args.extend(files.iter().map(|f| json!(f)));
+    let caps = json!({
+        "browserName": "wry",
+        "tauri:options": {
+            "application": app_binary(),
+            "args": args,
+        }
+    });
+    let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+    builder.capabilities(caps.as_object().unwrap().clone());
+    builder
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("could not start the app through tauri-driver")
+}
+
+/// Waits for the element with `testid`.
+pub async fn element(client: &Client, testid: &str) -> fantoccini::elements::Element {
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css(&format!("[data-testid='{testid}']")))
+        .await
+        .unwrap_or_else(|e| panic!("no element {testid} in the window: {e}"))
+}
+
+/// Waits for the element with `testid` and returns its text.
+pub async fn text_of(client: &Client, testid: &str) -> String {
+    element(client, testid).await.text().await.unwrap()
+}
+
+/// Waits for a line of the chat that contains `text`; false if none comes.
+pub async fn chat_says(client: &Client, text: &str) -> bool {
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::XPath(&format!("//li[contains(., '{text}')]")))
+        .await
+        .is_ok()
+}
+
+pub fn screenshot_path(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Saves a screenshot of the window as `target/e2e/NAME`. WebKitGTK's WebDriver takes it once the page has
+/// drawn its next frame, and a window at rest draws none (with the page's own scrollbars nothing repaints
+/// by itself): it waited forever. So the page draws meanwhile: one pixel in its corner flips between two
+/// opacities no eye can tell apart, every 16 ms, until the screenshot is taken.
+pub async fn screenshot(client: &Client, name: &str) {
+    client
+        .execute(
+            "const pixel = document.createElement('div'); \
+             pixel.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;\
+             background:#000;opacity:0.01;z-index:2147483647'; \
+             document.body.append(pixel); \
+             const timer = setInterval(() => { \
+               pixel.style.opacity = pixel.style.opacity === '0.01' ? '0.02' : '0.01'; }, 16); \
+             window.__e2eStopDrawing = () => { clearInterval(timer); pixel.remove(); }; \
+             return true;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let png = client.screenshot().await.unwrap();
+    client
+        .execute("window.__e2eStopDrawing(); return true;", vec![])
+        .await
+        .unwrap();
+    std::fs::write(screenshot_path(name), png).unwrap();
+}
+
+/// Polls until the element with `testid` reads `want` (the view updates as events arrive).
+pub async fn wait_for_text(client: &Client, testid: &str, want: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let found = match client
+            .find(Locator::Css(&format!("[data-testid='{testid}']")))
+            .await
+        {
+            Ok(element) => element.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        if want(&found) {
+            return found;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{testid} never read as expected; last: {found:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until no element with `testid` is in the window.
+pub async fn gone(client: &Client, testid: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while client
+        .find(Locator::Css(&format!("[data-testid='{testid}']")))
+        .await
+        .is_ok()
+    {
+        assert!(Instant::now() < deadline, "{testid} is still in the window");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A button found by its accessible name, as a screen-reader user finds it.
+pub async fn button(client: &Client, name: &str) -> fantoccini::elements::Element {
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::XPath(&format!(
+            "//button[normalize-space()='{name}' or @aria-label='{name}']"
+        )))
+        .await
+        .unwrap_or_else(|e| panic!("no button “{name}”: {e}"))
+}
+
+/// Types `message` into the chat and sends it.
+pub async fn send_chat(client: &Client, message: &str) {
+    element(client, "chat-input")
+        .await
+        .send_keys(message)
+        .await
+        .unwrap();
+    element(client, "chat-send").await.click().await.unwrap();
+}
+
+/// Sends `message` as turn `turn` of a document that started at revision 1, and waits until the turn has
+/// saved its revision and is over (Send is back).
+pub async fn saved_turn(client: &Client, message: &str, turn: usize) {
+    send_chat(client, message).await;
+    let saved = format!("Saved as revision {}.", turn + 1);
+    assert!(chat_says(client, &saved).await, "turn {turn} did not save");
+    wait_for_text(client, "chat-send", |t| t == "Send").await;
+}
