@@ -148,21 +148,12 @@ pub async fn chat_history(engine: State<'_, Engine>) -> Result<Vec<ChatLine>, Ip
     engine.chat_history().await
 }
 
-/// Opens a link from the resume in the system's browser or mail program — only `https:`, `http:` and
-/// `mailto:` links, the rule of the HTML export; the window itself never navigates away.
+/// Opens a link from the resume in the system's browser or mail program, where the engine's rule allows
+/// it ([`redline_engine::link_to_open`]); the window itself never navigates away.
 #[tauri::command]
 pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), IpcError> {
     use tauri_plugin_opener::OpenerExt;
-    let Some(href) = redline_resume::outline::safe_href(&url) else {
-        let shown: String = url.chars().take(60).collect();
-        return Err(IpcError::new(
-            crate::ipc::ErrorKind::Invalid,
-            format!(
-                "“{shown}” is not a web or e-mail link; Redline opens only https:, http: and mailto: links of up to {} characters",
-                redline_resume::outline::MAX_HREF
-            ),
-        ));
-    };
+    let href = redline_engine::link_to_open(&url)?;
     app.opener().open_url(href, None::<&str>).map_err(|e| {
         IpcError::new(
             crate::ipc::ErrorKind::Internal,

@@ -279,16 +279,27 @@ fn the_demo_plays_live_edits_without_a_key() {
     let doc = done["document"].as_i64().unwrap().to_string();
     let shown = json(redline(dir.path(), &["show", "--doc", &doc]));
     assert_eq!(shown["skills"][0]["keywords"][3], "Rust");
-    // A second demo starts again from a fresh copy; the first is deleted (and can be brought back).
+    // A second demo starts again from a fresh copy; the first is deleted (and can be brought back). A
+    // resume of the user's that bears the demo's title is theirs: it stays.
+    let mine = json(redline(
+        dir.path(),
+        &["variant", "--doc", &doc, "--json", "Redline demo"],
+    ))["id"]
+        .as_i64()
+        .unwrap();
     ok(redline(dir.path(), &["demo"]));
     let list = json(redline(dir.path(), &["list", "--json"]));
-    assert_eq!(
-        list.as_array()
-            .unwrap()
-            .iter()
-            .filter(|d| d["title"] == "Redline demo")
-            .count(),
-        1
+    let titled: Vec<i64> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["title"] == "Redline demo")
+        .map(|d| d["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(titled.len(), 2, "{list}");
+    assert!(
+        titled.contains(&mine) && !titled.contains(&doc.parse().unwrap()),
+        "{list}"
     );
 }
 
@@ -1244,7 +1255,11 @@ fn ctrl_c_exits_130() {
         .status()
         .unwrap();
     assert!(killed.success());
+    // Standard input stays open until the command has ended: `wait` would close it first, and a command
+    // slower to handle the signal than to read the end of its input saw an empty key (exit 4).
+    let input = child.stdin.take();
     let status = child.wait().unwrap();
+    drop(input);
     assert_eq!(status.code(), Some(130), "{status:?}");
 }
 
@@ -1686,4 +1701,69 @@ fn a_posting_too_large_or_not_text_is_refused_and_makes_no_copy() {
     assert_eq!(out.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not text"));
     assert_eq!(json(redline(dir.path(), &["list", "--json"])), before);
+}
+
+/// `OPENAI_API_KEY` set for OpenAI (as a shell's profile sets it) never reaches a server saved in Redline:
+/// the key goes only where the environment points with it (`OPENAI_BASE_URL`), or to OpenAI itself.
+#[test]
+fn the_environments_key_goes_only_where_the_environment_points() {
+    const SENTINEL: &str = "sk-sentinel-never-elsewhere";
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let fixture = redline_agent::fixtures::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/01-add-keyword.json"),
+    )
+    .unwrap();
+    let recording = || {
+        runtime
+            .block_on(redline_agent::ReplayServer::start(
+                fixture.replies.clone(),
+                redline_agent::Pace::default(),
+            ))
+            .unwrap()
+    };
+    // The environment's key, an OPENAI_BASE_URL or none, and no keychain (a saved server's key is its own
+    // keychain entry: here, none).
+    let env = |base: &str| {
+        [
+            ("OPENAI_API_KEY", SENTINEL.to_owned()),
+            // Read by the OpenAI client itself when it is given no key.
+            ("OPENAI_ADMIN_KEY", SENTINEL.to_owned()),
+            ("REDLINE_BASE_URL", String::new()),
+            ("OPENAI_BASE_URL", base.to_owned()),
+            (
+                "DBUS_SESSION_BUS_ADDRESS",
+                "unix:path=/nonexistent/redline-test-bus".to_owned(),
+            ),
+        ]
+    };
+
+    // A local server saved in Redline, the environment's key meant for OpenAI: the server gets no key.
+    let dir = tempfile::tempdir().unwrap();
+    let saved = recording();
+    ok(redline_without_keychain(
+        dir.path(),
+        &["provider", "set", "--base-url", &saved.base_url()],
+        None,
+    ));
+    let vars = env("");
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    ok(redline_env(dir.path(), &["chat", &fixture.message], &vars));
+    let keys = saved.keys();
+    assert!(!keys.is_empty(), "the saved server was asked");
+    assert!(
+        keys.iter().all(Option::is_none),
+        "the environment's key reached a server it was not set for: {keys:?}"
+    );
+
+    // The same server named by OPENAI_BASE_URL beside the key: the key is for it.
+    let named = recording();
+    let dir = tempfile::tempdir().unwrap();
+    let vars = env(&named.base_url());
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    ok(redline_env(dir.path(), &["chat", &fixture.message], &vars));
+    let keys = named.keys();
+    assert!(
+        !keys.is_empty() && keys.iter().all(|k| k.as_deref() == Some(SENTINEL)),
+        "{keys:?}"
+    );
 }

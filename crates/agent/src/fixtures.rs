@@ -67,17 +67,38 @@ pub fn demo() -> Fixture {
 /// so it can be brought back). Returns the new document's id.
 pub fn demo_document(store: &mut Store) -> Result<i64, StoreError> {
     // The demo's copy never becomes the user's current resume: the one they had stays current.
-    let previous = store.current().ok().filter(|d| d.title != DEMO_TITLE);
-    for old in store.list()? {
-        if old.title == DEMO_TITLE {
-            store.delete(old.id)?;
-        }
+    let before = demo_copy(store)?;
+    let previous = store.current().ok().filter(|d| Some(d.id) != before);
+    // The copy the last demo made goes; a document of the user's that happens to bear the demo's title
+    // stays (it once went too).
+    if let Some(old) = before {
+        store.delete(old)?;
     }
     let id = store.import(DEMO_TITLE, &redline_resume::sample())?;
+    store.set_setting(DEMO_SETTING, &id.to_string())?;
     if let Some(previous) = previous {
         store.set_current(previous.id)?;
     }
     Ok(id)
+}
+
+/// The setting that names the document the last demo made.
+const DEMO_SETTING: &str = "demo.document";
+
+/// The document the last demo made, while it is still the demo's: not deleted, still titled
+/// [`DEMO_TITLE`] (a copy the user renamed has become theirs).
+pub fn demo_copy(store: &Store) -> Result<Option<i64>, StoreError> {
+    let Some(id) = store
+        .setting(DEMO_SETTING)?
+        .and_then(|v| v.parse::<i64>().ok())
+    else {
+        return Ok(None);
+    };
+    Ok(store
+        .list()?
+        .into_iter()
+        .find(|d| d.id == id && d.title == DEMO_TITLE)
+        .map(|d| d.id))
 }
 
 /// A replay server for `fixture` on 127.0.0.1 (a pause of `delay` between deltas, so the edits are seen

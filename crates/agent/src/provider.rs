@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
@@ -292,11 +292,19 @@ pub struct Provider {
 impl Provider {
     /// A provider for `config`.
     pub fn new(config: ProviderConfig) -> Provider {
-        let mut openai = OpenAIConfig::new().with_api_base(config.base_url.trim_end_matches('/'));
-        // The key goes only where it may travel (`check` says why not, in words).
-        if let Some(key) = config.api_key.as_ref().filter(|_| config.key_may_travel()) {
-            openai = openai.with_api_key(key);
-        }
+        // The key goes only where it may travel (`check` says why not, in words). Every field the client
+        // would otherwise take from the environment is set here: left unset, it sent OPENAI_API_KEY (or
+        // OPENAI_ADMIN_KEY, OPENAI_ORG_ID, OPENAI_PROJECT_ID) to whatever server was configured.
+        let key = config
+            .api_key
+            .clone()
+            .filter(|_| config.key_may_travel())
+            .unwrap_or_default();
+        let openai = OpenAIConfig::new()
+            .with_api_base(config.base_url.trim_end_matches('/'))
+            .with_api_key(key)
+            .with_org_id("")
+            .with_project_id("");
         // No idle connection is reused: a server that cut a stream (llama.cpp does, after answering 200)
         // leaves a connection the next request would fail on. A model call takes seconds; a connection,
         // milliseconds.
@@ -350,10 +358,13 @@ impl Provider {
         .await
         .map_err(|_| ProviderError::Timeout(self.config.first_token_timeout.as_secs()))?;
         let inner = opened.map_err(|e| self.words(e, &model))?;
+        let now = Instant::now();
         Ok(DeltaStream {
             inner,
             idle: self.config.idle_timeout,
             first: self.config.first_token_timeout,
+            quiet_until: now + self.config.first_token_timeout,
+            ends_by: now + MAX_ANSWER,
             started: false,
             chunks: ChunkReader::default(),
             host: host(&self.config.base_url),
@@ -646,11 +657,21 @@ fn host(base_url: &str) -> String {
     rest.split('/').next().unwrap_or(rest).to_owned()
 }
 
+/// The longest one streamed answer may take, however steadily it comes: a server that sends a word a
+/// minute, or empty events forever, is ended here (the first-token and idle timeouts see only content).
+pub const MAX_ANSWER: Duration = Duration::from_secs(15 * 60);
+
 /// A streamed answer, read leniently.
 pub struct DeltaStream {
     inner: async_openai::types::stream::StreamResponse<Value>,
     idle: Duration,
     first: Duration,
+    /// When the answer is given up for want of content: the first-token timeout after the request, then
+    /// the idle timeout after the last content. Events that carry none (`{"choices":[]}`, keep-alives)
+    /// do not move it.
+    quiet_until: Instant,
+    /// [`MAX_ANSWER`] after the request.
+    ends_by: Instant,
     started: bool,
     chunks: ChunkReader,
     /// The server, for messages.
@@ -662,10 +683,16 @@ impl DeltaStream {
     /// cleanly: whether the content is complete is for the reader of the content to judge). A connection
     /// that breaks, or a stream that goes quiet for longer than the idle timeout, is [`ProviderError::Lost`].
     pub async fn next(&mut self) -> Option<Result<Vec<Delta>, ProviderError>> {
-        let wait = if self.started { self.idle } else { self.first };
-        let item = match tokio::time::timeout(wait, self.inner.next()).await {
+        let until = self.quiet_until.min(self.ends_by);
+        let item = match tokio::time::timeout_at(until.into(), self.inner.next()).await {
+            Err(_) if Instant::now() >= self.ends_by => {
+                return Some(Err(ProviderError::TooLong(format!(
+                    "it was still coming after {} minutes, the most one answer may take",
+                    MAX_ANSWER.as_secs() / 60
+                ))));
+            }
             Err(_) if self.started => return Some(Err(ProviderError::Lost)),
-            Err(_) => return Some(Err(ProviderError::Timeout(wait.as_secs()))),
+            Err(_) => return Some(Err(ProviderError::Timeout(self.first.as_secs()))),
             Ok(item) => item,
         };
         match item {
@@ -681,8 +708,12 @@ impl DeltaStream {
             }
             Some(Err(e)) => Some(Err(ProviderError::BadResponse(e.to_string()))),
             Some(Ok(chunk)) => {
-                self.started = true;
-                Some(self.chunks.read(&chunk))
+                let read = self.chunks.read(&chunk);
+                if read.as_ref().is_ok_and(|d| !d.is_empty()) {
+                    self.started = true;
+                    self.quiet_until = Instant::now() + self.idle;
+                }
+                Some(read)
             }
         }
     }
@@ -812,6 +843,63 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, ProviderError::TooLong(_)), "{err}");
         assert!(err.to_string().contains("its answer is over"), "{err}");
+    }
+
+    /// A server on 127.0.0.1 that answers a streamed request with well-formed events that carry nothing
+    /// (`{"choices":[]}`), one every 20 ms, for as long as the client listens (ten minutes at most).
+    async fn empty_events_server() -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut request = [0u8; 8192];
+                    let _ = socket.read(&mut request).await;
+                    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
+                    if socket.write_all(head.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    for _ in 0..30_000 {
+                        let event = b"data: {\"choices\":[]}\n\n";
+                        if socket.write_all(event).await.is_err() {
+                            return;
+                        }
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    }
+                });
+            }
+        });
+        format!("http://{addr}/v1")
+    }
+
+    /// Events with no content do not count as an answer: the first-token timeout ends the stream however
+    /// many of them come (they once kept it open for as long as the server sent them).
+    #[tokio::test]
+    async fn empty_events_forever_end_at_the_first_token_timeout() {
+        let mut config = ProviderConfig::new(Some(empty_events_server().await), None);
+        config.first_token_timeout = Duration::from_secs(2);
+        config.idle_timeout = Duration::from_secs(1);
+        let provider = Provider::new(config);
+        let mut stream = provider
+            .stream(serde_json::json!({"model": "m", "messages": []}))
+            .await
+            .unwrap();
+        let mut empty = 0;
+        let err = loop {
+            match stream.next().await {
+                Some(Ok(deltas)) => {
+                    assert!(deltas.is_empty(), "{deltas:?}");
+                    empty += 1;
+                    // Ten times the events of the timeout: the stream would be going still.
+                    assert!(empty < 1_000, "{empty} empty events and the stream goes on");
+                }
+                Some(Err(e)) => break e,
+                None => panic!("the stream ended without an error"),
+            }
+        };
+        assert!(empty > 10, "the server sent its events ({empty})");
+        assert_eq!(err, ProviderError::Timeout(2), "{err}");
     }
 
     #[test]

@@ -171,20 +171,22 @@ impl ProviderSettings {
     }
 
     /// These settings with a server or models chosen for one run or saved by the user (a command's
-    /// flags): what is not given stays as it is.
+    /// flags): what is not given, or given empty (`REDLINE_BASE_URL=` in a script's environment), stays as
+    /// it is.
     pub fn choose(
         &mut self,
         base_url: Option<String>,
         chat_model: Option<String>,
         patch_model: Option<String>,
     ) {
-        if let Some(url) = base_url {
+        let given = |v: Option<String>| v.filter(|v| !v.trim().is_empty());
+        if let Some(url) = given(base_url) {
             self.base_url = url;
         }
-        if let Some(m) = chat_model {
+        if let Some(m) = given(chat_model) {
             self.chat_model = m;
         }
-        if let Some(m) = patch_model {
+        if let Some(m) = given(patch_model) {
             self.patch_model = m;
         }
     }
@@ -212,8 +214,9 @@ impl ProviderSettings {
         self
     }
 
-    /// The configuration to run with: these settings, and the key from `OPENAI_API_KEY` if set, else from
-    /// the keychain for this provider and host. A keychain that cannot be reached counts as no key when
+    /// The configuration to run with: these settings, and `env_key` (the environment's, where it is for
+    /// this server: [`env_key_is_for`]) if there is one, else the key from the keychain for this provider
+    /// and host. A keychain that cannot be reached counts as no key when
     /// the server needs none (a local one); otherwise its error is returned.
     pub fn config(
         &self,
@@ -299,7 +302,8 @@ pub enum BadSettings {
 }
 
 /// The configuration to run with, for the app and the CLI alike: the saved settings, the environment on
-/// top, then `adjust` (a command's flags), with the key from `OPENAI_API_KEY` or the keychain — checked.
+/// top, then `adjust` (a command's flags), with the key from `OPENAI_API_KEY` where it is for that server
+/// ([`env_key_is_for`]), else from the keychain — checked.
 pub fn resolve(
     store: &Store,
     keychain: &dyn Keychain,
@@ -319,9 +323,32 @@ pub fn resolve_in(
     let (saved, _) = ProviderSettings::load(store)?;
     let mut settings = saved.with_env(env);
     adjust(&mut settings);
-    let config = settings.config(env("OPENAI_API_KEY"), keychain)?;
+    let env_key = env("OPENAI_API_KEY").filter(|_| env_key_is_for(env, &settings.base_url));
+    let config = settings.config(env_key, keychain)?;
     config.check()?;
     Ok(config)
+}
+
+/// Whether the environment's `OPENAI_API_KEY` may go to the server at `base_url`: only to the server the
+/// environment names beside it (`OPENAI_BASE_URL`) or, when it names none, to OpenAI's own. A key set for
+/// OpenAI in a shell's profile never reaches a custom or local server saved in Redline; that server's key
+/// is its own keychain entry.
+pub fn env_key_is_for(env: Environment, base_url: &str) -> bool {
+    let home = env("OPENAI_BASE_URL").unwrap_or_else(|| OPENAI_BASE_URL.to_owned());
+    same_server(&home, base_url)
+}
+
+/// Two base URLs of one server: the same scheme, host and port.
+fn same_server(a: &str, b: &str) -> bool {
+    match (reqwest::Url::parse(a), reqwest::Url::parse(b)) {
+        (Ok(a), Ok(b)) => {
+            a.scheme() == b.scheme()
+                && a.host().is_some()
+                && a.host() == b.host()
+                && a.port_or_known_default() == b.port_or_known_default()
+        }
+        _ => false,
+    }
 }
 
 /// The setting that keeps what was learned about the server at `base_url`.
@@ -369,6 +396,27 @@ pub fn env_var(name: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::keychain::MemoryKeychain;
+
+    #[test]
+    fn the_environments_key_is_only_for_the_server_it_names() {
+        let none: Environment = |_| None;
+        assert!(env_key_is_for(none, OPENAI_BASE_URL));
+        assert!(env_key_is_for(none, "https://api.openai.com/v1/"));
+        for elsewhere in [
+            "http://127.0.0.1:11434/v1",
+            "https://openrouter.ai/api/v1",
+            "https://api.openai.com.evil.example/v1",
+            "https://api.openai.com:8443/v1",
+            "http://api.openai.com/v1",
+        ] {
+            assert!(!env_key_is_for(none, elsewhere), "{elsewhere}");
+        }
+        let named: Environment =
+            |n| (n == "OPENAI_BASE_URL").then(|| "https://llm.corp.example/v1".to_owned());
+        assert!(env_key_is_for(named, "https://llm.corp.example/v1"));
+        assert!(!env_key_is_for(named, OPENAI_BASE_URL));
+        assert!(!env_key_is_for(named, "http://llm.corp.example/v1"));
+    }
 
     #[test]
     fn settings_are_saved_in_the_store_and_the_environment_overrides_them() {

@@ -389,7 +389,7 @@ where
     match run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("redline: {err:#}");
+            eprintln!("redline: {}", cmd::for_terminal(&format!("{err:#}")));
             std::process::ExitCode::from(Exit::of(&err) as u8)
         }
     }
@@ -526,7 +526,7 @@ fn run(cli: Cli) -> Result<()> {
             "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
         )
     })?;
-    let out = &mut std::io::stdout().lock();
+    let out = &mut cmd::Terminal(std::io::stdout().lock());
     match command {
         Command::Recover { force } => cmd::backup::recover(&data_dir, force, out),
         Command::Tailor { .. }

@@ -3,7 +3,6 @@
 //! changes on screen reaches the view as surface messages — a `create` when another resume is opened, a
 //! committed `patch` of just the operations when the one on screen changes.
 
-use redline_agent::fixtures::DEMO_TITLE;
 use redline_patch::{Operation, PatchState, Policy};
 use redline_store::{Committed, Source, Store};
 use serde_json::Value;
@@ -23,6 +22,7 @@ impl Engine {
     pub async fn documents(&self) -> Result<Vec<DocumentRow>, IpcError> {
         let open = self.open()?.lock().await;
         let list = open.store.list()?;
+        let demo = redline_agent::fixtures::demo_copy(&open.store)?;
         Ok(list
             .iter()
             .map(|d| {
@@ -39,7 +39,7 @@ impl Engine {
                     updated_at: d.updated_at,
                     revision: d.head_revision,
                     current: d.id == open.document_id,
-                    demo: d.title == DEMO_TITLE,
+                    demo: Some(d.id) == demo,
                     variant_of: d
                         .parent_document
                         .and_then(|p| list.iter().find(|o| o.id == p))
@@ -149,11 +149,8 @@ impl Engine {
         if id != open.document_id {
             return doc_state(&open);
         }
-        let next = open
-            .store
-            .list()?
-            .into_iter()
-            .find(|d| d.title != DEMO_TITLE);
+        let demo = redline_agent::fixtures::demo_copy(&open.store)?;
+        let next = open.store.list()?.into_iter().find(|d| Some(d.id) != demo);
         let next = match next {
             Some(next) => next.id,
             None => open.store.import(
@@ -472,7 +469,7 @@ fn show(
     emit: &mut (dyn FnMut(Streamed) + Send),
 ) -> Result<DocState, IpcError> {
     let head = open.store.head(id)?;
-    if open.store.document(id)?.title != DEMO_TITLE {
+    if redline_agent::fixtures::demo_copy(&open.store)? != Some(id) {
         open.store.set_current(id)?;
     }
     open.document_id = id;
@@ -612,7 +609,7 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
     };
     Ok(DocState {
         document_id: id,
-        demo: record.title == DEMO_TITLE,
+        demo: redline_agent::fixtures::demo_copy(&open.store)? == Some(id),
         title: record.title,
         revision: record.head_revision,
         undo: summary_of(done.last())?,

@@ -471,15 +471,20 @@ impl Engine {
             Err(e) => (false, Some(e.to_string())),
         };
         let env = self.env;
+        // The environment's key counts only where it would be sent (settings::env_key_is_for).
+        let base_url = settings.clone().with_env(env).base_url;
+        let from_env = ["REDLINE_BASE_URL", "OPENAI_BASE_URL"]
+            .into_iter()
+            .any(|name| env(name).is_some())
+            || (env("OPENAI_API_KEY").is_some()
+                && redline_agent::settings::env_key_is_for(env, &base_url));
         ProviderView {
             settings,
             saved,
             key_set,
             key_for: account.user(),
             keychain_problem,
-            from_env: ["REDLINE_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_KEY"]
-                .into_iter()
-                .any(|name| env(name).is_some()),
+            from_env,
         }
     }
 
@@ -572,6 +577,23 @@ pub fn history_in_words(
     Ok(history)
 }
 
+/// The address a link from the resume may be opened at, in the system's browser or mail program: only
+/// one well-formed `https:`, `http:` or `mailto:` URL (the rule of every export,
+/// [`redline_resume::outline::safe_href`]; a `mailto:` keeps only a subject, a body and a copy). The window
+/// itself never navigates away.
+pub fn link_to_open(url: &str) -> Result<String, IpcError> {
+    redline_resume::outline::safe_href(url).ok_or_else(|| {
+        let shown: String = url.chars().filter(|c| !c.is_control()).take(60).collect();
+        IpcError::new(
+            ErrorKind::Invalid,
+            format!(
+                "“{shown}” is not a web or e-mail link; Redline opens only https:, http: and mailto: links of up to {} characters",
+                redline_resume::outline::MAX_HREF
+            ),
+        )
+    })
+}
+
 /// The turn in progress, as [`Engine::stop`] and [`Engine::idle`] see it: set while this lives.
 struct Running<'a>(&'a std::sync::Mutex<Option<CancellationToken>>);
 
@@ -649,8 +671,9 @@ fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
     let mut store = Store::open(dir)?;
     let mut current = store.current_or_import(redline_resume::first_resume)?;
     // The demo's copy is never where the next start opens: the user's own resume is.
-    if current.title == DEMO_TITLE
-        && let Some(own) = store.list()?.into_iter().find(|d| d.title != DEMO_TITLE)
+    let demo = redline_agent::fixtures::demo_copy(&store)?;
+    if Some(current.id) == demo
+        && let Some(own) = store.list()?.into_iter().find(|d| Some(d.id) != demo)
     {
         current = own;
     }
@@ -682,6 +705,29 @@ fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
 mod tests {
     use super::*;
     use redline_agent::Keychain as _;
+
+    #[test]
+    fn a_link_opens_only_as_one_web_or_mail_url_without_attachments() {
+        assert_eq!(
+            link_to_open("mailto:r@p.example?subject=Hi&attach=/home/r/.ssh/id_rsa").unwrap(),
+            "mailto:r@p.example?subject=Hi"
+        );
+        assert_eq!(
+            link_to_open(" https://piedpiper.example ").unwrap(),
+            "https://piedpiper.example"
+        );
+        for url in [
+            "javascript:alert(1)",
+            "https://a.example/\n[x](javascript:alert(1))",
+            "file:///etc/passwd",
+            "tauri://localhost/x",
+        ] {
+            let err = link_to_open(url).unwrap_err();
+            assert_eq!(err.kind, ErrorKind::Invalid, "{url}");
+            assert!(err.message.contains("not a web or e-mail link"), "{err}");
+            assert!(!err.message.contains('\n'), "{err}");
+        }
+    }
 
     #[tokio::test]
     async fn an_unreadable_document_does_not_keep_the_window_from_the_others() {

@@ -462,11 +462,9 @@ fn md(text: &str) -> String {
 
 fn md_link(item: &Item) -> String {
     match &item.href {
-        Some(href) => format!(
-            "[{}](<{}>)",
-            md(&item.text),
-            href.replace(['<', '>', ' '], "")
-        ),
+        // A target is one URL of printable ASCII with no `<`, `>` or backslash (outline::safe_href): it cannot
+        // end the pointy brackets early.
+        Some(href) => format!("[{}](<{href}>)", md(&item.text)),
         None => md(&item.text),
     }
 }

@@ -213,6 +213,10 @@ pub enum ReadError {
     TooLarge(String),
     #[error("{0} is not valid JSON ({1}); nothing was imported")]
     NotJson(String, serde_json::Error),
+    #[error(
+        "{0} is not a file (a folder, a pipe or a device); nothing was imported. To read standard input, pass -"
+    )]
+    NotAFile(String),
     #[error("{0} is not a valid JSON Resume; nothing was imported:\n{list}", list = list(.1))]
     Invalid(String, Vec<SchemaViolation>),
 }
@@ -226,9 +230,10 @@ impl ReadError {
                 ErrorKind::NotFound
             }
             ReadError::Unreadable(..) => ErrorKind::Internal,
-            ReadError::TooLarge(_) | ReadError::NotJson(..) | ReadError::Invalid(..) => {
-                ErrorKind::Refused
-            }
+            ReadError::TooLarge(_)
+            | ReadError::NotJson(..)
+            | ReadError::Invalid(..)
+            | ReadError::NotAFile(_) => ErrorKind::Refused,
         }
     }
 }
@@ -270,8 +275,27 @@ fn rule_of(error: &jsonschema::ValidationError) -> String {
 /// each problem named by JSON Pointer.
 pub fn read_file(path: &std::path::Path) -> Result<Value, ReadError> {
     let name = path.display().to_string();
-    let opened = std::fs::File::open(path).map_err(|e| ReadError::Unreadable(name.clone(), e))?;
-    read_from(name, opened)
+    read_from(name.clone(), open_regular(path, &name)?)
+}
+
+/// Opens `path` for reading only if it is a regular file. Opened without blocking (a FIFO given as the
+/// file to open once held the app's start-up until something wrote to it), then asked what it is: a
+/// folder, a pipe, a socket or a device is refused before a byte is read.
+pub fn open_regular(path: &std::path::Path, name: &str) -> Result<std::fs::File, ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options
+        .open(path)
+        .map_err(|e| ReadError::Unreadable(name.to_owned(), e))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ReadError::Unreadable(name.to_owned(), e))?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(name.to_owned()));
+    }
+    Ok(file)
 }
 
 /// [`read_file`] for what `reader` gives (standard input, say), called `name` in the errors.

@@ -81,14 +81,49 @@ fn list(v: &Value, key: &str) -> Vec<String> {
 /// 8,000-character email made the whole PDF fail.)
 pub const MAX_HREF: usize = 2_000;
 
-/// A link target, only for schemes that cannot run code, and no longer than [`MAX_HREF`].
+/// What a `mailto:` link may carry besides the address: a subject, a body and a copy. Anything else a mail
+/// program understands (`attach=`, `bcc=`, …) is dropped: a link in a resume must not attach a file.
+const MAILTO_FIELDS: [&str; 3] = ["subject", "body", "cc"];
+
+/// A link target, or `None` where the target is shown as text only: one well-formed `https:`, `http:` (with
+/// a host) or `mailto:` URL, no longer than [`MAX_HREF`], with no space or control character anywhere (a
+/// newline inside a URL field once ended a Markdown link and began another). The target comes back as the
+/// URL parser writes it (percent-encoded ASCII) unless that differs from the field by at most a trailing
+/// slash; a `mailto:` keeps only [`MAILTO_FIELDS`] in its query.
 pub fn safe_href(target: &str) -> Option<String> {
     let t = target.trim();
-    let lower = t.to_ascii_lowercase();
-    let safe = lower.starts_with("https://")
-        || lower.starts_with("http://")
-        || lower.starts_with("mailto:");
-    (safe && t.len() <= MAX_HREF).then(|| t.to_owned())
+    if t.len() > MAX_HREF || t.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return None;
+    }
+    let mut url = url::Url::parse(t).ok()?;
+    match url.scheme() {
+        "https" | "http" => {
+            url.host()?;
+        }
+        "mailto" => {
+            let kept: Vec<(String, String)> = url
+                .query_pairs()
+                .filter(|(k, _)| MAILTO_FIELDS.contains(&k.to_ascii_lowercase().as_str()))
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect();
+            if url.query().is_some() {
+                url.set_query(None);
+                if !kept.is_empty() {
+                    url.query_pairs_mut().extend_pairs(kept);
+                }
+            }
+        }
+        _ => return None,
+    }
+    let written = url.as_str();
+    let href = if written == t || written.strip_suffix('/') == Some(t) {
+        t
+    } else {
+        written
+    };
+    // What a parser may leave raw in a `mailto:` path; never part of a link a resume needs.
+    let unsafe_char = |c: char| !c.is_ascii_graphic() || matches!(c, '<' | '>' | '"' | '`' | '\\');
+    (!href.chars().any(unsafe_char) && href.len() <= MAX_HREF).then(|| href.to_owned())
 }
 
 fn link(text: String, target: &str) -> Item {

@@ -129,14 +129,17 @@ impl Store {
 /// Sets the damaged database in `data_dir` aside and puts its latest backup in its place.
 ///
 /// A database that opens and passes its integrity check is refused unless `force`: recovery is for damage.
-/// The database is locked first (SQLite's exclusive lock), so another Redline that has it open makes this
-/// stop with [`StoreError::Busy`] before anything moves. The order of the steps keeps a database that opens
+/// The database's lock file is taken exclusively first, and a healthy database SQLite's exclusive lock, so
+/// another Redline that has it open (even one whose file was damaged under it) makes this stop with
+/// [`StoreError::Busy`] before anything moves. The order of the steps keeps a database that opens
 /// at every moment an interruption could come: the backup is copied beside the database and synced; the
 /// damaged file is kept under a new name by a hard link (a copy where links are not possible); its WAL
 /// and SHM files are set aside, so that SQLite can never replay a damaged log onto the backup; and one
 /// rename puts the backup in place, replacing the damaged file atomically.
 pub fn recover(data_dir: &Path, force: bool) -> Result<Recovery> {
     let database = data_dir.join(DATABASE_FILE);
+    // No Redline may have the database open, damaged or not: every open store holds the lock file shared.
+    let recovering = crate::lock_file(&database, true)?;
     let lock = lock(&database, force)?;
     if lock.is_some() && !force {
         return Err(StoreError::Backup(format!(
@@ -195,6 +198,7 @@ pub fn recover(data_dir: &Path, force: bool) -> Result<Recovery> {
     std::fs::rename(&incoming, &database)
         .map_err(|e| fail("put the backup in place of", &database, e))?;
     drop(lock);
+    drop(recovering);
     Store::open(data_dir)?;
     Ok(Recovery { backup, set_aside })
 }
@@ -311,6 +315,35 @@ mod tests {
         assert_eq!(store.current().unwrap().title, "Ada");
     }
 
+    /// A database damaged under a Redline that has it open is not replaced under it: SQLite's own lock
+    /// cannot be asked of a damaged file, the lock file can.
+    #[test]
+    fn a_database_damaged_while_open_is_not_recovered_under_its_user() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        store.backup_now().unwrap();
+        let database = dir.path().join(DATABASE_FILE);
+        let garbage = b"not a database".repeat(500);
+        std::fs::write(&database, &garbage).unwrap();
+        let err = recover(dir.path(), false).unwrap_err();
+        assert!(matches!(err, StoreError::Busy { .. }), "{err}");
+        assert_eq!(std::fs::read(&database).unwrap(), garbage, "left alone");
+        // Closed (its last checkpoint may have written over the damage: forced, either way).
+        drop(store);
+        recover(dir.path(), true).unwrap();
+        assert_eq!(
+            Store::open(dir.path()).unwrap().current().unwrap().title,
+            "Ada"
+        );
+        // And while a recovery holds the lock, no store opens.
+        let _recovering = crate::lock_file(&database, true).unwrap();
+        let err = Store::open(dir.path()).err().expect("recovery under way");
+        assert!(matches!(err, StoreError::Busy { .. }), "{err}");
+    }
+
     #[test]
     fn a_failed_backup_leaves_no_partial_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -338,13 +371,15 @@ mod tests {
         store
             .import("Grace", &json!({"basics": {"name": "G"}}))
             .unwrap();
-        // Refused while it is healthy; and while another connection has it open, even when forced.
-        let err = recover(dir.path(), false).unwrap_err();
-        assert!(err.to_string().contains("is healthy"), "{err}");
-        let err = recover(dir.path(), true).unwrap_err();
-        assert!(matches!(err, StoreError::Busy { .. }), "{err}");
+        // Refused while another Redline has it open, forced or not; and while it is healthy.
+        for force in [false, true] {
+            let err = recover(dir.path(), force).unwrap_err();
+            assert!(matches!(err, StoreError::Busy { .. }), "{err}");
+        }
         assert_eq!(store.list().unwrap().len(), 2, "nothing changed");
         drop(store);
+        let err = recover(dir.path(), false).unwrap_err();
+        assert!(err.to_string().contains("is healthy"), "{err}");
         // Forced, with nothing else holding it: the backup is in place, the old file is kept whole.
         let recovery = recover(dir.path(), true).unwrap();
         let store = Store::open(dir.path()).unwrap();

@@ -283,6 +283,9 @@ pub struct Revision {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// A shared lock on the database's lock file while this store is open ([`lock_file`]): recovery takes
+    /// it exclusively, so it never replaces a database that a Redline has open.
+    _lock: Option<std::fs::File>,
     /// The head document last committed through this connection, so that a commit does not rebuild it.
     /// Trusted only while the database's head revision still matches (another process may commit).
     head_cache: Option<(i64, u64, Value)>,
@@ -323,6 +326,7 @@ impl Store {
     /// Opens (or creates) the database file at `path`.
     pub fn open_file(path: &Path) -> Result<Store> {
         let sqlite = |e: rusqlite::Error| classify(e, path);
+        let lock = lock_file(path, false)?;
         let new = !path.exists();
         let conn = Connection::open(path).map_err(sqlite)?;
         // Another Redline may be opening or writing the same file (the app and the CLI, or two first
@@ -355,6 +359,7 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_owned(),
+            _lock: lock,
             head_cache: None,
         };
         schema::migrate(&mut store.conn, path).map_err(|e| store.located(e))?;
@@ -454,13 +459,53 @@ pub(crate) fn check_readable(document: &Value) -> Result<()> {
     Ok(())
 }
 
-/// Creates `dir` (and its parents) readable by the user only, on systems that have such modes.
+/// Creates `dir` (and its parents) readable by the user only, on systems that have such modes; a `dir`
+/// that exists already is made so too (another part of the app, the log's plugin, may have created it
+/// first with the usual mode).
 pub(crate) fn private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
+    builder.create(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if std::fs::metadata(dir)?.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+    }
+    Ok(())
+}
+
+/// Locks the lock file beside `database` (`redline.db.lock`): shared for a store that opens it, exclusive
+/// (`exclusive`) for a recovery that would replace it. A lock held the other way makes this [`StoreError::Busy`]
+/// at once. A folder where no lock file can be made or locked (read-only, or a file system without locks)
+/// goes without one: SQLite's own locks still keep writers apart.
+pub(crate) fn lock_file(database: &Path, exclusive: bool) -> Result<Option<std::fs::File>> {
+    let mut name = database.as_os_str().to_owned();
+    name.push(".lock");
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&name)
+    else {
+        return Ok(None);
+    };
+    let _ = private_file(Path::new(&name));
+    let locked = if exclusive {
+        file.try_lock()
+    } else {
+        file.try_lock_shared()
+    };
+    match locked {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Busy {
+            path: database.to_owned(),
+        }),
+        Err(std::fs::TryLockError::Error(_)) => Ok(None),
+    }
 }
 
 /// Makes `file` readable and writable by the user only, on systems that have such modes.
@@ -652,6 +697,9 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("data");
+        // Made first by someone else, open to all (as the log's plugin may make it).
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
         let store = Store::open(&dir).unwrap();
         let backup = store.backup_now().unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;

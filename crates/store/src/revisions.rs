@@ -155,6 +155,7 @@ impl Store {
             conn,
             head_cache,
             path,
+            ..
         } = self;
         // Every failure names this database's file (busy, read-only, full).
         let written = (|| -> Result<Committed> {

@@ -91,7 +91,7 @@ pub fn run_turn(
             None => None,
         };
         let mut surface = Surface::new("cli");
-        let mut out = std::io::stdout();
+        let mut out = super::Terminal(std::io::stdout());
         let mut emit = |event: TurnEvent| {
             let _ = print_event(&mut out, &event, json);
         };
@@ -112,7 +112,10 @@ pub fn run_turn(
         // What the server was found to take is kept for the next run (a failure costs one refused
         // request next time, not this turn).
         if let Err(e) = redline_agent::settings::remember(store, &provider, false) {
-            eprintln!("redline: could not keep what the server takes: {e}");
+            eprintln!(
+                "redline: could not keep what the server takes: {}",
+                super::for_terminal(&e.to_string())
+            );
         }
         if let (Ok(outcome), Some(id)) = (&result, result.as_ref().ok().and_then(|o| o.document_id))
         {
@@ -131,7 +134,7 @@ fn finish(
     result: Result<redline_agent::TurnOutcome, redline_agent::TurnError>,
     json: bool,
 ) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::Terminal(std::io::stdout().lock());
     let doc = match &result {
         Ok(outcome) => outcome.document_id,
         Err(_) => doc,

@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 use redline_store::Store;
 
-use super::{document, local};
+use super::{document, local, plain};
 
 /// `redline history`.
 pub fn run(store: &mut Store, doc: Option<i64>, json: bool, out: &mut impl Write) -> Result<()> {
@@ -24,7 +24,7 @@ pub fn run(store: &mut Store, doc: Option<i64>, json: bool, out: &mut impl Write
                 r.number,
                 local(r.created_at),
                 r.source.as_str(),
-                r.summary
+                plain(&r.summary)
             )?;
         }
     }

@@ -32,7 +32,7 @@ pub fn run(
             &json!({"id": id, "title": title, "revision": revision}),
         )?;
     } else {
-        writeln!(out, "Imported “{title}” as document {id}.")?;
+        writeln!(out, "Imported “{}” as document {id}.", super::plain(&title))?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use anyhow::Result;
 use redline_store::Store;
 use serde_json::{Value, json};
 
-use super::local;
+use super::{local, plain};
 
 /// `redline list`.
 pub fn run(store: &mut Store, json: bool, deleted: bool, out: &mut impl Write) -> Result<()> {
@@ -55,8 +55,12 @@ pub fn run(store: &mut Store, json: bool, deleted: bool, out: &mut impl Write) -
                 out,
                 "{mark} {:>4}  {}  —  {}  (revision {}, {})",
                 d.id,
-                d.title,
-                if name.is_empty() { "no name" } else { name },
+                plain(&d.title),
+                if name.is_empty() {
+                    "no name".to_owned()
+                } else {
+                    plain(name)
+                },
                 d.head_revision,
                 local(d.deleted_at.unwrap_or(d.updated_at))
             )?;

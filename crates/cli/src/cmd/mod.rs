@@ -73,15 +73,52 @@ pub(crate) fn print(
     Ok(())
 }
 
-/// `text` as it may reach a terminal: a control character from a resume or a model (an escape sequence
-/// that would clear the screen or write the clipboard) is shown escaped, never sent.
+/// `text` on one line as it may reach a terminal: a control character from a resume or a model (an
+/// escape sequence that would clear the screen or write the clipboard, a line break that would forge a line
+/// of Redline's own) is shown escaped, never sent.
 pub(crate) fn plain(text: &str) -> String {
+    escaped(text, |_| false)
+}
+
+/// `text` with every control character but those `keep` allows shown escaped (`\u{1b}`).
+fn escaped(text: &str, keep: impl Fn(char) -> bool) -> String {
     text.chars()
         .map(|c| match c {
-            c if c.is_control() => c.escape_default().to_string(),
+            c if c.is_control() && !keep(c) => c.escape_default().to_string(),
             c => c.to_string(),
         })
         .collect()
+}
+
+/// `text` as a terminal may show it over several lines: line breaks and tabs kept, every other control
+/// character escaped. What the command line writes to a terminal goes through this ([`Terminal`], and
+/// its errors), so no command can pass data's escape sequences on.
+pub fn for_terminal(text: &str) -> String {
+    escaped(text, |c| c == '\n' || c == '\t')
+}
+
+/// Standard output as the commands write to it: text with its control characters escaped
+/// ([`for_terminal`]); bytes that are not UTF-8 (a PDF sent to `-`) pass as they are, for a pipe.
+pub struct Terminal<W: Write>(pub W);
+
+impl<W: Write> Write for Terminal<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(text)
+                if text
+                    .chars()
+                    .any(|c| c.is_control() && c != '\n' && c != '\t') =>
+            {
+                self.0.write_all(for_terminal(text).as_bytes())?
+            }
+            _ => self.0.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// A time stored in the database (ms since the epoch), in the user's local time.
@@ -138,5 +175,20 @@ mod tests {
             "{shown:?}"
         );
         assert_eq!(super::plain("Développeur — 職歴"), "Développeur — 職歴");
+    }
+
+    /// Whatever a command writes, the terminal gets its lines and tabs and no other control character;
+    /// bytes that are not text (a PDF to `-`) pass unchanged.
+    #[test]
+    fn the_terminal_gets_lines_but_no_escape_sequences() {
+        use std::io::Write as _;
+        let mut terminal = super::Terminal(Vec::new());
+        write!(terminal, "you: hi\n\tRust\u{1b}[2J\u{9b}31m\u{7}\r").unwrap();
+        let shown = String::from_utf8(terminal.0).unwrap();
+        assert_eq!(shown, "you: hi\n\tRust\\u{1b}[2J\\u{9b}31m\\u{7}\\r");
+        let mut terminal = super::Terminal(Vec::new());
+        let pdf = b"%PDF-1.7\n\x1b\xff\xfe";
+        terminal.write_all(pdf).unwrap();
+        assert_eq!(terminal.0, pdf);
     }
 }

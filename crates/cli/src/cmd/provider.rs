@@ -61,15 +61,17 @@ fn show_provider(
     out: &mut impl Write,
 ) -> Result<()> {
     let account = settings.key_account();
-    let (key, problem) = if redline_agent::settings::env_var("OPENAI_API_KEY").is_some() {
-        ("set (OPENAI_API_KEY)", None)
-    } else {
-        match OsKeychain.get(&account) {
-            Ok(Some(_)) => ("set", None),
-            Ok(None) => ("not set", None),
-            Err(e) => ("unknown", Some(e.to_string())),
-        }
-    };
+    use redline_agent::settings::{env_key_is_for, env_var};
+    let (key, problem) =
+        if env_var("OPENAI_API_KEY").is_some() && env_key_is_for(env_var, &settings.base_url) {
+            ("set (OPENAI_API_KEY)", None)
+        } else {
+            match OsKeychain.get(&account) {
+                Ok(Some(_)) => ("set", None),
+                Ok(None) => ("not set", None),
+                Err(e) => ("unknown", Some(e.to_string())),
+            }
+        };
     let learned = redline_agent::settings::learned(store, &settings.base_url)?;
     if json {
         let mut value = serde_json::to_value(settings)?;

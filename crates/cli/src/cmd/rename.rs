@@ -22,7 +22,7 @@ pub fn run(
     if json {
         print_json(&mut *out, &json!({"id": doc, "title": title}))?;
     } else {
-        writeln!(out, "Document {doc} is now “{title}”.")?;
+        writeln!(out, "Document {doc} is now “{}”.", super::plain(&title))?;
     }
     Ok(())
 }

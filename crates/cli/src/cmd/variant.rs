@@ -33,7 +33,8 @@ pub fn run(
     } else {
         writeln!(
             out,
-            "Created “{title}” (document {id}) from document {doc} at revision {revision}."
+            "Created “{}” (document {id}) from document {doc} at revision {revision}.",
+            super::plain(&title)
         )?;
     }
     Ok(())
