@@ -51,26 +51,34 @@ const FONT_FILES: &[&[u8]] = &[
 
 struct Fonts {
     book: LazyHash<FontBook>,
-    fonts: Vec<Font>,
+    /// Each bundled font, parsed the first time a layout asks for it: a resume in English never needs the
+    /// CJK font (4 MB, most of the bundle), and parsing every font made a quarter of a first export.
+    fonts: Vec<OnceLock<Option<Font>>>,
 }
 
-/// The bundled fonts, read once.
+/// The bundled fonts' book (what each covers), read once; the fonts themselves as [`font`] needs them.
 fn fonts() -> &'static Fonts {
     static FONTS: OnceLock<Fonts> = OnceLock::new();
     FONTS.get_or_init(|| {
-        let fonts: Vec<Font> = FONT_FILES
-            .iter()
-            .flat_map(|data| Font::iter(Bytes::new(*data)))
-            .collect();
         let mut book = FontBook::new();
-        for font in &fonts {
-            book.push(font.info().clone());
+        for data in FONT_FILES {
+            if let Some(info) = typst::text::FontInfo::new(data, 0) {
+                book.push(info);
+            }
         }
         Fonts {
             book: LazyHash::new(book),
-            fonts,
+            fonts: FONT_FILES.iter().map(|_| OnceLock::new()).collect(),
         }
     })
+}
+
+/// Bundled font `index` (its place in the book), parsed on first use.
+fn font(index: usize) -> Option<Font> {
+    let data = FONT_FILES.get(index)?;
+    fonts().fonts[index]
+        .get_or_init(|| Font::new(Bytes::new(*data), 0))
+        .clone()
 }
 
 fn library() -> &'static LazyHash<Library> {
@@ -115,7 +123,7 @@ impl World for ResumeWorld {
     }
 
     fn font(&self, index: usize) -> Option<Font> {
-        fonts().fonts.get(index).cloned()
+        font(index)
     }
 
     fn today(&self, _offset: Option<i64>) -> Option<Datetime> {
