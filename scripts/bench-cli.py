@@ -6,6 +6,9 @@ figures of both, side by side, are in docs/benchmarks.md. Prints figures; judges
 "Budgets").
 
     scripts/bench-cli.py [RUNS] [TARGET_DIR]   (default 50 runs each; target/release)
+
+With REDLINE_BEFORE set to another build of `redline` (the version before a change), its exports are
+measured in the same run, beside this build's.
 """
 
 import os
@@ -65,6 +68,13 @@ def main():
             ("export --format html", ["export", "--format", "html", "-o", "-"]),
         ):
             measure(f"redline {what}", [CLI, "--data-dir", data, *args])
+        before = os.environ.get("REDLINE_BEFORE")
+        if before:
+            for what, args in (
+                ("export --format pdf", ["export", "--format", "pdf", "-o", "-"]),
+                ("export --format html", ["export", "--format", "html", "-o", "-"]),
+            ):
+                measure(f"before: redline {what}", [before, "--data-dir", data, *args])
 
 
 if __name__ == "__main__":

@@ -219,11 +219,73 @@ pub fn log_plugin<R: Runtime>() -> tauri::plugin::TauriPlugin<R> {
             }),
             Target::new(TargetKind::Stderr),
         ])
-        .level(log::LevelFilter::Warn)
-        .level_for("redline_app", log::LevelFilter::Info)
+        .level(log::LevelFilter::Info)
+        .filter(|metadata| logged(metadata.target()))
+        .format(|out, message, record| {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64);
+            let t = redline_store::Utc::from_ms(now);
+            out.finish(format_args!(
+                "[{:04}-{:02}-{:02} {:02}:{:02}:{:02}][{}][{}] {}",
+                t.year,
+                t.month,
+                t.day,
+                t.hour,
+                t.minute,
+                t.second,
+                record.target(),
+                record.level(),
+                log_line(&message.to_string())
+            ))
+        })
         .max_file_size(1_000_000)
         .rotation_strategy(RotationStrategy::KeepSome(3))
         .build()
+}
+
+/// The crates whose messages reach the log: Redline's own, which say what happened without the user's
+/// data. Every other crate's are dropped, at every level: async-openai logs a server's 5xx body and an
+/// unparseable chunk whole (through `tracing`, which reaches `log`), and a server that echoes its request
+/// would put the resume, or a key it reflects, into a plaintext file.
+const LOGGED: [&str; 7] = [
+    "redline_app",
+    "redline_engine",
+    "redline_agent",
+    "redline_store",
+    "redline_pdf",
+    "redline_resume",
+    "redline_patch",
+];
+
+/// Whether a message from `target` (a module path) is written.
+fn logged(target: &str) -> bool {
+    let krate = target.split("::").next().unwrap_or(target);
+    LOGGED.contains(&krate)
+}
+
+/// The longest line the log keeps, in characters: a message is a sentence, never a body.
+const MAX_LOG_LINE: usize = 400;
+
+/// A message as one line of the log: control characters (line breaks included) shown escaped, cut to
+/// [`MAX_LOG_LINE`] characters.
+fn log_line(message: &str) -> String {
+    let mut line = String::new();
+    let mut shown = 0;
+    for c in message.chars() {
+        let piece: String = if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.into()
+        };
+        shown += piece.chars().count();
+        if shown > MAX_LOG_LINE {
+            line.push('…');
+            break;
+        }
+        line.push_str(&piece);
+    }
+    line
 }
 
 /// The name under which the running copy for `data_dir` is found by the next launch (Linux's D-Bus): one
@@ -334,6 +396,42 @@ pub fn painted<R: Runtime>(app: &AppHandle<R>) {
             serde_json::json!({ "first_paint_ms": startup.elapsed_ms().round() as u64 })
         );
         app.exit(0);
+    }
+}
+
+#[cfg(test)]
+mod log_tests {
+    /// Only Redline's own crates reach the log, each message one line of bounded length: a server's 5 MB
+    /// error body, logged by the model client, is written nowhere.
+    #[test]
+    fn the_log_holds_redline_s_sentences_not_other_crates_bodies() {
+        for ours in [
+            "redline_app",
+            "redline_engine::documents",
+            "redline_agent::turn",
+        ] {
+            assert!(super::logged(ours), "{ours}");
+        }
+        for theirs in [
+            "async_openai::client",
+            "reqwest::connect",
+            "tauri::app",
+            "redline",
+            "hyper",
+        ] {
+            assert!(!super::logged(theirs), "{theirs}");
+        }
+        let body = format!("Server error: MARKER\n{}", "x".repeat(5 << 20));
+        let line = super::log_line(&body);
+        assert!(
+            line.chars().count() <= super::MAX_LOG_LINE + 1,
+            "{}",
+            line.len()
+        );
+        assert!(
+            !line.contains('\n') && line.contains("MARKER\\n"),
+            "{line:.60}"
+        );
     }
 }
 

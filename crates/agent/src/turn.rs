@@ -442,6 +442,12 @@ impl Turn<'_> {
                 .collect(),
             None => message.to_owned(),
         };
+        // A link the model writes that the user never wrote (nor the resume has) waits for them.
+        self.policy
+            .known_links
+            .extend(redline_patch::policy::links_in(&Value::String(
+                said.clone(),
+            )));
         let mut outcome = TurnOutcome {
             document_id: self.document_id,
             reply: String::new(),
@@ -692,10 +698,14 @@ impl Turn<'_> {
                 raw: String::new(),
             };
             // The stabilizer numbers its messages on the turn's surface, borrowed for this bundle.
+            let mut policy = self.policy.clone();
+            policy
+                .known_links
+                .extend(redline_patch::policy::links_in(&head.document));
             let mut stabilizer = Stabilizer::new(
                 head.document.clone(),
                 head.number,
-                self.policy.clone(),
+                policy,
                 scope.clone(),
                 self.surface,
                 Instant::now(),

@@ -31,6 +31,11 @@ pub struct Policy {
     pub max_depth: usize,
     /// The longest answer the patch model may stream for one bundle, in bytes.
     pub max_answer_bytes: usize,
+    /// The links a model's edit may write without the user's confirmation: those the resume has and the
+    /// user wrote ([`links_in`]; the turn fills it). Any other link a model adds or changes — in a `url`
+    /// field, or in a value that holds one — waits for the user, like a contact field: a job posting in the
+    /// context can ask the model to slip one in.
+    pub known_links: Vec<String>,
 }
 
 /// The identity and contact fields: who the resume is about and how to reach them.
@@ -42,6 +47,57 @@ pub const IDENTITY: &[&str] = &[
     "/basics/location",
     "/basics/profiles",
 ];
+
+/// Every string under a `url` key in `value`, at any depth (a new work entry, a profile).
+fn url_fields(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(o) => {
+            for (key, v) in o {
+                match v.as_str() {
+                    Some(url) if key == "url" => out.push(url.to_owned()),
+                    _ => url_fields(v, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| url_fields(v, out)),
+        _ => {}
+    }
+}
+
+/// A link as it is compared: without surrounding space or punctuation, a trailing slash or case.
+fn same_link(url: &str) -> String {
+    url.trim()
+        .trim_matches(|c: char| matches!(c, '<' | '>' | '(' | ')' | '"' | '\'' | ',' | '.'))
+        .trim_end_matches('/')
+        .to_lowercase()
+}
+
+/// The links in `value`: every `url` field, and every word of its text that looks like an address
+/// (`https://…`, `http://…`, `www.…`). For [`Policy::known_links`]: the links of the resume and of the
+/// user's own messages.
+pub fn links_in(value: &Value) -> Vec<String> {
+    let mut links = Vec::new();
+    url_fields(value, &mut links);
+    let mut text = Vec::new();
+    strings(value, &mut text);
+    for s in text {
+        links.extend(
+            s.split_whitespace()
+                .filter(|w| w.contains("://") || w.to_ascii_lowercase().starts_with("www."))
+                .map(str::to_owned),
+        );
+    }
+    links
+}
+
+fn strings<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::String(s) => out.push(s),
+        Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+        Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
 
 /// The sections whose whole entries are never removed without the user's confirmation.
 const ENTRY_SECTIONS: &[&str] = &["/work", "/education"];
@@ -59,6 +115,7 @@ impl Default for Policy {
             max_document_bytes: redline_resume::MAX_DOCUMENT_BYTES,
             max_depth: redline_resume::MAX_DEPTH,
             max_answer_bytes: 4 << 20,
+            known_links: Vec::new(),
         }
     }
 }
@@ -216,6 +273,26 @@ impl Policy {
         *scope != Scope::User && (!scope.contains(path) || self.always_confirm(path))
     }
 
+    /// True when `op` writes a link that is not one of [`Policy::known_links`].
+    fn adds_a_link(&self, op: &Operation) -> bool {
+        let Some(value) = op.value() else {
+            return false;
+        };
+        let mut written = Vec::new();
+        if op.path().rsplit('/').next() == Some("url") {
+            if let Some(url) = value.as_str() {
+                written.push(url.to_owned());
+            }
+        } else {
+            url_fields(value, &mut written);
+        }
+        written
+            .iter()
+            .map(|url| same_link(url))
+            .filter(|url| !url.is_empty())
+            .any(|url| !self.known_links.iter().any(|k| same_link(k) == url))
+    }
+
     /// Checks one complete operation against the protected paths, the limits and the scope.
     pub fn check_operation(&self, op: &Operation, scope: &Scope) -> Result<Admission, PolicyError> {
         let writes: &[&str] = match op {
@@ -252,7 +329,10 @@ impl Policy {
             .iter()
             .find(|path| self.holds(path, scope))
             .map(|path| (*path).to_owned())
-            .or_else(|| (*scope != Scope::User && removes_entry(op)).then(|| op.path().to_owned()));
+            .or_else(|| (*scope != Scope::User && removes_entry(op)).then(|| op.path().to_owned()))
+            .or_else(|| {
+                (*scope != Scope::User && self.adds_a_link(op)).then(|| op.path().to_owned())
+            });
         Ok(match held {
             Some(path) => Admission::NeedsConfirmation { path },
             None => Admission::Allowed,
@@ -441,6 +521,59 @@ mod tests {
                 .is_ok()
         );
         assert!(policy.check_write("/metadata").is_ok());
+    }
+
+    /// A link a model adds or changes waits for the user unless the resume or the user's own words have
+    /// it: in a `url` field, or inside a new entry. A person's own edit never waits.
+    #[test]
+    fn a_link_the_model_brings_waits_for_the_user() {
+        let resume = json!({"basics": {"name": "R", "summary": "See www.piedpiper.example."},
+            "work": [{"name": "Pied Piper", "url": "https://piedpiper.example/"}]});
+        let mut known_links = links_in(&resume);
+        known_links.extend(links_in(&json!("my site is https://rh.example/blog")));
+        let policy = Policy {
+            known_links,
+            ..Policy::default()
+        };
+        let scope = Scope::Targets(vec!["/work".into(), "/projects".into()]);
+        let write = |path: &str, value: Value| Operation::Add {
+            path: path.into(),
+            value,
+        };
+        let held = |op: &Operation, scope: &Scope| {
+            matches!(
+                policy.check_operation(op, scope).unwrap(),
+                Admission::NeedsConfirmation { .. }
+            )
+        };
+        for op in [
+            write("/work/0/url", json!("https://evil.example/phish")),
+            write(
+                "/projects/-",
+                json!({"name": "X", "url": "http://evil.example"}),
+            ),
+            write(
+                "/work/-",
+                json!({"name": "Y", "highlights": [], "url": "javascript:alert(1)"}),
+            ),
+        ] {
+            assert!(held(&op, &scope), "{op:?}");
+            assert!(!held(&op, &Scope::User), "a person's own edit: {op:?}");
+        }
+        for op in [
+            write("/work/0/url", json!("https://PiedPiper.example")),
+            write(
+                "/projects/-",
+                json!({"name": "Blog", "url": "https://rh.example/blog/"}),
+            ),
+            write(
+                "/work/0/name",
+                json!("https://evil.example is only text here"),
+            ),
+            write("/projects/-", json!({"name": "No link"})),
+        ] {
+            assert!(!held(&op, &scope), "{op:?}");
+        }
     }
 
     #[test]
