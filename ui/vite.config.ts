@@ -8,5 +8,7 @@ export default defineConfig({
   server: { port: 1420, strictPort: true, watch: { ignored: ["**/src-tauri/**"] } },
   build: { target: "es2022", outDir: "dist", emptyOutDir: true },
   resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
-  test: { environment: "jsdom", include: ["src/**/*.test.ts"] },
+  // A test that edits the whole view in jsdom takes 1-2 s alone; with a release build linking beside it
+  // on two cores, one took over Vitest's default 5 s. A hang still fails, by name, at 30 s.
+  test: { environment: "jsdom", include: ["src/**/*.test.ts"], testTimeout: 30_000 },
 });
