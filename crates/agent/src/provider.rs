@@ -805,31 +805,46 @@ impl ChunkReader {
 mod tests {
     use super::*;
 
-    /// A server on 127.0.0.1 that answers every request `200 OK` and then sends a body that never ends.
-    async fn endless_server() -> String {
+    /// A server on 127.0.0.1 that answers every request `200 OK` as `content_type`, then writes `chunk`
+    /// `times` times, `pause` apart — bounded in time, and stopping as soon as the client hangs up.
+    async fn raw_server(
+        content_type: &'static str,
+        chunk: &'static [u8],
+        times: usize,
+        pause: Duration,
+    ) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move {
             while let Ok((mut socket, _)) = listener.accept().await {
                 tokio::spawn(async move {
-                    let mut request = [0u8; 4096];
+                    let mut request = [0u8; 8192];
                     let _ = socket.read(&mut request).await;
-                    let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n";
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\nconnection: close\r\n\r\n"
+                    );
                     if socket.write_all(head.as_bytes()).await.is_err() {
                         return;
                     }
-                    let block = vec![b' '; 64 * 1024];
-                    // Bounded in time: at most 256 MB, and it stops as soon as the client hangs up.
-                    for _ in 0..4096 {
-                        if socket.write_all(&block).await.is_err() {
+                    for _ in 0..times {
+                        if socket.write_all(chunk).await.is_err() {
                             return;
+                        }
+                        if !pause.is_zero() {
+                            tokio::time::sleep(pause).await;
                         }
                     }
                 });
             }
         });
         format!("http://{addr}/v1")
+    }
+
+    /// A body that never ends: 64 KB of spaces at a time, 256 MB at most.
+    async fn endless_server() -> String {
+        static BLOCK: [u8; 64 * 1024] = [b' '; 64 * 1024];
+        raw_server("application/json", &BLOCK, 4096, Duration::ZERO).await
     }
 
     #[tokio::test]
@@ -845,32 +860,17 @@ mod tests {
         assert!(err.to_string().contains("its answer is over"), "{err}");
     }
 
-    /// A server on 127.0.0.1 that answers a streamed request with well-formed events that carry nothing
-    /// (`{"choices":[]}`), one every 20 ms, for as long as the client listens (ten minutes at most).
+    /// Well-formed events that carry nothing (`{"choices":[]}`), one every 20 ms, for as long as the client
+    /// listens (ten minutes at most).
     async fn empty_events_server() -> String {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move {
-            while let Ok((mut socket, _)) = listener.accept().await {
-                tokio::spawn(async move {
-                    let mut request = [0u8; 8192];
-                    let _ = socket.read(&mut request).await;
-                    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
-                    if socket.write_all(head.as_bytes()).await.is_err() {
-                        return;
-                    }
-                    for _ in 0..30_000 {
-                        let event = b"data: {\"choices\":[]}\n\n";
-                        if socket.write_all(event).await.is_err() {
-                            return;
-                        }
-                        tokio::time::sleep(Duration::from_millis(20)).await;
-                    }
-                });
-            }
-        });
-        format!("http://{addr}/v1")
+        let event = b"data: {\"choices\":[]}\n\n";
+        raw_server(
+            "text/event-stream",
+            event,
+            30_000,
+            Duration::from_millis(20),
+        )
+        .await
     }
 
     /// Events with no content do not count as an answer: the first-token timeout ends the stream however
