@@ -1,5 +1,5 @@
-//! Signed updates: "Check for Updates…" asks the release server's `latest.json` (tauri-plugin-updater)
-//! whether a newer Redline exists; an update is installed only when its signature verifies against the
+//! Signed updates: "Check for Updates…" reads the release server's `latest.json` (at most
+//! [`MAX_MANIFEST_BYTES`]) and asks tauri-plugin-updater whether it is a newer Redline; an update is installed only when its signature verifies against the
 //! public key compiled into the app (`plugins.updater.pubkey` in `tauri.conf.json`) and was made for the
 //! version the server announces.
 //!
@@ -36,14 +36,121 @@ pub fn route() -> Route {
     }
 }
 
-/// Asks the update server; a release that is not newer than this one is not offered.
-pub async fn check(updater: &Updater) -> Result<Found, String> {
+/// The most bytes of a release manifest: `latest.json` is a few KB (a version, notes, and a signature and
+/// an address per platform). The plugin's own check reads whatever the server sends, so Redline reads it.
+pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
+
+/// Asks the update servers (`plugins.updater.endpoints`, in order) for their manifest, read with a bound;
+/// a release that is not newer than this one is not offered. The manifest becomes an update as the plugin's
+/// own check makes one (`Updater::restore_update`: its target, its version rule, and a signature that
+/// must name the version).
+pub async fn check<R: Runtime>(app: &AppHandle<R>, updater: &Updater) -> Result<Found, String> {
     redline_agent::install_tls();
-    match updater.check().await {
-        Ok(Some(update)) => Ok(Found::Newer(Box::new(update))),
-        Ok(None) => Ok(Found::UpToDate),
-        Err(e) => Err(words(&e)),
+    let config = (app.config().plugins.0.get("updater").cloned()).unwrap_or_default();
+    let insecure_allowed = config["dangerousInsecureTransportProtocol"] == true;
+    let client = reqwest::Client::builder()
+        .connect_timeout(std::time::Duration::from_secs(30))
+        .timeout(std::time::Duration::from_secs(60))
+        .user_agent(concat!("Redline/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(unreachable)?;
+    let version = app.package_info().version.to_string();
+    let endpoints = config["endpoints"].as_array().cloned().unwrap_or_default();
+    let mut failed = "No update server is configured in this copy of Redline.".to_owned();
+    for endpoint in endpoints.iter().filter_map(serde_json::Value::as_str) {
+        let Ok(url) = reqwest::Url::parse(&endpoint_url(endpoint, &version)) else {
+            continue;
+        };
+        if url.scheme() != "https" && !insecure_allowed {
+            failed = words(&Error::InsecureTransportProtocol);
+            continue;
+        }
+        match manifest(&client, url).await {
+            Ok(None) => return Ok(Found::UpToDate),
+            Ok(Some(manifest)) => {
+                return match updater.restore_update(manifest) {
+                    Ok(Some(update)) => Ok(Found::Newer(Box::new(update))),
+                    Ok(None) => Ok(Found::UpToDate),
+                    Err(e) => Err(words(&e)),
+                };
+            }
+            Err(said) => failed = said,
+        }
     }
+    Err(failed)
+}
+
+/// An endpoint's address with the plugin's variables filled in: `{{current_version}}`, `{{target}}`,
+/// `{{arch}}` and `{{bundle_type}}`.
+fn endpoint_url(endpoint: &str, version: &str) -> String {
+    let target = tauri_plugin_updater::target().unwrap_or_default();
+    let (os, arch) = target.split_once('-').unwrap_or_default();
+    let bundle = match tauri::utils::platform::bundle_type() {
+        Some(bundle) => format!("{bundle:?}").to_lowercase(),
+        None => "unknown".to_owned(),
+    };
+    let version = version.replace('+', "%2B");
+    let mut url = endpoint.to_owned();
+    for (name, value) in [
+        ("current_version", version.as_str()),
+        ("target", os),
+        ("arch", arch),
+        ("bundle_type", bundle.as_str()),
+    ] {
+        url = url
+            .replace(&format!("{{{{{name}}}}}"), value)
+            .replace(&format!("%7B%7B{name}%7D%7D"), value);
+    }
+    url
+}
+
+/// The manifest at `url`, at most [`MAX_MANIFEST_BYTES`], as JSON (its values counted before they are
+/// built); `None` when the server says there is nothing new (204).
+async fn manifest(
+    client: &reqwest::Client,
+    url: reqwest::Url,
+) -> Result<Option<serde_json::Value>, String> {
+    let mut response = client
+        .get(url)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .and_then(|r| r.error_for_status())
+        .map_err(unreachable)?;
+    if response.status() == reqwest::StatusCode::NO_CONTENT {
+        return Ok(None);
+    }
+    let too_large = || {
+        format!(
+            "The update server's answer was refused: it sent more than {} MB where a few KB were \
+             expected. Nothing was installed; this version keeps running.",
+            MAX_MANIFEST_BYTES >> 20
+        )
+    };
+    if response
+        .content_length()
+        .is_some_and(|n| n > MAX_MANIFEST_BYTES as u64)
+    {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(unreachable)? {
+        if bytes.len() + chunk.len() > MAX_MANIFEST_BYTES {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    redline_agent::wire::json(&bytes).map(Some).map_err(|e| {
+        format!(
+            "The update server's answer could not be read ({e}). Nothing was installed; this version \
+             keeps running."
+        )
+    })
+}
+
+/// The update server could not be reached, in words.
+fn unreachable(e: impl std::fmt::Display) -> String {
+    format!("Could not reach the update server ({e}). Check your connection and try again later.")
 }
 
 /// The largest update Redline downloads: several times any installer it has shipped (16 MB today). The
@@ -65,11 +172,6 @@ pub async fn fetch_at_most(update: &Update, limit: usize) -> Result<Vec<u8>, Str
             "The update was refused: the server sent more than {} MB, far more than any Redline. Nothing \
              was installed; this version keeps running.",
             limit >> 20
-        )
-    };
-    let unreachable = |e: reqwest::Error| {
-        format!(
-            "Could not reach the update server ({e}). Check your connection and try again later."
         )
     };
     let client = reqwest::Client::builder()
@@ -151,13 +253,8 @@ async fn run_from_menu<R: Runtime>(app: &AppHandle<R>) -> Result<(), String> {
     use tauri_plugin_updater::UpdaterExt;
     let current = app.package_info().version.to_string();
     redline_agent::install_tls();
-    // The manifest is read whole by the plugin: a server that never finishes it is given a minute.
-    let updater = app
-        .updater_builder()
-        .timeout(std::time::Duration::from_secs(60))
-        .build()
-        .map_err(|e| words(&e))?;
-    let update = match check(&updater).await? {
+    let updater = app.updater_builder().build().map_err(|e| words(&e))?;
+    let update = match check(app, &updater).await? {
         Found::UpToDate => {
             let text = format!("Redline {current} is the newest version.");
             tell(app, "Check for Updates", &text, MessageDialogKind::Info).await;

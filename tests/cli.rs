@@ -1767,3 +1767,242 @@ fn the_environments_key_goes_only_where_the_environment_points() {
         "{keys:?}"
     );
 }
+
+/// `redline` as [`redline_without_keychain`] runs it, with its peak resident memory in KB (from `wait4`).
+fn redline_peak(data_dir: &Path, args: &[&str]) -> (Output, u64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt as _;
+    // Waited for below by `wait4`, which gives its resource use.
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env_remove("REDLINE_DATA_DIR")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("REDLINE_BASE_URL")
+        .env_remove("OPENAI_BASE_URL")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/redline-test-bus",
+        )
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct `wait4` fills in, and the pid
+    // is this test's own child, not yet waited for.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as libc::pid_t);
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    };
+    (output, usage.ru_maxrss as u64)
+}
+
+/// A body, piece by piece.
+type Pieces = fn() -> Box<dyn Iterator<Item = Vec<u8>>>;
+
+/// A model server on 127.0.0.1 that answers every request with `status` and `head` then `body()`'s
+/// pieces, written until the client hangs up.
+fn hostile_server(status: &'static str, head: &'static [u8], body: Pieces) -> String {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for socket in listener.incoming() {
+            let Ok(mut socket) = socket else { return };
+            std::thread::spawn(move || {
+                // The request: its head, then as many bytes as it says its body has.
+                let mut request = Vec::new();
+                let mut buf = [0u8; 64 * 1024];
+                let head_end = loop {
+                    match socket.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                    if let Some(at) = request.windows(4).position(|w| w == b"\r\n\r\n") {
+                        break at + 4;
+                    }
+                };
+                let length = String::from_utf8_lossy(&request[..head_end])
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                while request.len() < head_end + length {
+                    match socket.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let start = format!("HTTP/1.1 {status}\r\nconnection: close\r\n");
+                if socket.write_all(start.as_bytes()).is_err() || socket.write_all(head).is_err() {
+                    return;
+                }
+                for piece in body() {
+                    if socket.write_all(&piece).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    format!("http://{addr}/v1")
+}
+
+/// Every shape of stream a client should not hold ends the turn and the connection test in words, each
+/// with the process well under 100 MB above a command that streams nothing: bytes with no line end, lines
+/// with no event end, empty events as fast as they can be sent, an event of a million JSON values, a chunk
+/// that is not JSON and a 500 with a 5 MB body — these two said briefly, and kept in no file.
+#[test]
+fn a_server_s_stream_is_bounded_as_its_bytes_arrive() {
+    const SSE: &[u8] = b"content-type: text/event-stream\r\n\r\n";
+    const MARKER: &str = "MARKER-OF-THE-SERVER-S-BODY";
+    // What it is, the status, the head, the body, what the user is told.
+    let shapes: [(&str, &str, &[u8], Pieces, &str); 6] = [
+        (
+            "no line end",
+            "200 OK",
+            SSE,
+            || {
+                let block = vec![b'x'; 64 * 1024];
+                Box::new(
+                    std::iter::once(b"data: ".to_vec()).chain(std::iter::repeat_n(block, 2048)),
+                )
+            },
+            "a line of over",
+        ),
+        (
+            "no event end",
+            "200 OK",
+            SSE,
+            || {
+                let line = [b"data: ".as_slice(), &[b'x'; 1024], b"\n"].concat();
+                Box::new(std::iter::repeat_n(line.repeat(64), 2048))
+            },
+            "an event of over",
+        ),
+        (
+            "empty events",
+            "200 OK",
+            SSE,
+            || {
+                let events = b"data: {\"choices\":[]}\n\n".repeat(4096);
+                Box::new(std::iter::repeat_n(events, 2048))
+            },
+            "its stream went past",
+        ),
+        (
+            "an event of a million values",
+            "200 OK",
+            SSE,
+            || {
+                let mut event = b"data: {\"choices\":[".to_vec();
+                event.extend(b"{},".repeat(1_300_000));
+                event.extend(b"{}]}\n\n");
+                Box::new(std::iter::once(event))
+            },
+            "it sent JSON of over 100000 values",
+        ),
+        (
+            "a broken chunk",
+            "200 OK",
+            SSE,
+            || {
+                let chunk = format!("data: {{\"choices\": {MARKER} [\n\n");
+                Box::new(std::iter::once(chunk.into_bytes()))
+            },
+            "is not JSON",
+        ),
+        (
+            "a 500 of 5 MB",
+            "500 Internal Server Error",
+            b"content-type: text/plain\r\n\r\n",
+            || {
+                let filler = vec![b'x'; 64 * 1024];
+                Box::new(
+                    std::iter::once(MARKER.as_bytes().to_vec())
+                        .chain(std::iter::repeat_n(filler, 80)),
+                )
+            },
+            "had a server error (500)",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (idle, idle_kb) = redline_peak(dir.path(), &["list"]);
+    assert!(idle.status.success());
+    for (shape, status, head, body, words) in shapes {
+        let url = hostile_server(status, head, body);
+        ok(redline_without_keychain(
+            dir.path(),
+            &[
+                "provider",
+                "set",
+                "--base-url",
+                &url,
+                "--model",
+                "m",
+                "--patch-model",
+                "m",
+            ],
+            None,
+        ));
+        for args in [
+            &["chat", "add Python to my skills"][..],
+            &["provider", "test"],
+        ] {
+            let (out, peak_kb) = redline_peak(dir.path(), args);
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(!out.status.success(), "{shape}, {args:?}: {said}");
+            assert!(
+                words.split('|').any(|w| said.contains(w)),
+                "{shape}, {args:?}: {said}"
+            );
+            assert!(
+                said.len() < 4096 && !said.contains(MARKER),
+                "{shape}, {args:?}: {said:.600}"
+            );
+            assert!(
+                peak_kb < idle_kb + 100 * 1024,
+                "{shape}, {args:?}: {peak_kb} KB at its peak, {idle_kb} KB for `list`"
+            );
+            eprintln!("{shape}, {args:?}: peak {peak_kb} KB (list: {idle_kb} KB)");
+        }
+    }
+    // Nothing the server said is kept: not in the database, its journal, its backups or any other file.
+    let mut files = vec![dir.path().to_owned()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(
+                !bytes.windows(MARKER.len()).any(|w| w == MARKER.as_bytes()),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}

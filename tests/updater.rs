@@ -194,7 +194,7 @@ async fn offered(
     *served.manifest.lock().unwrap() = manifest(&base, announced, signature);
     *served.artifact.lock().unwrap() = artifact;
     let (app, updater) = updater(trusted, &base);
-    let Found::Newer(update) = updates::check(&updater).await.unwrap() else {
+    let Found::Newer(update) = updates::check(app.handle(), &updater).await.unwrap() else {
         panic!("{announced} is newer than 0.1.0 and was not offered");
     };
     (app, *update)
@@ -317,18 +317,56 @@ async fn an_update_larger_than_the_limit_is_refused_while_it_downloads() {
     assert!(refused.contains("more than 1 MB"), "{refused}");
 }
 
+/// A manifest that never ends (or is far larger than one) is refused at its bound, as it arrives; one of
+/// a million values is refused before it is read into memory.
+#[tokio::test]
+async fn a_manifest_is_read_with_a_bound() {
+    use axum::routing::get;
+    let release = release();
+    let hostile = axum::Router::new()
+        .route(
+            "/endless/latest.json",
+            get(|| async {
+                let chunk = axum::body::Bytes::from(vec![b' '; 64 << 10]);
+                axum::body::Body::from_stream(futures_util::stream::repeat_with(move || {
+                    Ok::<_, std::io::Error>(chunk.clone())
+                }))
+            }),
+        )
+        .route(
+            "/values/latest.json",
+            get(|| async { format!("[{}0]", "[],".repeat(300_000)) }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, hostile).await.unwrap() });
+    let (app, endless) = updater(&release.key.public, &format!("http://{address}/endless"));
+    let Err(said) = updates::check(app.handle(), &endless).await else {
+        panic!("an endless manifest offered something");
+    };
+    assert!(said.contains("more than 1 MB"), "{said}");
+    let (app, values) = updater(&release.key.public, &format!("http://{address}/values"));
+    let Err(said) = updates::check(app.handle(), &values).await else {
+        panic!("a manifest of a million values offered something");
+    };
+    assert!(said.contains("over 100000 values"), "{said}");
+}
+
 #[tokio::test]
 async fn an_older_or_equal_version_is_not_offered() {
     let release = release();
     let served = Served::default();
     let base = serve(served.clone()).await;
     *served.artifact.lock().unwrap() = release.bytes.clone();
-    let (_app, updater) = updater(&release.key.public, &base);
+    let (app, updater) = updater(&release.key.public, &base);
     for version in ["0.0.9", "0.1.0"] {
         let signature = sign(&release.key, &release.artifact, version);
         *served.manifest.lock().unwrap() = manifest(&base, version, &signature);
         assert!(
-            matches!(updates::check(&updater).await.unwrap(), Found::UpToDate),
+            matches!(
+                updates::check(app.handle(), &updater).await.unwrap(),
+                Found::UpToDate
+            ),
             "{version} was offered to 0.1.0"
         );
     }
@@ -341,8 +379,8 @@ async fn an_unreachable_server_is_said_in_words() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
-    let (_app, updater) = updater(&release.key.public, &base);
-    let Err(said) = updates::check(&updater).await else {
+    let (app, updater) = updater(&release.key.public, &base);
+    let Err(said) = updates::check(app.handle(), &updater).await else {
         panic!("a server that does not answer offered something");
     };
     assert!(

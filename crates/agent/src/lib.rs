@@ -2,8 +2,7 @@
 //! share it.
 //!
 //! # Layout
-//! - [`provider`]: any OpenAI-compatible endpoint through async-openai, read leniently, errors in the
-//!   user's words.
+//! - [`provider`]: any OpenAI-compatible endpoint, read leniently, errors in the user's words.
 //! - [`turn`]: the conversation agent and its tools; `patch_resume` streams the patch model's operations
 //!   through `redline-stream` and `redline-patch` into `redline-store`.
 //! - [`held`]: edits the model made outside what was asked, held until the user confirms them.
@@ -14,6 +13,7 @@
 //! - [`probe`]: the connection test — the server, its models, and how the patch model gives JSON.
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
 //!   and the demo.
+//! - [`wire`]: the model client's transport, each body bounded as its bytes arrive.
 //! - [`fixtures`]: scripted sessions (`fixtures/*.json`), including the demo.
 
 pub mod facts;
@@ -25,6 +25,7 @@ pub mod provider;
 pub mod replay;
 pub mod settings;
 pub mod turn;
+pub mod wire;
 
 /// Makes rustls with ring the TLS of every HTTP client in the process (the model client's, the updater's):
 /// one crypto provider, installed once; a later call does nothing. Called before any client is built.

@@ -1,21 +1,24 @@
-//! Model providers: any OpenAI-compatible endpoint through the async-openai client.
+//! Model providers: any OpenAI-compatible endpoint.
 //!
-//! Requests and chunks are our own JSON (async-openai's "bring your own types"), so that what real servers
-//! send is read leniently: a tool-call delta without `index`, `finish_reason: ""`, `"stop"` where
-//! `"tool_calls"` was meant, unknown fields. The client retries 429 and 5xx with backoff (honouring
-//! `retry-after`) before the stream starts; once tokens flow nothing is retried. Errors are put in the
-//! user's words.
+//! Requests and chunks are our own JSON, so that what real servers send is read leniently: a tool-call
+//! delta without `index`, `finish_reason: ""`, `"stop"` where `"tool_calls"` was meant, unknown fields. A
+//! streamed request goes through async-openai's retry layer (429 and 5xx with backoff, honouring
+//! `retry-after`, before the stream starts; once tokens flow nothing is retried); its events are read by
+//! Redline's own bounded reader ([`crate::wire`]), not the client's, which holds a line without bound and
+//! takes time that grows with its square. Errors are put in the user's words.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
-use async_openai::Client;
-use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
-use futures::StreamExt;
+use async_openai::middleware::HttpRequestFactory;
+use async_openai::middleware::retry::{OpenAIRetry, OpenAIRetryLayer};
 use redline_kind::ErrorKind;
 use serde_json::Value;
+use tower::ServiceExt;
+
+use crate::wire::{Events, JsonError, Transport, WireError};
 
 /// The most tool calls read from one answer (the conversation uses one or two; a tool-call `index` at or
 /// past this number is refused before anything is allocated for it).
@@ -279,8 +282,10 @@ pub const OPERATIONS_TOOL: &str = "write_operations";
 
 /// A configured provider.
 pub struct Provider {
-    client: Client<OpenAIConfig>,
-    /// The same HTTP client, for the requests async-openai does not make for us (bounded reads).
+    /// Streamed requests go through async-openai's retry layer (429 and 5xx, with backoff and
+    /// `retry-after`, before the stream starts) over [`Transport`].
+    transport: OpenAIRetry<Transport>,
+    /// The HTTP client, for every request (bounded reads).
     http: reqwest::Client,
     config: ProviderConfig,
     patch_format: AtomicU8,
@@ -292,19 +297,6 @@ pub struct Provider {
 impl Provider {
     /// A provider for `config`.
     pub fn new(config: ProviderConfig) -> Provider {
-        // The key goes only where it may travel (`check` says why not, in words). Every field the client
-        // would otherwise take from the environment is set here: left unset, it sent OPENAI_API_KEY (or
-        // OPENAI_ADMIN_KEY, OPENAI_ORG_ID, OPENAI_PROJECT_ID) to whatever server was configured.
-        let key = config
-            .api_key
-            .clone()
-            .filter(|_| config.key_may_travel())
-            .unwrap_or_default();
-        let openai = OpenAIConfig::new()
-            .with_api_base(config.base_url.trim_end_matches('/'))
-            .with_api_key(key)
-            .with_org_id("")
-            .with_project_id("");
         // No idle connection is reused: a server that cut a stream (llama.cpp does, after answering 200)
         // leaves a connection the next request would fail on. A model call takes seconds; a connection,
         // milliseconds.
@@ -315,7 +307,10 @@ impl Provider {
             .build()
             .unwrap_or_default();
         Provider {
-            client: Client::build(http.clone(), openai),
+            transport: tower::Layer::layer(
+                &OpenAIRetryLayer::default(),
+                Transport::new(http.clone()),
+            ),
             http,
             config,
             patch_format: AtomicU8::new(FORMAT_SCHEMA),
@@ -350,17 +345,17 @@ impl Provider {
     /// Opens a streamed chat completion for `body` (`stream: true` is set here).
     pub async fn stream(&self, mut body: Value) -> Result<DeltaStream, ProviderError> {
         body["stream"] = Value::Bool(true);
-        let model = body["model"].as_str().unwrap_or_default().to_owned();
-        let opened = tokio::time::timeout(
+        let model = body["model"].as_str().unwrap_or_default();
+        let response = tokio::time::timeout(
             self.config.first_token_timeout,
-            self.client.chat().create_stream_byot::<Value, Value>(body),
+            self.send(body.to_string(), model),
         )
         .await
-        .map_err(|_| ProviderError::Timeout(self.config.first_token_timeout.as_secs()))?;
-        let inner = opened.map_err(|e| self.words(e, &model))?;
+        .map_err(|_| ProviderError::Timeout(self.config.first_token_timeout.as_secs()))??;
         let now = Instant::now();
         Ok(DeltaStream {
-            inner,
+            events: Events::of(response),
+            done: false,
             idle: self.config.idle_timeout,
             first: self.config.first_token_timeout,
             quiet_until: now + self.config.first_token_timeout,
@@ -456,8 +451,12 @@ impl Provider {
                 self.config.answer_timeout(),
             )
             .await?;
-        let answer: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| ProviderError::BadResponse(format!("the answer is not JSON: {e}")))?;
+        let answer = crate::wire::json(&bytes).map_err(|e| match e {
+            JsonError::NotJson(e) => {
+                ProviderError::BadResponse(format!("the answer is not JSON: {e}"))
+            }
+            too_many => ProviderError::TooLong(too_many.to_string()),
+        })?;
         // The answer's message as the one chunk of a stream: the same lenient reading, the same limits.
         let choices: Vec<Value> = answer["choices"]
             .as_array()
@@ -515,8 +514,12 @@ impl Provider {
                 )),
                 other => other,
             })?;
-        let list: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| ProviderError::BadResponse(format!("the model list is not JSON: {e}")))?;
+        let list = crate::wire::json(&bytes).map_err(|e| match e {
+            JsonError::NotJson(e) => {
+                ProviderError::BadResponse(format!("the model list is not JSON: {e}"))
+            }
+            too_many => ProviderError::TooLong(too_many.to_string()),
+        })?;
         Ok(list["data"]
             .as_array()
             .map(Vec::as_slice)
@@ -542,11 +545,15 @@ impl Provider {
             }
             // A server that refuses an output format (some answer 500 for that) is refused, not broken:
             // the patch model is asked again another way.
-            _ if refuses_format(&lower) => {
-                ProviderError::Refused(format!("{at} refused the request ({status}): {message}"))
-            }
+            _ if refuses_format(&lower) => ProviderError::Refused(format!(
+                "{at} refused the request ({status}): {}",
+                brief(message)
+            )),
             500..=599 => ProviderError::Server(at, status),
-            _ => ProviderError::Refused(format!("{at} refused the request ({status}): {message}")),
+            _ => ProviderError::Refused(format!(
+                "{at} refused the request ({status}): {}",
+                brief(message)
+            )),
         }
     }
 
@@ -597,20 +604,57 @@ impl Provider {
             body.extend_from_slice(&chunk);
         }
         if !status.is_success() {
-            let error: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let error = &error["error"];
-            let code = error["code"]
-                .as_str()
-                .or(error["type"].as_str())
-                .unwrap_or("");
-            let text = String::from_utf8_lossy(&body);
-            let message = error["message"].as_str().unwrap_or(&text);
-            return Err(self.status_words(status.as_u16(), code, message, model));
+            return Err(self.refusal(status.as_u16(), &body, model));
         }
         Ok(body)
     }
 
-    /// An async-openai error in the user's words.
+    /// A refusal (its status and body, an OpenAI error object or text) in the user's words.
+    fn refusal(&self, status: u16, body: &[u8], model: &str) -> ProviderError {
+        let error = crate::wire::json(body).unwrap_or(Value::Null);
+        let error = &error["error"];
+        let code = error["code"]
+            .as_str()
+            .or(error["type"].as_str())
+            .unwrap_or("");
+        let text = String::from_utf8_lossy(body);
+        let message = error["message"].as_str().unwrap_or(&text);
+        self.status_words(status, code, message, model)
+    }
+
+    /// POSTs `body` (JSON) to the server's chat completions, with the key where it may travel, through
+    /// async-openai's retries; the response when it is a success, its refusal in words otherwise.
+    async fn send(&self, body: String, model: &str) -> Result<reqwest::Response, ProviderError> {
+        let url = format!(
+            "{}/chat/completions",
+            self.config.base_url.trim_end_matches('/')
+        );
+        let key = (self.config.api_key.clone()).filter(|_| self.config.key_may_travel());
+        let http = self.http.clone();
+        let body = bytes::Bytes::from(body);
+        let request = HttpRequestFactory::new(move || {
+            let mut request = http
+                .post(&url)
+                .header("content-type", "application/json")
+                .header("accept", "text/event-stream")
+                .body(body.clone());
+            if let Some(key) = &key {
+                request = request.bearer_auth(key);
+            }
+            let built = request.build().map_err(OpenAIError::Reqwest);
+            async move { built }
+        });
+        match self.transport.clone().oneshot(request).await {
+            Ok(response) if response.status().is_success() => Ok(response),
+            Ok(mut response) => {
+                let status = response.status().as_u16();
+                Err(self.refusal(status, &crate::wire::error_body(&mut response).await, model))
+            }
+            Err(e) => Err(self.words(e, model)),
+        }
+    }
+
+    /// An error of async-openai's retry layer in the user's words.
     fn words(&self, error: OpenAIError, model: &str) -> ProviderError {
         let at = host(&self.config.base_url);
         match error {
@@ -637,9 +681,30 @@ impl Provider {
                 Some(s) if s.is_server_error() => ProviderError::Server(at, s.as_u16()),
                 _ => ProviderError::Unreachable(at),
             },
-            OpenAIError::StreamError(_) => ProviderError::Lost,
+            // A 429 whose body is not an OpenAI error object.
+            OpenAIError::JSONDeserialize(..) => ProviderError::RateLimited(at, None),
             other => ProviderError::BadResponse(other.to_string()),
         }
+    }
+}
+
+/// The most characters of a server's own message that a refusal repeats.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// A server's message as a refusal repeats it: one line, at most [`MAX_MESSAGE_CHARS`] characters.
+fn brief(message: &str) -> String {
+    let mut words = message.split_whitespace();
+    let mut line = words.next().unwrap_or_default().to_owned();
+    for word in words {
+        if line.len() > 4 * MAX_MESSAGE_CHARS {
+            break;
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    match line.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
     }
 }
 
@@ -663,7 +728,9 @@ pub const MAX_ANSWER: Duration = Duration::from_secs(15 * 60);
 
 /// A streamed answer, read leniently.
 pub struct DeltaStream {
-    inner: async_openai::types::stream::StreamResponse<Value>,
+    events: Events,
+    /// `[DONE]` came: nothing more is read.
+    done: bool,
     idle: Duration,
     first: Duration,
     /// When the answer is given up for want of content: the first-token timeout after the request, then
@@ -683,39 +750,68 @@ impl DeltaStream {
     /// cleanly: whether the content is complete is for the reader of the content to judge). A connection
     /// that breaks, or a stream that goes quiet for longer than the idle timeout, is [`ProviderError::Lost`].
     pub async fn next(&mut self) -> Option<Result<Vec<Delta>, ProviderError>> {
-        let until = self.quiet_until.min(self.ends_by);
-        let item = match tokio::time::timeout_at(until.into(), self.inner.next()).await {
-            Err(_) if Instant::now() >= self.ends_by => {
-                return Some(Err(ProviderError::TooLong(format!(
-                    "it was still coming after {} minutes, the most one answer may take",
-                    MAX_ANSWER.as_secs() / 60
-                ))));
+        loop {
+            if self.done {
+                return self.end();
             }
-            Err(_) if self.started => return Some(Err(ProviderError::Lost)),
-            Err(_) => return Some(Err(ProviderError::Timeout(self.first.as_secs()))),
-            Ok(item) => item,
-        };
-        match item {
-            // A server that fails after answering 200 may just close the stream: an answer without its
-            // finish reason is not a complete answer, and the user is told.
-            None if !self.chunks.finished => {
-                self.chunks.finished = true;
-                Some(Err(ProviderError::Unfinished(self.host.clone())))
-            }
-            None => None,
-            Some(Err(OpenAIError::StreamError(_) | OpenAIError::Reqwest(_))) => {
-                Some(Err(ProviderError::Lost))
-            }
-            Some(Err(e)) => Some(Err(ProviderError::BadResponse(e.to_string()))),
-            Some(Ok(chunk)) => {
-                let read = self.chunks.read(&chunk);
-                if read.as_ref().is_ok_and(|d| !d.is_empty()) {
-                    self.started = true;
-                    self.quiet_until = Instant::now() + self.idle;
+            let until = self.quiet_until.min(self.ends_by);
+            let item = match tokio::time::timeout_at(until.into(), self.events.next()).await {
+                Err(_) if Instant::now() >= self.ends_by => {
+                    return Some(Err(ProviderError::TooLong(format!(
+                        "it was still coming after {} minutes, the most one answer may take",
+                        MAX_ANSWER.as_secs() / 60
+                    ))));
                 }
-                Some(read)
+                Err(_) if self.started => return Some(Err(ProviderError::Lost)),
+                Err(_) => return Some(Err(ProviderError::Timeout(self.first.as_secs()))),
+                Ok(item) => item,
+            };
+            let event = match item {
+                None => return self.end(),
+                Some(Err(e)) => {
+                    self.done = true;
+                    self.chunks.finished = true;
+                    return Some(Err(match e {
+                        WireError::Overrun(overrun) => ProviderError::TooLong(overrun.to_string()),
+                        WireError::Broken(_) => ProviderError::Lost,
+                    }));
+                }
+                Some(Ok(event)) => event,
+            };
+            if event.data == "[DONE]" {
+                self.done = true;
+                continue;
             }
+            if event.kind == "keepalive" {
+                continue;
+            }
+            let chunk = match crate::wire::json(event.data.as_bytes()) {
+                Ok(chunk) => chunk,
+                Err(JsonError::NotJson(e)) => {
+                    return Some(Err(ProviderError::BadResponse(format!(
+                        "an event of its stream is not JSON ({e})"
+                    ))));
+                }
+                Err(too_many) => return Some(Err(ProviderError::TooLong(too_many.to_string()))),
+            };
+            let read = self.chunks.read(&chunk);
+            if read.as_ref().is_ok_and(|d| !d.is_empty()) {
+                self.started = true;
+                self.quiet_until = Instant::now() + self.idle;
+            }
+            return Some(read);
         }
+    }
+
+    /// The end of the stream. A server that fails after answering 200 may just close the stream (or send
+    /// `[DONE]`): an answer without its finish reason is not a complete answer, and the user is told, once.
+    fn end(&mut self) -> Option<Result<Vec<Delta>, ProviderError>> {
+        self.done = true;
+        if self.chunks.finished {
+            return None;
+        }
+        self.chunks.finished = true;
+        Some(Err(ProviderError::Unfinished(self.host.clone())))
     }
 }
 

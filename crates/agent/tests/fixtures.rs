@@ -1,8 +1,8 @@
-//! Every fixture end to end: the replay server on 127.0.0.1, the real async-openai client, the reader,
-//! the stabilizer and a real store in a temporary folder. Each asserts the final document (byte for byte,
-//! so every untouched field is as it was), the revisions written, the refusals, warnings and notices, and
-//! that the surface messages sent, applied in order to the sample as the view applies them, land on the
-//! committed document.
+//! Every fixture end to end: the replay server on 127.0.0.1, the real transport (async-openai's retries over
+//! reqwest) and Redline's SSE reader, the stabilizer and a real store in a temporary folder. Each asserts the
+//! final document (byte for byte, so every untouched field is as it was), the revisions written, the
+//! refusals, warnings and notices, and that the surface messages sent, applied in order to the sample as the
+//! view applies them, land on the committed document.
 
 use std::path::PathBuf;
 use std::time::Duration;
