@@ -6,6 +6,7 @@
 //! Where Redline was not installed from one of its own packages (built from source, or packaged by a
 //! distribution), it cannot replace itself: the user is told to update through their package manager.
 
+use redline_agent::wire::{BodyError, body_at_most};
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_updater::{Error, Update, Updater};
 
@@ -127,19 +128,12 @@ async fn manifest(
             MAX_MANIFEST_BYTES >> 20
         )
     };
-    if response
-        .content_length()
-        .is_some_and(|n| n > MAX_MANIFEST_BYTES as u64)
-    {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(unreachable)? {
-        if bytes.len() + chunk.len() > MAX_MANIFEST_BYTES {
-            return Err(too_large());
-        }
-        bytes.extend_from_slice(&chunk);
-    }
+    let bytes = body_at_most(&mut response, MAX_MANIFEST_BYTES)
+        .await
+        .map_err(|e| match e {
+            BodyError::TooLarge => too_large(),
+            BodyError::Broken(e) => unreachable(e),
+        })?;
     redline_agent::wire::json(&bytes).map(Some).map_err(|e| {
         format!(
             "The update server's answer could not be read ({e}). Nothing was installed; this version \
@@ -186,16 +180,12 @@ pub async fn fetch_at_most(update: &Update, limit: usize) -> Result<Vec<u8>, Str
         .await
         .and_then(|r| r.error_for_status())
         .map_err(unreachable)?;
-    if response.content_length().is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(unreachable)? {
-        if bytes.len() + chunk.len() > limit {
-            return Err(too_large());
-        }
-        bytes.extend_from_slice(&chunk);
-    }
+    let bytes = body_at_most(&mut response, limit)
+        .await
+        .map_err(|e| match e {
+            BodyError::TooLarge => too_large(),
+            BodyError::Broken(e) => unreachable(e),
+        })?;
     update.verify(&bytes).map_err(|e| words(&e))?;
     Ok(bytes)
 }

@@ -593,6 +593,18 @@ fn recover_leaves_a_healthy_database_alone_unless_forced() {
 /// (no session bus) unless `keychain`, so that a test never touches a developer's real keychain.
 fn redline_with(data_dir: &Path, args: &[&str], stdin: Option<&str>, keychain: bool) -> Output {
     use std::io::Write as _;
+    let mut child = redline_command(data_dir, args, keychain).spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+/// The `redline` command [`redline_with`] runs: none of the provider variables set, standard input, output
+/// and error piped, and no keychain to reach (no session bus) unless `keychain`.
+fn redline_command(data_dir: &Path, args: &[&str], keychain: bool) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_redline"));
     command
         .arg("--data-dir")
@@ -613,13 +625,7 @@ fn redline_with(data_dir: &Path, args: &[&str], stdin: Option<&str>, keychain: b
             "unix:path=/nonexistent/redline-test-bus",
         );
     }
-    let mut child = command.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    if let Some(text) = stdin {
-        input.write_all(text.as_bytes()).unwrap();
-    }
-    drop(input);
-    child.wait_with_output().unwrap()
+    command
 }
 
 /// [`redline_with`] and no keychain.
@@ -1768,27 +1774,15 @@ fn the_environments_key_goes_only_where_the_environment_points() {
     );
 }
 
-/// `redline` as [`redline_without_keychain`] runs it, with its peak resident memory in KB (from `wait4`).
+/// `redline` as [`redline_without_keychain`] runs it (with no input), with its peak resident memory in KB
+/// (from `wait4`).
 fn redline_peak(data_dir: &Path, args: &[&str]) -> (Output, u64) {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt as _;
     // Waited for below by `wait4`, which gives its resource use.
     #[allow(clippy::zombie_processes)]
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .env_remove("REDLINE_DATA_DIR")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("REDLINE_BASE_URL")
-        .env_remove("OPENAI_BASE_URL")
-        .env(
-            "DBUS_SESSION_BUS_ADDRESS",
-            "unix:path=/nonexistent/redline-test-bus",
-        )
+    let mut child = redline_command(data_dir, args, false)
         .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let read = |mut pipe: Box<dyn Read + Send>| {

@@ -18,7 +18,7 @@ use redline_kind::ErrorKind;
 use serde_json::Value;
 use tower::ServiceExt;
 
-use crate::wire::{Events, JsonError, Transport, WireError};
+use crate::wire::{BodyError, Events, JsonError, Transport, WireError};
 
 /// The most tool calls read from one answer (the conversation uses one or two; a tool-call `index` at or
 /// past this number is refused before anything is allocated for it).
@@ -584,25 +584,15 @@ impl Provider {
             }
         })?;
         let status = response.status();
-        let too_long = || ProviderError::TooLong(format!("its answer is over {} KB", limit / 1024));
-        if response.content_length().is_some_and(|n| n > limit as u64) {
-            return Err(too_long());
-        }
-        let mut body = Vec::new();
-        loop {
-            let chunk = match response.chunk().await {
-                Ok(Some(chunk)) => chunk,
-                Ok(None) => break,
-                Err(e) if e.is_timeout() => {
-                    return Err(ProviderError::Timeout(timeout.as_secs()));
+        let body = crate::wire::body_at_most(&mut response, limit)
+            .await
+            .map_err(|e| match e {
+                BodyError::TooLarge => {
+                    ProviderError::TooLong(format!("its answer is over {} KB", limit / 1024))
                 }
-                Err(_) => return Err(ProviderError::Lost),
-            };
-            if body.len() + chunk.len() > limit {
-                return Err(too_long());
-            }
-            body.extend_from_slice(&chunk);
-        }
+                BodyError::Broken(e) if e.is_timeout() => ProviderError::Timeout(timeout.as_secs()),
+                BodyError::Broken(_) => ProviderError::Lost,
+            })?;
         if !status.is_success() {
             return Err(self.refusal(status.as_u16(), &body, model));
         }

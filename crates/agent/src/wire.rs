@@ -328,6 +328,34 @@ pub fn json(text: &[u8]) -> Result<serde_json::Value, JsonError> {
     Ok(serde_json::from_slice(text)?)
 }
 
+/// Why a body was not read whole.
+#[derive(Debug)]
+pub enum BodyError {
+    /// It is longer than the limit (by the length it declares, or as it arrived).
+    TooLarge,
+    /// The connection broke, or timed out.
+    Broken(reqwest::Error),
+}
+
+/// A response's whole body, refused as soon as it is known to be over `limit` bytes: by its declared
+/// length, or as its pieces arrive. Never holds more than `limit`.
+pub async fn body_at_most(
+    response: &mut reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, BodyError> {
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(BodyError::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Broken)? {
+        if body.len() + chunk.len() > limit {
+            return Err(BodyError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
 /// Reads at most [`MAX_ERROR_BYTES`] of an error's body; the rest is never read.
 pub async fn error_body(response: &mut reqwest::Response) -> Vec<u8> {
     let mut body = Vec::new();
