@@ -307,6 +307,45 @@ requestAnimationFrame(frame);
 window.__redlineProbeData = data;
 "#;
 
+/// The baseline, in the same window and run, after the turns: the app's page hidden, one element of the
+/// window's size in its place whose one text node changes every frame, measured by the probe's own frame
+/// loop (each frame's length and its work, as above) for `seconds`.
+const BLANK: &str = r#"
+const clock = () => performance.timeOrigin + performance.now();
+document.body.style.display = "none";
+const blank = document.createElement("div");
+blank.style.cssText = "position:fixed;inset:0;background:#fff;color:#000;font:16px sans-serif";
+const text = document.createTextNode("0");
+blank.appendChild(text);
+document.documentElement.appendChild(blank);
+const data = { frames: [], work: [], stop: false };
+const worked = new MessageChannel();
+const started = [];
+worked.port1.onmessage = () => {
+  const start = started.shift();
+  data.work.push([start, clock() - start]);
+};
+let last = null;
+let n = 0;
+const frame = (t) => {
+  text.data = String(++n);
+  if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
+  last = t;
+  started.push(performance.timeOrigin + t);
+  worked.port2.postMessage(0);
+  if (!data.stop) requestAnimationFrame(frame);
+};
+requestAnimationFrame(frame);
+window.__redlineBlankData = data;
+"#;
+
+/// A blank page's frames, the baseline the streamed turn's are judged against: every frame's length and
+/// its own work, ms.
+struct Blank {
+    frames: Vec<f64>,
+    work: Vec<f64>,
+}
+
 /// What one paced turn measured in the page.
 struct ChunkToPixel {
     /// From a surface message leaving the engine to the frame showing it painted, ms, in order.
@@ -326,8 +365,10 @@ struct ChunkToPixel {
     /// For each frame of `frames` longer than one refresh by more than the clock's grain, the work of the frame
     /// before it, ms: whether the page was still busy when it should have begun.
     work_before_late: Vec<f64>,
-    /// Every frame's length in the two seconds before the turn (the window idle): the baseline.
+    /// Every frame's length in the two seconds before the turn (the window idle).
     idle_frames: Vec<f64>,
+    /// A blank page of the same size, in the same window after the turns: the baseline.
+    blank: Blank,
 }
 
 /// Runs `turns` paced AI turns (a long summary typed in, a work entry filling in, 200 surface messages a
@@ -406,7 +447,37 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
         )
         .await
         .unwrap();
+    // The baseline: as long as the turns streamed, a blank page in the same window.
+    let sent: Vec<f64> = std::fs::read_to_string(&sent_log)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse::<f64>().unwrap() / 1000.0)
+        .collect();
+    let streamed: f64 = streams
+        .iter()
+        .map(|s| sent[s.end - 1] - sent[s.start])
+        .sum();
+    client.execute(BLANK, vec![]).await.unwrap();
+    tokio::time::sleep(Duration::from_secs_f64((streamed / 1000.0).max(2.0))).await;
+    let blank = client
+        .execute(
+            "const d = window.__redlineBlankData; d.stop = true; return d;",
+            vec![],
+        )
+        .await
+        .unwrap();
     client.close().await.ok();
+    let lengths = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f[1].as_f64().unwrap())
+            .collect()
+    };
+    let blank = Blank {
+        frames: lengths(&blank["frames"]),
+        work: lengths(&blank["work"]),
+    };
     drop(driver);
     let numbers = |v: &serde_json::Value| -> Vec<f64> {
         v.as_array()
@@ -415,11 +486,6 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
             .map(|t| t.as_f64().unwrap_or(f64::NAN))
             .collect()
     };
-    let sent: Vec<f64> = std::fs::read_to_string(&sent_log)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse::<f64>().unwrap() / 1000.0)
-        .collect();
     let (arrived, framed, shown) = (
         numbers(&data["arrived"]),
         numbers(&data["framed"]),
@@ -482,6 +548,7 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
         work,
         work_before_late,
         idle_frames,
+        blank,
     }
 }
 
@@ -566,6 +633,27 @@ async fn chunk_to_pixel_during_a_fast_turn() {
                 n = m.to_pixel.len(),
                 rate = m.rate,
                 frames = m.frames.len(),
+            );
+            // Against the floor: the same window with a blank page, as long, one text node changed a frame.
+            let per_100 = |frames: &[f64]| {
+                100.0 * frames.iter().filter(|&&f| f > 16.7 * 1.5).count() as f64
+                    / frames.len() as f64
+            };
+            let (_, frame99, _) = quantiles(m.frames.clone());
+            let (blank50, blank99, blank_longest) = quantiles(m.blank.frames.clone());
+            let (_, blank_work99, _) = quantiles(m.blank.work.clone());
+            println!(
+                "frames against a blank page, {name}: while the turn streamed p99 {frame99:.1} ms, {late:.1} late                  (over 1.5 refreshes) per 100 frames, the page's own work p99 {work99:.1} ms; the blank page in the                  same window ({blank_n} frames): median {blank50:.1} ms, p99 {blank99:.1} ms, the longest                  {blank_longest:.1} ms, {blank_late:.1} late per 100 frames, its work p99 {blank_work99:.1} ms.                  Goals: p99 within {over:+.1} ms of the blank page's (≤ +2), late frames {late_over:+.1} per 100                  (≤ +1), work p99 ≤ 8 ms",
+                late = per_100(&m.frames),
+                blank_n = m.blank.frames.len(),
+                blank_late = per_100(&m.blank.frames),
+                over = frame99 - blank99,
+                late_over = per_100(&m.frames) - per_100(&m.blank.frames),
+            );
+            assert!(
+                m.blank.frames.len() > 50,
+                "the blank page ran: {} frames",
+                m.blank.frames.len()
             );
         }
     }

@@ -7,8 +7,9 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::Engine;
 use crate::ipc::{
-    AppEvent, AppInfo, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryRow,
-    IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate, TailorView, TurnSummary,
+    AppEvent, AppInfo, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage,
+    HistoryQuery, IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate, TailorView,
+    TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -437,10 +438,13 @@ pub async fn redo<R: Runtime>(
     engine.redo(&mut emitter(app)).await
 }
 
-/// Every revision of the resume on screen, newest first.
+/// A page of the history of the resume on screen, newest first (or of the revisions a search finds).
 #[tauri::command]
-pub async fn history(engine: State<'_, Engine>) -> Result<Vec<HistoryRow>, IpcError> {
-    engine.history().await
+pub async fn history(
+    engine: State<'_, Engine>,
+    query: HistoryQuery,
+) -> Result<HistoryPage, IpcError> {
+    engine.history(&query).await
 }
 
 /// One revision as it was, and what it changed, in words.

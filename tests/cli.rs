@@ -173,6 +173,17 @@ fn import_list_history_undo_redo_diff_and_restore() {
         readable.contains("Change /basics/label to") && readable.contains("Redid revision 2"),
         "{readable}"
     );
+    let numbers = |args: &[&str]| -> Vec<u64> {
+        json(redline(dir.path(), args))
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["number"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(numbers(&["history", "--search", "UNDID", "--json"]), [3]);
+    assert_eq!(numbers(&["history", "--search", "label", "--json"]), [2]);
+    assert_eq!(numbers(&["history", "--last", "2", "--json"]), [3, 4]);
 
     let diff = json(redline(dir.path(), &["diff", "1", "4"]));
     assert_eq!(
@@ -236,6 +247,12 @@ fn delete_undelete_variant_backup_and_recover() {
 
     let said = ok(redline(dir.path(), &["backup"]));
     assert!(said.contains("Backed up to"), "{said}");
+    let checked = json(redline(dir.path(), &["check", "--json"]));
+    assert_eq!(
+        (checked["sound"].clone(), checked["found"].clone()),
+        (serde_json::json!(true), serde_json::json!([]))
+    );
+    assert!(ok(redline(dir.path(), &["check"])).contains("is sound"));
     std::fs::write(dir.path().join("redline.db"), b"damaged".repeat(300)).unwrap();
     let _ = std::fs::remove_file(dir.path().join("redline.db-wal"));
     let err = redline(dir.path(), &["show"]);

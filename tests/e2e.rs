@@ -646,6 +646,26 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
         t.contains("Restored revision 2")
     })
     .await;
+    // A search finds revisions by their words, in any case: the AI's edit alone.
+    element(&client, "history-search")
+        .await
+        .send_keys("PYTHON")
+        .await
+        .unwrap();
+    let mut found = Vec::new();
+    for _ in 0..100 {
+        found = client
+            .find_all(Locator::Css("[data-testid='history-row']"))
+            .await
+            .unwrap();
+        if found.len() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(found.len(), 1, "one revision has “python” in its words");
+    let only = found[0].text().await.unwrap().to_lowercase();
+    assert!(only.contains("python"), "{only}");
     button(&client, "Close").await.click().await.unwrap();
     gone(&client, "history-dialog").await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;

@@ -393,10 +393,50 @@ struct Asks<'a> {
     patch_calls: usize,
 }
 
+/// The line that introduces the resume in a request to the patch model.
+fn resume_heading(revision: u64) -> String {
+    format!("Resume (revision {revision}):")
+}
+
+/// A request to the patch model as the audit keeps it: the resume it showed is a reference to its revision
+/// (the history has it), and the rules a reference to this version of Redline (its source has them), not
+/// another copy of each for every attempt.
+fn audited(body: &Value, revision: u64) -> String {
+    let mut body = body.clone();
+    if let Some(rules) = body.pointer_mut("/messages/0/content")
+        && rules.as_str() == Some(patch_rules())
+    {
+        *rules = Value::String(format!(
+            "[the patch rules of Redline {}]",
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+    let heading = resume_heading(revision);
+    if let Some(Value::String(text)) = body.pointer_mut("/messages/1/content")
+        && let Some(start) = text.find(&heading)
+    {
+        // The resume is one line of JSON (its own line breaks are escaped): it ends where the request's
+        // next part begins.
+        let from = start + heading.len() + 1;
+        if let Some(rest) = text.get(from..) {
+            let end = rest
+                .find("\n\nRequested changes:")
+                .map_or(text.len(), |e| from + e);
+            text.replace_range(
+                from..end,
+                &format!("[revision {revision} of this resume, in its history]"),
+            );
+        }
+    }
+    body.to_string()
+}
+
 /// One request to the patch model, as the audit keeps it: what was sent and what came back.
 struct Attempt {
     model: String,
     body: Value,
+    /// The revision the request showed the model.
+    revision: u64,
     raw: String,
 }
 
@@ -404,7 +444,7 @@ impl Attempt {
     fn record(&self, outcome: Outcome, applied: Value, error: Option<String>) -> ModelCall {
         ModelCall {
             model: self.model.clone(),
-            request: self.body.to_string(),
+            request: audited(&self.body, self.revision),
             raw_output: self.raw.clone(),
             outcome,
             applied,
@@ -695,6 +735,7 @@ impl Turn<'_> {
             let mut tried = Attempt {
                 model: self.provider.config().patch_model.clone(),
                 body: self.patch_body(&head, &request, refusal.as_deref()),
+                revision: head.number,
                 raw: String::new(),
             };
             // The stabilizer numbers its messages on the turn's surface, borrowed for this bundle.
@@ -778,8 +819,10 @@ impl Turn<'_> {
             false => request.targets.join(", "),
         };
         let mut text = format!(
-            "Resume (revision {}):\n{}\n\nRequested changes: {}\nTarget pointers: {targets}\n",
-            head.number, head.document, request.changes
+            "{}\n{}\n\nRequested changes: {}\nTarget pointers: {targets}\n",
+            resume_heading(head.number),
+            head.document,
+            request.changes
         );
         if let Some(selected) = self.selection() {
             text.push_str(&format!("The user selected: {selected}\n"));

@@ -272,6 +272,34 @@ async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
         said,
         ["Add Python to my web development skills.", "On it.Done."]
     );
+    // The audit keeps the request with the resume by reference to the revision it showed, not a copy:
+    // everything else is as it was sent.
+    let calls = store.model_calls(id).unwrap();
+    let kept: Value = serde_json::from_str(&calls[0].call.request).unwrap();
+    let kept_prompt = kept["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        !kept_prompt.contains("Richard Hendriks")
+            && kept_prompt.contains("[revision 1 of this resume, in its history]")
+            && kept_prompt.contains("Add Python"),
+        "{kept_prompt}"
+    );
+    assert_eq!(
+        kept["messages"][0]["content"],
+        format!("[the patch rules of Redline {}]", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(
+        rules.len() > 1000,
+        "the rules are long: {} bytes",
+        rules.len()
+    );
+    assert_eq!(kept["model"], requests[1]["model"]);
+    assert!(
+        kept_prompt.replace(
+            "[revision 1 of this resume, in its history]",
+            &store.checkout(id, 1).unwrap().document.to_string()
+        ) == patch_prompt,
+        "the reference stands for exactly the resume sent"
+    );
 }
 
 #[tokio::test]

@@ -72,6 +72,13 @@ enum Command {
         /// The document's id (see `redline list`); default: the one changed last.
         #[arg(long, value_name = "ID")]
         doc: Option<i64>,
+        /// Only the revisions whose words (or source: ai, user, import, undo, redo, restore) have each of
+        /// these words, in any case.
+        #[arg(long, value_name = "WORDS")]
+        search: Option<String>,
+        /// Only the newest N (of those found).
+        #[arg(long, value_name = "N")]
+        last: Option<usize>,
         /// Print a JSON array of revisions.
         #[arg(long)]
         json: bool,
@@ -264,6 +271,14 @@ enum Command {
     /// Write a backup of the database now (into `backups/` in the data folder).
     Backup {
         /// Print the backup's path as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the whole database now: every page, every index against its table, every reference between
+    /// tables (opening it reads every page; this also runs by itself after a crash and once a week). Exits
+    /// with status 1 if anything is wrong.
+    Check {
+        /// Print what was found as one JSON object.
         #[arg(long)]
         json: bool,
     },
@@ -571,7 +586,12 @@ fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result
         Command::List { json, deleted } => cmd::list::run(store, json, deleted, out),
         Command::Import { file, title, json } => cmd::import::run(store, file, title, json, out),
         Command::Show { doc, revision } => cmd::show::run(store, doc, revision, out),
-        Command::History { doc, json } => cmd::history::run(store, doc, json, out),
+        Command::History {
+            doc,
+            search,
+            last,
+            json,
+        } => cmd::history::run(store, doc, search, last, json, out),
         Command::Undo { doc, json } => cmd::undo::undo(store, doc, json, out),
         Command::Redo { doc, json } => cmd::undo::redo(store, doc, json, out),
         Command::Diff { a, b, doc } => cmd::diff::run(store, a, b, doc, out),
@@ -600,6 +620,7 @@ fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result
         Command::Provider { action } => cmd::provider::run(store, action, out),
         Command::Key { action } => cmd::key::run(store, action, out),
         Command::Backup { json } => cmd::backup::run(store, json, out),
+        Command::Check { json } => cmd::backup::check(store, json, out),
         Command::Chat(args) => cmd::chat::run(store, args),
         Command::Demo { json } => cmd::chat::demo(store, json),
         _ => unreachable!("the other commands are carried out before the store is opened"),

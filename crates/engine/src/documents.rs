@@ -9,13 +9,18 @@ use serde_json::Value;
 
 use super::{Engine, Open};
 use crate::ipc::{
-    CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryRow, IpcError, RevisionView, Streamed,
-    TailorView, WordsChange,
+    CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryPage, HistoryQuery, HistoryRow,
+    IpcError, RevisionView, Streamed, TailorView, WordsChange,
 };
 use crate::kept::{self, Kept, drop_held, held_of, job_of, review_mode};
 
 /// The title of a new blank resume.
 const BLANK_TITLE: &str = "New resume";
+/// The history panel's page when it does not ask for another size, and the largest it may ask for.
+const HISTORY_PAGE: usize = 100;
+const MAX_HISTORY_PAGE: usize = 1000;
+/// A search of the history reads at most this many characters of what was typed.
+const MAX_HISTORY_WORDS: usize = 200;
 
 impl Engine {
     /// Every resume that is not deleted, most recently changed first.
@@ -368,20 +373,35 @@ impl Engine {
         drop_held(&mut open.store, held)
     }
 
-    /// Every revision of the resume on screen, newest first.
-    pub async fn history(&self) -> Result<Vec<HistoryRow>, IpcError> {
+    /// A page of the history of the resume on screen, newest first (see [`HistoryQuery`]).
+    pub async fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, IpcError> {
         let open = self.open()?.lock().await;
-        let mut rows: Vec<HistoryRow> = crate::history_in_words(&open.store, open.document_id)?
-            .into_iter()
-            .map(|r| HistoryRow {
-                number: r.number,
-                created_at: r.created_at,
-                source: r.source,
-                summary: r.summary,
-            })
+        let limit = query
+            .limit
+            .map_or(HISTORY_PAGE, |l| (l as usize).clamp(1, MAX_HISTORY_PAGE));
+        let words: String = query
+            .words
+            .as_deref()
+            .unwrap_or_default()
+            .chars()
+            .take(MAX_HISTORY_WORDS)
             .collect();
-        rows.reverse();
-        Ok(rows)
+        let id = open.document_id;
+        let (rows, more) =
+            crate::history_page_in_words(&open.store, id, query.before, limit, &words)?;
+        Ok(HistoryPage {
+            rows: rows
+                .into_iter()
+                .map(|r| HistoryRow {
+                    number: r.number,
+                    created_at: r.created_at,
+                    source: r.source,
+                    summary: r.summary,
+                })
+                .collect(),
+            more,
+            head: open.store.document(id)?.head_revision,
+        })
     }
 
     /// The resume on screen as it was at revision `number`, and what that revision changed, in words.
@@ -391,9 +411,7 @@ impl Engine {
         let document = open.store.checkout(id, number)?.document;
         let (changes, paths) = if number > 1 {
             let before = open.store.checkout(id, number - 1)?.document;
-            let ops: Vec<Operation> = open
-                .store
-                .diff(id, number - 1, number)?
+            let ops: Vec<Operation> = json_patch::diff(&before, &document)
                 .iter()
                 .map(Into::into)
                 .collect();
@@ -600,20 +618,20 @@ fn meta_ops(document: &Value, key: &[String], value: Option<Value>) -> Vec<Opera
 fn doc_state(open: &Open) -> Result<DocState, IpcError> {
     let id = open.document_id;
     let record = open.store.document(id)?;
-    let (done, undone) = open.store.stacks(id)?;
-    // Read once for both: a history of thousands of revisions is read whole.
-    let history = crate::history_in_words(&open.store, id)?;
-    let summary_of = |n: Option<&u64>| -> Result<Option<String>, IpcError> {
-        Ok(n.and_then(|n| history.iter().find(|r| r.number == *n))
-            .map(|r| r.summary.clone()))
+    let tops = open.store.tops(id)?;
+    let summary_of = |n: Option<u64>| -> Result<Option<String>, IpcError> {
+        Ok(match n {
+            Some(n) => Some(crate::revision_in_words(&open.store, id, n)?.summary),
+            None => None,
+        })
     };
     Ok(DocState {
         document_id: id,
         demo: redline_agent::fixtures::demo_copy(&open.store)? == Some(id),
         title: record.title,
         revision: record.head_revision,
-        undo: summary_of(done.last())?,
-        redo: summary_of(undone.last())?,
+        undo: summary_of(tops.undo)?,
+        redo: summary_of(tops.redo)?,
     })
 }
 
@@ -880,7 +898,7 @@ mod tests {
         let nothing = engine.redo(&mut sent.emit()).await.unwrap_err();
         assert!(nothing.message.contains("redo"), "{}", nothing.message);
 
-        let rows = engine.history().await.unwrap();
+        let rows = engine.history(&HistoryQuery::default()).await.unwrap().rows;
         let sources: Vec<&str> = rows.iter().map(|r| r.source.as_str()).collect();
         assert_eq!(sources, ["redo", "undo", "ai", "import"]);
         let seen = engine.revision(2).await.unwrap();
@@ -903,6 +921,28 @@ mod tests {
         assert_eq!(patch.ops.len(), 1);
         let head = engine.revision(5).await.unwrap();
         assert_eq!(head.document, redline_resume::sample());
+
+        // The history comes a page at a time, and a search finds revisions by their words, any case.
+        let page = |before: Option<u64>, limit: u32, words: &str| {
+            let query = HistoryQuery {
+                before,
+                limit: Some(limit),
+                words: Some(words.to_owned()),
+            };
+            let engine = &engine;
+            async move {
+                let page = engine.history(&query).await.unwrap();
+                let numbers: Vec<u64> = page.rows.iter().map(|r| r.number).collect();
+                (numbers, page.more, page.head)
+            }
+        };
+        assert_eq!(page(None, 2, "").await, (vec![5, 4], true, 5));
+        assert_eq!(page(Some(4), 2, "").await, (vec![3, 2], true, 5));
+        assert_eq!(page(Some(2), 2, "").await, (vec![1], false, 5));
+        assert_eq!(page(None, 10, "PYTHON").await, (vec![2], false, 5));
+        assert_eq!(page(None, 10, "redid revision").await, (vec![4], false, 5));
+        assert_eq!(page(None, 10, "undo").await, (vec![3], false, 5));
+        assert_eq!(page(None, 10, "nowhere").await, (vec![], false, 5));
     }
 
     #[tokio::test]
@@ -926,7 +966,7 @@ mod tests {
             panic!("a patch");
         };
         assert_eq!((patch.revision, patch.state), (2, PatchState::Committed));
-        let newest = &engine.history().await.unwrap()[0];
+        let newest = &engine.history(&HistoryQuery::default()).await.unwrap().rows[0];
         assert_eq!(newest.source, Source::User);
         assert_eq!(newest.summary, "Change your title to “Founder”");
         // Who the resume is about is the user's to change: nothing is held.
@@ -1018,7 +1058,7 @@ mod tests {
             head["meta"]["version"],
             redline_resume::sample()["meta"]["version"]
         );
-        let history = engine.history().await.unwrap();
+        let history = engine.history(&HistoryQuery::default()).await.unwrap().rows;
         assert_eq!(history[0].source, Source::User);
         assert_eq!(history[0].summary, "Call the work section “Erfahrung”");
         assert_eq!(
@@ -1313,7 +1353,10 @@ mod tests {
         let rest = engine.held().await.unwrap();
         engine.discard_held(&rest[0]).await.unwrap();
         assert!(engine.held().await.unwrap().is_empty());
-        assert_eq!(engine.history().await.unwrap()[0].source, Source::Ai);
+        assert_eq!(
+            engine.history(&HistoryQuery::default()).await.unwrap().rows[0].source,
+            Source::Ai
+        );
     }
 
     #[tokio::test]

@@ -359,6 +359,32 @@ pub struct DocState {
     pub redo: Option<String>,
 }
 
+/// Which page of the history the panel asks for.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HistoryQuery {
+    /// Revisions older than this one (from the newest when absent).
+    #[ts(type = "number | null")]
+    pub before: Option<u64>,
+    /// At most this many (100 when absent; never more than 1,000).
+    pub limit: Option<u32>,
+    /// Only revisions whose words (or where they came from: `ai`, `user`, …) have each of these words.
+    pub words: Option<String>,
+}
+
+/// A page of the history, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryPage {
+    /// The revisions.
+    pub rows: Vec<HistoryRow>,
+    /// Whether older ones match too (ask again with `before` the last row's number).
+    pub more: bool,
+    /// The head revision's number (the panel marks it "now").
+    #[ts(type = "number")]
+    pub head: u64,
+}
+
 /// One revision in the history panel.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -524,6 +550,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;
+    HistoryQuery::export_all(&cfg)?;
+    HistoryPage::export_all(&cfg)?;
     RevisionView::export_all(&cfg)?;
     TailorView::export_all(&cfg)?;
     AppEvent::export_all(&cfg)?;

@@ -30,6 +30,8 @@ use redline_agent::fixtures::DEMO_TITLE;
 mod documents;
 pub mod ipc;
 pub mod kept;
+#[doc(hidden)]
+pub mod year;
 
 /// The engine as the app runs it.
 pub struct Engine {
@@ -566,15 +568,60 @@ pub fn history_in_words(
     document_id: i64,
 ) -> Result<Vec<redline_store::RevisionInfo>, StoreError> {
     let mut history = store.history(document_id)?;
-    for info in history.iter_mut().filter(|i| i.summary.is_empty()) {
+    for info in &mut history {
+        in_words(store, info)?;
+    }
+    Ok(history)
+}
+
+/// Revision `number` of `document_id`, its summary in words.
+pub fn revision_in_words(
+    store: &Store,
+    document_id: i64,
+    number: u64,
+) -> Result<redline_store::RevisionInfo, StoreError> {
+    let mut info = store.revision_info(document_id, number)?;
+    in_words(store, &mut info)?;
+    Ok(info)
+}
+
+/// A page of `document_id`'s history, newest first, summaries in words: at most `limit` revisions before
+/// `before` (from the head when `None`) whose words or source have every one of `words` (as a word or the
+/// start of one, in any case; all revisions when `words` is empty), and whether there are more.
+pub fn history_page_in_words(
+    store: &Store,
+    document_id: i64,
+    before: Option<u64>,
+    limit: usize,
+    words: &str,
+) -> Result<(Vec<redline_store::RevisionInfo>, bool), StoreError> {
+    let (mut page, more) = if words.trim().is_empty() {
+        store.history_page(document_id, before, limit, |_| Ok(true))?
+    } else {
+        let wanted: Vec<String> = words.split_whitespace().map(str::to_lowercase).collect();
+        store.search_history(document_id, words, before, limit, |info| {
+            in_words(store, info)?;
+            let said = format!("{} {}", info.summary, info.source.as_str()).to_lowercase();
+            Ok(wanted.iter().all(|w| said.contains(w.as_str())))
+        })?
+    };
+    for info in &mut page {
+        in_words(store, info)?;
+    }
+    Ok((page, more))
+}
+
+/// Describes a revision written without a summary from its operations.
+fn in_words(store: &Store, info: &mut redline_store::RevisionInfo) -> Result<(), StoreError> {
+    if info.summary.is_empty() {
         let ops: Vec<redline_patch::Operation> = store
-            .forward(document_id, info.number)?
+            .forward(info.document_id, info.number)?
             .iter()
             .map(Into::into)
             .collect();
         info.summary = redline_patch::summarize(&ops);
     }
-    Ok(history)
+    Ok(())
 }
 
 /// The address a link from the resume may be opened at, in the system's browser or mail program: only

@@ -74,8 +74,14 @@ impl Store {
             .and_then(|v| v.parse().ok())
             .unwrap_or(DEFAULT_KEEP)
             .max(1);
-        let all = list(&self.path);
-        for old in &all[..all.len().saturating_sub(keep)] {
+        let all: Vec<(PathBuf, u64)> = list(&self.path)
+            .into_iter()
+            .map(|p| {
+                let bytes = std::fs::metadata(&p).map_or(0, |m| m.len());
+                (p, bytes)
+            })
+            .collect();
+        for (old, _) in &all[..all.len() - kept(&all, keep)] {
             let _ = std::fs::remove_file(old);
         }
         Ok(path)
@@ -92,6 +98,7 @@ impl Store {
                 None::<fn(rusqlite::backup::Progress)>,
             )
             .map_err(|e| crate::located(e.into(), &partial))
+            .and_then(|()| self.check_copy(&partial))
             .and_then(|()| {
                 crate::private_file(&partial).map_err(|e| {
                     StoreError::Backup(format!("cannot protect {}: {e}", partial.display()))
@@ -109,6 +116,29 @@ impl Store {
         written
     }
 
+    /// Checks a backup's copy whole before it counts as one, so that a damaged database never pushes the
+    /// good backups out: the copy has every page the database has, so damage in either shows here. The
+    /// copy leaves WAL mode on the way: a backup is one file, with no log beside it.
+    fn check_copy(&self, copy: &Path) -> Result<()> {
+        let found: Vec<String> =
+            Connection::open_with_flags(copy, OpenFlags::SQLITE_OPEN_READ_WRITE)
+                .and_then(|c| {
+                    c.pragma_update_and_check(None, "journal_mode", "DELETE", |_| Ok(()))?;
+                    c.prepare("PRAGMA integrity_check")?
+                        .query_map([], |row| row.get(0))?
+                        .collect()
+                })
+                .map_err(|e| crate::located(e.into(), copy))?;
+        if found.iter().all(|line| line == "ok") {
+            return Ok(());
+        }
+        Err(StoreError::Corrupt {
+            path: self.path.clone(),
+            detail: found.join("; "),
+            backup: latest(&self.path),
+        })
+    }
+
     /// Writes a backup if the newest is older than `backup_every_hours` (or there is none).
     pub fn backup_if_due(&self) -> Result<Option<PathBuf>> {
         let hours = self
@@ -124,6 +154,31 @@ impl Store {
         };
         due.then(|| self.backup_now()).transpose()
     }
+}
+
+/// Backups take at most this many times the newest one's size, or [`BACKUP_FLOOR_BYTES`] if that is more:
+/// a store grown large over the years keeps fewer days of backups, not seven copies of its history.
+pub const BACKUP_BUDGET_COPIES: u64 = 2;
+/// See [`BACKUP_BUDGET_COPIES`].
+pub const BACKUP_FLOOR_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How many of `backups` (oldest first, with their sizes) to keep, newest first: at most `keep`, within
+/// the byte budget, and always the newest.
+fn kept(backups: &[(PathBuf, u64)], keep: usize) -> usize {
+    let Some((_, newest)) = backups.last() else {
+        return 0;
+    };
+    let budget = (newest * BACKUP_BUDGET_COPIES).max(BACKUP_FLOOR_BYTES);
+    let mut total = 0;
+    let mut count = 0;
+    for (_, bytes) in backups.iter().rev() {
+        total += bytes;
+        if count > 0 && (count == keep || total > budget) {
+            break;
+        }
+        count += 1;
+    }
+    count
 }
 
 /// Sets the damaged database in `data_dir` aside and puts its latest backup in its place.
@@ -285,12 +340,83 @@ mod tests {
         }
         let kept = list(store.path());
         assert_eq!(kept.len(), 2);
+        // Nothing else is left in the folder (the check of each copy leaves no log of its own).
+        let files = std::fs::read_dir(dir.path().join(BACKUP_DIR))
+            .unwrap()
+            .count();
+        assert_eq!(files, 2);
         assert!(!kept.contains(&first));
         // A backup is a database of its own with the same content.
         let copy = Store::open_file(kept.last().unwrap()).unwrap();
         assert_eq!(copy.current().unwrap().title, "Ada");
         store.set_setting(BACKUP_EVERY_HOURS, "0").unwrap();
         assert!(store.backup_if_due().unwrap().is_some());
+    }
+
+    /// A database damaged where opening does not look (an index that no longer matches its table) makes
+    /// no backup: the copy is checked whole first, and the good backups stay.
+    #[test]
+    fn a_damaged_database_makes_no_backup_and_the_good_ones_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        store.set_setting(BACKUP_KEEP, "1").unwrap();
+        let good = store.backup_now().unwrap();
+        store
+            .conn
+            .execute_batch(
+                "PRAGMA writable_schema = ON;
+                 UPDATE sqlite_schema SET sql = replace(sql, '(created_at)', '(model)')
+                     WHERE name = 'model_calls_by_time';
+                 PRAGMA writable_schema = OFF;",
+            )
+            .unwrap();
+        store
+            .record_model_call(
+                1,
+                &crate::ModelCall {
+                    model: "m".into(),
+                    request: "{}".into(),
+                    raw_output: "{}".into(),
+                    outcome: crate::Outcome::Committed,
+                    applied: json!([]),
+                    refused: json!([]),
+                    error: None,
+                },
+            )
+            .unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let err = store.backup_now().unwrap_err();
+        assert!(
+            matches!(&err, StoreError::Corrupt { detail, .. } if detail.contains("model_calls_by_time")),
+            "{err}"
+        );
+        assert!(err.to_string().contains("redline recover"), "{err}");
+        assert_eq!(list(store.path()), [good], "the good backup stays, alone");
+    }
+
+    /// Seven backups of a small store; of a large one, as many as fit twice its size, and never none.
+    #[test]
+    fn backups_are_kept_to_a_byte_budget() {
+        const MB: u64 = 1024 * 1024;
+        let of = |sizes: &[u64]| -> Vec<(PathBuf, u64)> {
+            sizes.iter().map(|&b| (PathBuf::new(), b * MB)).collect()
+        };
+        assert_eq!(kept(&of(&[1; 10]), 7), 7);
+        assert_eq!(kept(&of(&[30; 10]), 7), 2, "64 MB holds two of 30 MB");
+        assert_eq!(kept(&of(&[100; 10]), 7), 2, "twice the newest");
+        assert_eq!(
+            kept(&of(&[300, 300, 100]), 7),
+            1,
+            "an older, larger one does not fit"
+        );
+        assert_eq!(kept(&of(&[500]), 7), 1, "the newest always stays");
+        assert_eq!(kept(&of(&[1; 10]), 1), 1);
+        assert_eq!(kept(&[], 7), 0);
     }
 
     #[test]

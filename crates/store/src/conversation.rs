@@ -137,6 +137,40 @@ pub struct ModelCallRecord {
     pub call: ModelCall,
 }
 
+/// The most of each of a model call's texts (its request, its answer, what it applied or refused, its
+/// error) the audit keeps; a longer one is cut, and the cut says how much was left out.
+pub const MAX_AUDIT_TEXT_BYTES: usize = 64 * 1024;
+/// The most the whole audit log keeps, counted as its texts' bytes: as it grows past this, its oldest
+/// calls go first.
+pub const MAX_AUDIT_BYTES: i64 = 16 * 1024 * 1024;
+
+/// `text`, or its first [`MAX_AUDIT_TEXT_BYTES`] (at a character's edge) and how many bytes were cut.
+fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_AUDIT_TEXT_BYTES {
+        return text.into();
+    }
+    let mut end = MAX_AUDIT_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}… [{} more bytes not kept]",
+        &text[..end],
+        text.len() - end
+    )
+    .into()
+}
+
+/// A JSON value for the audit: as it is, or over the bound a string that says how long it was (a cut
+/// JSON text would not read back).
+fn bounded_json(value: &Value) -> String {
+    let text = value.to_string();
+    if text.len() <= MAX_AUDIT_TEXT_BYTES {
+        return text;
+    }
+    Value::String(format!("[{} bytes of JSON not kept]", text.len())).to_string()
+}
+
 pub(crate) fn insert_model_call(
     conn: &Connection,
     document_id: i64,
@@ -144,24 +178,43 @@ pub(crate) fn insert_model_call(
     now: i64,
     call: &ModelCall,
 ) -> Result<i64> {
+    let request = bounded(&call.request);
+    let raw_output = bounded(&call.raw_output);
+    let applied = bounded_json(&call.applied);
+    let refused = bounded_json(&call.refused);
+    let error = call.error.as_deref().map(bounded);
+    let bytes = request.len()
+        + raw_output.len()
+        + applied.len()
+        + refused.len()
+        + error.as_ref().map_or(0, |e| e.len());
     conn.prepare_cached(
         "INSERT INTO model_calls (document_id, revision, created_at, model, request, raw_output, outcome,
-                                  applied, refused, error)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                  applied, refused, error, bytes)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         document_id,
         revision,
         now,
-        call.model,
-        call.request,
-        call.raw_output,
+        bounded(&call.model),
+        request,
+        raw_output,
         call.outcome.as_str(),
-        call.applied.to_string(),
-        call.refused.to_string(),
-        call.error
+        applied,
+        refused,
+        error,
+        bytes as i64
     ])?;
-    Ok(conn.last_insert_rowid())
+    let id = conn.last_insert_rowid();
+    // The newest calls that fit the bound stay; the one just written always does.
+    conn.prepare_cached(
+        "DELETE FROM model_calls WHERE id < ?2 AND id <= (
+             SELECT id FROM (SELECT id, sum(bytes) OVER (ORDER BY id DESC) AS total FROM model_calls)
+             WHERE total > ?1 ORDER BY id DESC LIMIT 1)",
+    )?
+    .execute(params![MAX_AUDIT_BYTES, id])?;
+    Ok(id)
 }
 
 impl Store {
@@ -357,6 +410,51 @@ mod tests {
                 .is_err()
         );
         assert!(store.model_calls(id).unwrap().is_empty());
+    }
+
+    /// A model that answers at length is kept to its first 64 KB, and the whole log to its bound, oldest
+    /// calls first, as it grows: not only when the store opens.
+    #[test]
+    fn the_audit_log_is_bounded_in_size_as_it_grows() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store.import("Ada", &json!({})).unwrap();
+        let mut long = call(Outcome::Failed);
+        long.raw_output = "é".repeat(3 * MAX_AUDIT_TEXT_BYTES);
+        long.applied = json!(["x".repeat(MAX_AUDIT_TEXT_BYTES)]);
+        let first = store.record_model_call(id, &long).unwrap();
+        let kept = &store.model_calls(id).unwrap()[0];
+        assert!(kept.call.raw_output.len() < MAX_AUDIT_TEXT_BYTES + 64);
+        assert!(
+            kept.call.raw_output.ends_with(&format!(
+                "… [{} more bytes not kept]",
+                6 * MAX_AUDIT_TEXT_BYTES - MAX_AUDIT_TEXT_BYTES
+            )),
+            "{}",
+            &kept.call.raw_output[kept.call.raw_output.len() - 60..]
+        );
+        assert_eq!(
+            kept.call.applied,
+            json!(format!(
+                "[{} bytes of JSON not kept]",
+                MAX_AUDIT_TEXT_BYTES + 4
+            ))
+        );
+        let per_call = kept.call.raw_output.len() + kept.call.request.len();
+        let calls = (MAX_AUDIT_BYTES as usize / per_call) + 20;
+        let mut last = first;
+        for _ in 0..calls {
+            last = store.record_model_call(id, &long).unwrap();
+        }
+        let total: i64 = store
+            .conn
+            .query_row("SELECT sum(bytes) FROM model_calls", [], |r| r.get(0))
+            .unwrap();
+        let records = store.model_calls(id).unwrap();
+        assert!(total <= MAX_AUDIT_BYTES, "{total}");
+        assert!(total > MAX_AUDIT_BYTES - 2 * per_call as i64, "{total}");
+        assert_eq!(records.last().unwrap().id, last);
+        assert!(records[0].id > first + 19, "the oldest went first");
     }
 
     #[test]

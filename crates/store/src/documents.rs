@@ -79,6 +79,7 @@ impl Store {
                 document.to_string()
             ],
         )?;
+        crate::revisions::index_words(&tx, id, 1, &summary, Source::Import)?;
         tx.execute(
             "INSERT INTO settings (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",

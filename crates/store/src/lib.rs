@@ -30,16 +30,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use conversation::{
-    AUDIT_RETENTION_DAYS, ChatMessage, ModelCall, ModelCallRecord, Outcome, Role,
+    AUDIT_RETENTION_DAYS, ChatMessage, MAX_AUDIT_BYTES, MAX_AUDIT_TEXT_BYTES, ModelCall,
+    ModelCallRecord, Outcome, Role,
 };
 pub use data_dir::{DATA_DIR_ENV, default_data_dir, resolve_data_dir};
-pub use revisions::{Change, Committed, RevisionInfo};
+pub use revisions::{Change, Committed, RevisionInfo, Tops};
 
 /// The database file's name inside the data folder.
 pub const DATABASE_FILE: &str = "redline.db";
 
-/// A full copy of the document is kept every this many revisions, so rebuilding any revision replays at
-/// most this many patches (see the store's benchmark for the trade between bytes on disk and checkout).
+/// A full copy of the document is kept every this many revisions (and at the head), so rebuilding any
+/// revision replays fewer than this many patches, and opening a document none (see the store's benchmark
+/// for the trade between bytes on disk and checkout).
 pub const SNAPSHOT_EVERY: u64 = 512;
 
 /// What can go wrong with the store.
@@ -286,9 +288,60 @@ pub struct Store {
     /// A shared lock on the database's lock file while this store is open ([`lock_file`]): recovery takes
     /// it exclusively, so it never replaces a database that a Redline has open.
     _lock: Option<std::fs::File>,
-    /// The head document last committed through this connection, so that a commit does not rebuild it.
-    /// Trusted only while the database's head revision still matches (another process may commit).
-    head_cache: Option<(i64, u64, Value)>,
+    /// The head document last committed or read through this connection, so that neither a commit nor
+    /// opening the document again rebuilds it. A revision never changes once written, so the copy is
+    /// right for its number; it is the head only while the database's head revision still matches
+    /// (another process may commit).
+    head_cache: std::cell::RefCell<Option<(i64, u64, Value)>>,
+    /// How it was checked when it was opened.
+    checked: Checked,
+}
+
+/// How a database was checked when it was opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checked {
+    /// Its header and schema read (a file that is not a database fails here).
+    Header,
+    /// Every page, and every index against its table (`PRAGMA integrity_check`), for a reason.
+    Full(CheckReason),
+}
+
+/// Why a database was checked whole when it was opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckReason {
+    /// The last program to have it open did not close it (a crash, a power cut, a killed process).
+    UncleanExit,
+    /// It is new, or its last whole check is older than [`FULL_CHECK_EVERY_DAYS`].
+    Schedule,
+}
+
+/// The setting: when the database was last checked whole (milliseconds since the Unix epoch).
+const CHECKED_AT: &str = "store.checked_at";
+/// Days between whole checks of a database that has not met a reason for one.
+pub const FULL_CHECK_EVERY_DAYS: i64 = 7;
+
+/// Whether the last program to have the database at `path` open left without closing it: its
+/// write-ahead log is still there (SQLite removes it when the last connection closes) and no other
+/// Redline has the database open now (none holds the lock file).
+fn unclean_exit(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0)
+        && matches!(lock_file(path, true), Ok(Some(_)))
+}
+
+/// Whether a whole check is due: never made, or made more than [`FULL_CHECK_EVERY_DAYS`] ago. A database
+/// whose settings cannot be read (new, or not a database at all) is due.
+fn check_due(conn: &Connection) -> bool {
+    let last: Option<i64> = conn
+        .query_row(
+            "SELECT value FROM settings WHERE key = ?1",
+            [CHECKED_AT],
+            |row| row.get::<_, String>(0),
+        )
+        .ok()
+        .and_then(|v| v.parse().ok());
+    last.is_none_or(|at| now_ms() - at > FULL_CHECK_EVERY_DAYS * 24 * 60 * 60 * 1000)
 }
 
 /// Puts the database in WAL mode (it stays so, in the file). Another Redline opening a new database at
@@ -326,6 +379,7 @@ impl Store {
     /// Opens (or creates) the database file at `path`.
     pub fn open_file(path: &Path) -> Result<Store> {
         let sqlite = |e: rusqlite::Error| classify(e, path);
+        let unclean = unclean_exit(path);
         let lock = lock_file(path, false)?;
         let new = !path.exists();
         let conn = Connection::open(path).map_err(sqlite)?;
@@ -341,9 +395,23 @@ impl Store {
             })?;
         }
         // A file that is not a database fails on its first read: report it as damage, never overwrite it.
-        let verdict: String = conn
-            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
-            .map_err(sqlite)?;
+        // A check of every page costs a millisecond per megabyte, on every command of the CLI too, so it
+        // runs only where there is a reason (and every backup is checked whole before it counts as one);
+        // otherwise SQLite reads the header and the schema, and reports damage on any page it meets.
+        let checked = if unclean {
+            Checked::Full(CheckReason::UncleanExit)
+        } else if check_due(&conn) {
+            Checked::Full(CheckReason::Schedule)
+        } else {
+            Checked::Header
+        };
+        let verdict: String = match checked {
+            Checked::Header => conn
+                .query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
+                .map(|()| "ok".to_owned()),
+            Checked::Full(_) => conn.query_row("PRAGMA integrity_check", [], |row| row.get(0)),
+        }
+        .map_err(sqlite)?;
         if verdict != "ok" {
             return Err(StoreError::Corrupt {
                 path: path.to_owned(),
@@ -360,9 +428,15 @@ impl Store {
             conn,
             path: path.to_owned(),
             _lock: lock,
-            head_cache: None,
+            head_cache: Default::default(),
+            checked,
         };
         schema::migrate(&mut store.conn, path).map_err(|e| store.located(e))?;
+        if let Checked::Full(_) = checked {
+            store
+                .set_setting(CHECKED_AT, &now_ms().to_string())
+                .map_err(|e| store.located(e))?;
+        }
         store.prune_audit(now_ms()).map_err(|e| store.located(e))?;
         Ok(store)
     }
@@ -375,6 +449,54 @@ impl Store {
     /// The database file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Counts the rows SQLite hands this store from now on, into the counter returned: what an action
+    /// reads, for a test that an action on a long history reads no more than on a short one.
+    pub fn count_rows(&mut self) -> std::sync::Arc<std::sync::atomic::AtomicU64> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let rows = std::sync::Arc::new(AtomicU64::new(0));
+        let counter = rows.clone();
+        let counted = self.conn.trace_v2(
+            rusqlite::trace::TraceEventCodes::SQLITE_TRACE_ROW,
+            Some(move |_: rusqlite::trace::TraceEvent<'_>| {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }),
+        );
+        debug_assert!(counted.is_ok());
+        rows
+    }
+
+    /// How the database was checked when it was opened.
+    pub fn checked(&self) -> Checked {
+        self.checked
+    }
+
+    /// Checks the whole database now — every page, every index against its table, every reference
+    /// between tables — and returns what SQLite found wrong (nothing: a sound database).
+    pub fn check(&mut self) -> Result<Vec<String>> {
+        let mut found: Vec<String> = self
+            .conn
+            .prepare("PRAGMA integrity_check")?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        found.retain(|line| line != "ok");
+        let mut stmt = self.conn.prepare("PRAGMA foreign_key_check")?;
+        let orphans = stmt.query_map([], |row| {
+            Ok(format!(
+                "a row of {} refers to a missing row of {}",
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(2)?
+            ))
+        })?;
+        for orphan in orphans {
+            found.push(orphan?);
+        }
+        drop(stmt);
+        if found.is_empty() {
+            self.set_setting(CHECKED_AT, &now_ms().to_string())?;
+        }
+        Ok(found)
     }
 
     /// Moves everything in the write-ahead log into the database file and empties the log (SQLite also
@@ -708,6 +830,85 @@ mod tests {
         assert_eq!(mode(&dir.join(format!("{DATABASE_FILE}-wal"))), 0o600);
         assert_eq!(mode(backup.parent().unwrap()), 0o700);
         assert_eq!(mode(&backup), 0o600);
+    }
+
+    #[test]
+    /// The whole check runs on a new database, after an unclean exit and once a week; every other open
+    /// reads the header and the schema only. An index damaged under its table is found by the whole check
+    /// (`Store::check`, `redline check`).
+    fn a_whole_check_runs_where_there_is_a_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Store::open(dir.path()).unwrap();
+        assert_eq!(first.checked(), Checked::Full(CheckReason::Schedule));
+        drop(first);
+        let mut store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.checked(), Checked::Header);
+        store
+            .import("Ada", &json!({"basics": {"name": "Ada"}}))
+            .unwrap();
+
+        // A process that dies with the database open leaves its write-ahead log: copied while open,
+        // the files are what such an exit leaves behind.
+        let crashed = tempfile::tempdir().unwrap();
+        for name in [DATABASE_FILE, "redline.db-wal"] {
+            std::fs::copy(dir.path().join(name), crashed.path().join(name)).unwrap();
+        }
+        let after_crash = Store::open(crashed.path()).unwrap();
+        assert_eq!(
+            after_crash.checked(),
+            Checked::Full(CheckReason::UncleanExit)
+        );
+        assert_eq!(
+            after_crash.head(1).unwrap().document["basics"]["name"],
+            "Ada"
+        );
+        drop(after_crash);
+        // While another Redline has it open, its log is its own: no reason for a whole check.
+        let beside = Store::open(dir.path()).unwrap();
+        assert_eq!(beside.checked(), Checked::Header);
+        drop(beside);
+
+        let eight_days_ago = now_ms() - 8 * 24 * 60 * 60 * 1000;
+        store
+            .set_setting(CHECKED_AT, &eight_days_ago.to_string())
+            .unwrap();
+        drop(store);
+        let mut store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.checked(), Checked::Full(CheckReason::Schedule));
+        assert_eq!(store.check().unwrap(), Vec::<String>::new());
+
+        // An index that no longer matches its table: the whole check says so; opening does not look.
+        store
+            .conn
+            .execute_batch(
+                "PRAGMA writable_schema = ON;
+                 UPDATE sqlite_schema SET sql = replace(sql, '(created_at)', '(model)')
+                     WHERE name = 'model_calls_by_time';
+                 PRAGMA writable_schema = OFF;",
+            )
+            .unwrap();
+        store
+            .record_model_call(
+                1,
+                &ModelCall {
+                    model: "m".into(),
+                    request: "{}".into(),
+                    raw_output: "{}".into(),
+                    outcome: Outcome::Committed,
+                    applied: json!([]),
+                    refused: json!([]),
+                    error: None,
+                },
+            )
+            .unwrap();
+        drop(store);
+        let mut store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.checked(), Checked::Header);
+        let found = store.check().unwrap();
+        assert!(
+            found.iter().any(|f| f.contains("model_calls_by_time")),
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -132,7 +132,7 @@ impl Store {
             document_id,
             Some(base),
             source,
-            |_, before| Planned::of(reapply(document_id, before, ops)?, None, summary),
+            |_, _, before| Planned::of(reapply(document_id, before, ops)?, None, summary),
             chat_message_id,
             model_calls,
         )
@@ -147,7 +147,7 @@ impl Store {
         document_id: i64,
         base: Option<u64>,
         source: Source,
-        change: impl FnOnce(&rusqlite::Connection, &Value) -> Result<Planned>,
+        change: impl FnOnce(&rusqlite::Connection, u64, &Value) -> Result<Planned>,
         chat_message_id: Option<i64>,
         model_calls: Vec<ModelCall>,
     ) -> Result<Committed> {
@@ -170,7 +170,7 @@ impl Store {
                     head,
                 });
             }
-            let before = match head_cache.take() {
+            let before = match head_cache.get_mut().take() {
                 Some((id, number, doc)) if id == document_id && number == head => doc,
                 _ => rebuild(&tx, document_id, head)?,
             };
@@ -179,9 +179,9 @@ impl Store {
                 after,
                 reverts,
                 summary,
-            } = change(&tx, &before)?;
+            } = change(&tx, head, &before)?;
             if after == before {
-                *head_cache = Some((document_id, head, before));
+                *head_cache.get_mut() = Some((document_id, head, before));
                 return Err(StoreError::NoChange(document_id));
             }
             // Nothing is written that could not be read back (a stored patch adds two levels to its value).
@@ -197,7 +197,8 @@ impl Store {
                 reverts,
             };
             let inverse = json_patch::diff(&after, &before);
-            insert_revision(&tx, &info, &forward, &inverse, &after)?;
+            let tops = tops_after(&tx, &info, head)?;
+            insert_revision(&tx, &info, &forward, &inverse, &after, tops)?;
             for call in &model_calls {
                 crate::conversation::insert_model_call(
                     &tx,
@@ -208,7 +209,7 @@ impl Store {
                 )?;
             }
             tx.commit()?;
-            *head_cache = Some((document_id, info.number, after.clone()));
+            *head_cache.get_mut() = Some((document_id, info.number, after.clone()));
             Ok(Committed {
                 info,
                 document: after,
@@ -221,16 +222,29 @@ impl Store {
     /// The head revision of `document_id`.
     pub fn head(&self, document_id: i64) -> Result<Revision> {
         let head = head_number(&self.conn, document_id)?;
-        self.checkout(document_id, head)
+        let revision = self.checkout(document_id, head)?;
+        self.head_cache
+            .replace(Some((document_id, head, revision.document.clone())));
+        Ok(revision)
     }
 
     /// The document as it was at `revision`: the nearest snapshot at or before it, with the forward patches
     /// after that snapshot replayed.
     pub fn checkout(&self, document_id: i64, revision: u64) -> Result<Revision> {
+        let cached = match &*self.head_cache.borrow() {
+            Some((id, number, document)) if *id == document_id && *number == revision => {
+                Some(document.clone())
+            }
+            _ => None,
+        };
+        let document = match cached {
+            Some(document) => document,
+            None => rebuild(&self.conn, document_id, revision)?,
+        };
         Ok(Revision {
             document_id,
             number: revision,
-            document: rebuild(&self.conn, document_id, revision)?,
+            document,
         })
     }
 
@@ -244,6 +258,104 @@ impl Store {
         ))?;
         let rows = stmt.query_map([document_id], info)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// One revision's record.
+    pub fn revision_info(&self, document_id: i64, revision: u64) -> Result<RevisionInfo> {
+        self.conn
+            .prepare_cached(&format!(
+                "SELECT {INFO_COLUMNS} FROM revisions WHERE document_id = ?1 AND number = ?2"
+            ))?
+            .query_row(params![document_id, revision], info)
+            .optional()?
+            .ok_or(StoreError::NoRevision {
+                document: document_id,
+                revision,
+            })
+    }
+
+    /// A page of the history, newest first: the revisions before `before` (from the head when `None`)
+    /// that `keep` takes, at most `limit` of them, and whether there are more. `keep` may fill in a
+    /// record (its summary in words) before it judges it; it sees the revisions one at a time, so a page
+    /// reads only as far back as it needs.
+    pub fn history_page(
+        &self,
+        document_id: i64,
+        before: Option<u64>,
+        limit: usize,
+        mut keep: impl FnMut(&mut RevisionInfo) -> Result<bool>,
+    ) -> Result<(Vec<RevisionInfo>, bool)> {
+        head_number(&self.conn, document_id)?;
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {INFO_COLUMNS} FROM revisions WHERE document_id = ?1 AND number < ?2
+             ORDER BY number DESC"
+        ))?;
+        let before = before.map_or(i64::MAX, |b| b.min(i64::MAX as u64) as i64);
+        let mut rows = stmt.query(params![document_id, before])?;
+        let mut page = Vec::new();
+        while let Some(row) = rows.next()? {
+            let mut record = info(row)?;
+            if keep(&mut record)? {
+                if page.len() == limit {
+                    return Ok((page, true));
+                }
+                page.push(record);
+            }
+        }
+        Ok((page, false))
+    }
+
+    /// A page of the revisions whose words have each of `words` (as a word or the start of one, in any
+    /// case and with or without accents), newest first: at most `limit` before `before`, and whether there
+    /// are more. Found through the words' index, so a search reads what it finds, not the history; a
+    /// revision written without a summary (by an older Redline) is shown to `unworded`, which describes it
+    /// and says whether it matches. Words with no letter or digit in them find every revision.
+    pub fn search_history(
+        &self,
+        document_id: i64,
+        words: &str,
+        before: Option<u64>,
+        limit: usize,
+        mut unworded: impl FnMut(&mut RevisionInfo) -> Result<bool>,
+    ) -> Result<(Vec<RevisionInfo>, bool)> {
+        let Some(query) = match_query(words) else {
+            return self.history_page(document_id, before, limit, |_| Ok(true));
+        };
+        head_number(&self.conn, document_id)?;
+        let before = before.map_or(i64::MAX, |b| b.min(i64::MAX as u64) as i64);
+        let mut found: Vec<u64> = self
+            .conn
+            .prepare_cached(
+                "SELECT number FROM revision_words
+                 WHERE revision_words MATCH ?1 AND document_id = ?2 AND number < ?3",
+            )?
+            .query_map(params![query, document_id, before], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut described = std::collections::HashMap::new();
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {INFO_COLUMNS} FROM revisions
+             WHERE document_id = ?1 AND summary = '' AND number < ?2"
+        ))?;
+        let mut rows = stmt.query(params![document_id, before])?;
+        while let Some(row) = rows.next()? {
+            let mut record = info(row)?;
+            if unworded(&mut record)? {
+                found.push(record.number);
+                described.insert(record.number, record);
+            }
+        }
+        found.sort_unstable_by(|a, b| b.cmp(a));
+        found.dedup();
+        let more = found.len() > limit;
+        found
+            .into_iter()
+            .take(limit)
+            .map(|n| match described.remove(&n) {
+                Some(record) => Ok(record),
+                None => self.revision_info(document_id, n),
+            })
+            .collect::<Result<_>>()
+            .map(|page| (page, more))
     }
 
     /// The operations revision `revision` of `document_id` applied to the one before it.
@@ -287,9 +399,10 @@ impl Store {
             document_id,
             None,
             Source::Undo,
-            |tx, before| {
-                let (done, _) = stacks(tx, document_id)?;
-                let target = *done.last().ok_or(StoreError::NothingToUndo(document_id))?;
+            |tx, head, before| {
+                let target = tops(tx, document_id, head)?
+                    .undo
+                    .ok_or(StoreError::NothingToUndo(document_id))?;
                 let (_, inverse) = patches(tx, document_id, target)?;
                 let summary = format!("Undid revision {target}");
                 Planned::of(
@@ -309,10 +422,9 @@ impl Store {
             document_id,
             None,
             Source::Redo,
-            |tx, before| {
-                let (_, undone) = stacks(tx, document_id)?;
-                let target = *undone
-                    .last()
+            |tx, head, before| {
+                let target = tops(tx, document_id, head)?
+                    .redo
                     .ok_or(StoreError::NothingToRedo(document_id))?;
                 let (forward, _) = patches(tx, document_id, target)?;
                 let summary = format!("Redid revision {target}");
@@ -333,7 +445,7 @@ impl Store {
             document_id,
             None,
             Source::Restore,
-            |tx, before| {
+            |tx, _, before| {
                 let old = rebuild(tx, document_id, revision)?;
                 let summary = format!("Restored revision {revision}");
                 Planned::of((json_patch::diff(before, &old), old), None, summary)
@@ -343,31 +455,179 @@ impl Store {
         )
     }
 
-    /// What undo and redo would act on: the changes in effect (oldest first; the last is what undo takes
-    /// back) and the changes undone since the last new change (the last is what redo applies again).
-    pub fn stacks(&self, document_id: i64) -> Result<(Vec<u64>, Vec<u64>)> {
-        stacks(&self.conn, document_id)
+    /// What Undo and Redo would act on at the head of `document_id`: the latest change not yet undone and
+    /// the latest undone one (read from the head's row, not worked out from the history).
+    pub fn tops(&self, document_id: i64) -> Result<Tops> {
+        let head = head_number(&self.conn, document_id)?;
+        tops(&self.conn, document_id, head)
     }
 }
 
-/// Writes revision `info` (its patches, and a snapshot of `after` every `SNAPSHOT_EVERY`) and moves the
-/// document's head to it, inside the caller's transaction.
+/// What Undo and Redo act on after a revision: the latest change in effect and not yet undone, and the
+/// latest change undone since the last new one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tops {
+    /// The revision Undo takes back.
+    pub undo: Option<u64>,
+    /// The revision Redo applies again.
+    pub redo: Option<u64>,
+}
+
+/// The stacks are two linked lists through the revisions. A new change `r` goes on the undo stack over
+/// what was there after `r - 1`; undoing `t` uncovers what was under it, the undo top after `t - 1`, and
+/// puts `t` on the redo stack; redoing `t` puts it back and uncovers what was under it on the redo
+/// stack, the redo top before the latest undo of `t`. So each needs one or two rows, never the history.
+fn tops_after(tx: &Connection, info: &RevisionInfo, head: u64) -> Result<Tops> {
+    let at = |n: u64| tops(tx, info.document_id, n);
+    Ok(match (info.source, info.reverts) {
+        (Source::Undo, Some(target)) => Tops {
+            undo: at(target.saturating_sub(1))?.undo,
+            redo: Some(target),
+        },
+        (Source::Redo, Some(target)) => {
+            let undone: Option<u64> = tx
+                .prepare_cached(
+                    "SELECT number FROM revisions
+                     WHERE document_id = ?1 AND reverts = ?2 AND source = 'undo' AND number <= ?3
+                     ORDER BY number DESC LIMIT 1",
+                )?
+                .query_row(params![info.document_id, target, head], |row| row.get(0))
+                .optional()?;
+            Tops {
+                undo: Some(target),
+                redo: match undone {
+                    Some(u) => at(u.saturating_sub(1))?.redo,
+                    None => None,
+                },
+            }
+        }
+        _ => Tops {
+            undo: Some(info.number),
+            redo: None,
+        },
+    })
+}
+
+/// The tops of the stacks after revision `number` (none after the first: there is nothing before it).
+fn tops(conn: &Connection, document_id: i64, number: u64) -> Result<Tops> {
+    let (undo, redo) = conn
+        .prepare_cached(
+            "SELECT undo_to, redo_to FROM revisions WHERE document_id = ?1 AND number = ?2",
+        )?
+        .query_row(params![document_id, number], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?
+        .ok_or(StoreError::NoRevision {
+            document: document_id,
+            revision: number,
+        })?;
+    Ok(Tops { undo, redo })
+}
+
+/// Migration 4: works out the tops of the stacks after every revision written before they were kept, by
+/// playing each document's history through the stacks once.
+pub(crate) fn backfill_stacks(conn: &Connection) -> Result<()> {
+    let mut rows = conn.prepare(
+        "SELECT document_id, number, source, reverts FROM revisions ORDER BY document_id, number",
+    )?;
+    let mut update = conn.prepare(
+        "UPDATE revisions SET undo_to = ?3, redo_to = ?4 WHERE document_id = ?1 AND number = ?2",
+    )?;
+    let mut rows = rows.query([])?;
+    let mut current = None;
+    let (mut done, mut undone): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
+    while let Some(row) = rows.next()? {
+        let (document, number): (i64, u64) = (row.get(0)?, row.get(1)?);
+        let source: String = row.get(2)?;
+        let reverts: Option<u64> = row.get(3)?;
+        if current != Some(document) {
+            current = Some(document);
+            done.clear();
+            undone.clear();
+        }
+        if number > 1 {
+            play(
+                &mut done,
+                &mut undone,
+                number,
+                Source::parse(&source),
+                reverts,
+            );
+        }
+        update.execute(params![document, number, done.last(), undone.last()])?;
+    }
+    drop(rows);
+    // Each head gets its snapshot, as every head written from now on has one.
+    let heads: Vec<(i64, u64)> = conn
+        .prepare("SELECT id, head_revision FROM documents")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (document, head) in heads {
+        // A history that no longer replays stays as it is: opening it says which revision fails.
+        if let Ok(at_head) = rebuild(conn, document, head) {
+            conn.execute(
+                "UPDATE revisions SET snapshot = ?3 WHERE document_id = ?1 AND number = ?2",
+                params![document, head, at_head.to_string()],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// One revision played through the whole stacks, as they were worked out before their tops were kept
+/// (the migration's way, and the tests' reference).
+pub(crate) fn play(
+    done: &mut Vec<u64>,
+    undone: &mut Vec<u64>,
+    number: u64,
+    source: Source,
+    reverts: Option<u64>,
+) {
+    match (source, reverts) {
+        (Source::Undo, Some(target)) => {
+            if done.last() == Some(&target) {
+                done.pop();
+                undone.push(target);
+            }
+        }
+        (Source::Redo, Some(target)) => {
+            if undone.last() == Some(&target) {
+                undone.pop();
+                done.push(target);
+            }
+        }
+        _ => {
+            done.push(number);
+            undone.clear();
+        }
+    }
+}
+
+/// Writes revision `info` (its patches, and a snapshot of `after`) and moves the document's head to it,
+/// inside the caller's transaction. The head always has a snapshot, so that opening a document replays
+/// nothing; the one before it keeps its snapshot only on the first revision and every
+/// `SNAPSHOT_EVERY`, so that the history holds one more copy of the document, not one per revision.
 fn insert_revision(
     tx: &Connection,
     info: &RevisionInfo,
     forward: &Patch,
     inverse: &Patch,
     after: &Value,
+    tops: Tops,
 ) -> Result<()> {
-    let snapshot = info
-        .number
-        .is_multiple_of(SNAPSHOT_EVERY)
-        .then(|| after.to_string());
-    tx.execute(
+    let snapshot = after.to_string();
+    tx.prepare_cached(
+        "UPDATE revisions SET snapshot = NULL
+         WHERE document_id = ?1 AND number = ?2 AND number > 1 AND number % ?3 != 0",
+    )?
+    .execute(params![info.document_id, info.number - 1, SNAPSHOT_EVERY])?;
+    tx.prepare_cached(
         "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary, forward,
-                                inverse, snapshot, chat_message_id, reverts)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        params![
+                                inverse, snapshot, chat_message_id, reverts, undo_to, redo_to)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?
+    .execute(params![
             info.document_id,
             info.number,
             info.created_at,
@@ -378,14 +638,52 @@ fn insert_revision(
             serde_json::to_string(inverse)?,
             snapshot,
             info.chat_message_id,
-            info.reverts
-        ],
+            info.reverts,
+            tops.undo,
+            tops.redo
+        ])?;
+    index_words(
+        tx,
+        info.document_id,
+        info.number,
+        &info.summary,
+        info.source,
     )?;
-    tx.execute(
-        "UPDATE documents SET head_revision = ?2, updated_at = ?3 WHERE id = ?1",
-        params![info.document_id, info.number, info.created_at],
-    )?;
+    tx.prepare_cached("UPDATE documents SET head_revision = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![info.document_id, info.number, info.created_at])?;
     Ok(())
+}
+
+/// Puts a revision's words (its summary and where it came from) in the history's search index, inside
+/// the caller's transaction.
+pub(crate) fn index_words(
+    tx: &Connection,
+    document_id: i64,
+    number: u64,
+    summary: &str,
+    source: Source,
+) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO revision_words (words, document_id, number) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![
+        format!("{summary} {}", source.as_str()),
+        document_id,
+        number
+    ])?;
+    Ok(())
+}
+
+/// A search of the index for revisions whose words have each of `words`, as a word or the start of one:
+/// each word quoted (nothing in it is the index's syntax), with `*` for its prefix. `None` when nothing
+/// typed can be a word.
+fn match_query(words: &str) -> Option<String> {
+    let terms: Vec<String> = words
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .map(|w| format!("\"{}\"*", w.replace('"', "\"\"")))
+        .collect();
+    (!terms.is_empty()).then(|| terms.join(" "))
 }
 
 /// A revision about to be written: its operations, the document they make, the revision it undoes or
@@ -410,40 +708,6 @@ impl Planned {
             summary,
         })
     }
-}
-
-/// [`Store::stacks`], read through `conn` (the write transaction, for undo and redo).
-fn stacks(conn: &rusqlite::Connection, document_id: i64) -> Result<(Vec<u64>, Vec<u64>)> {
-    head_number(conn, document_id)?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT number, source, reverts FROM revisions WHERE document_id = ?1 AND number > 1 ORDER BY number",
-    )?;
-    let mut rows = stmt.query([document_id])?;
-    let (mut done, mut undone) = (Vec::new(), Vec::new());
-    while let Some(row) = rows.next()? {
-        let number: u64 = row.get(0)?;
-        let source: String = row.get(1)?;
-        let reverts: Option<u64> = row.get(2)?;
-        match (Source::parse(&source), reverts) {
-            (Source::Undo, Some(target)) => {
-                if done.last() == Some(&target) {
-                    done.pop();
-                    undone.push(target);
-                }
-            }
-            (Source::Redo, Some(target)) => {
-                if undone.last() == Some(&target) {
-                    undone.pop();
-                    done.push(target);
-                }
-            }
-            _ => {
-                done.push(number);
-                undone.clear();
-            }
-        }
-    }
-    Ok((done, undone))
 }
 
 /// A revision's forward and inverse patches.
@@ -690,7 +954,13 @@ mod tests {
         // A new change clears what could be redone.
         set_name(&mut store, id, "E"); // 7
         assert!(matches!(store.redo(id), Err(StoreError::NothingToRedo(_))));
-        assert_eq!(store.stacks(id).unwrap(), (vec![2, 7], vec![]));
+        assert_eq!(
+            store.tops(id).unwrap(),
+            Tops {
+                undo: Some(7),
+                redo: None
+            }
+        );
 
         let restored = store.restore(id, 3).unwrap(); // 8 = revision 3's document
         assert_eq!(restored.document, by_hand);
@@ -707,6 +977,137 @@ mod tests {
             assert_eq!(store.checkout(id, info.number).unwrap().document, replay);
         }
         assert_eq!(store.head(id).unwrap().document, replay);
+    }
+
+    /// The stacks as they were worked out before their tops were kept: the whole history played.
+    fn played(store: &Store, id: i64) -> Tops {
+        let (mut done, mut undone) = (Vec::new(), Vec::new());
+        for info in store.history(id).unwrap().iter().skip(1) {
+            play(
+                &mut done,
+                &mut undone,
+                info.number,
+                info.source,
+                info.reverts,
+            );
+        }
+        Tops {
+            undo: done.last().copied(),
+            redo: undone.last().copied(),
+        }
+    }
+
+    /// Undo and Redo read two rows, and act exactly as the whole history played through the stacks would:
+    /// checked after each of 600 actions chosen at random (changes, undos in runs, redos in runs,
+    /// restores), and again after the kept tops are worked out afresh as migration 4 does.
+    #[test]
+    fn kept_tops_act_as_the_whole_history_played() {
+        let (_dir, mut store, id) = store_with(&json!({"basics": {"name": "A"}}));
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut undos, mut redos) = (0, 0);
+        for i in 0..600 {
+            let head = store.document(id).unwrap().head_revision;
+            let result = match next() % 10 {
+                0..=2 => Ok(set_name(&mut store, id, &format!("N{i}"))),
+                3..=5 => store.undo(id).inspect(|_| undos += 1),
+                6..=8 => store.redo(id).inspect(|_| redos += 1),
+                _ => store.restore(id, 1 + next() % head),
+            };
+            match result {
+                Ok(_)
+                | Err(
+                    StoreError::NothingToUndo(_)
+                    | StoreError::NothingToRedo(_)
+                    | StoreError::NoChange(_),
+                ) => {}
+                Err(e) => panic!("action {i}: {e}"),
+            }
+            assert_eq!(
+                store.tops(id).unwrap(),
+                played(&store, id),
+                "after action {i}"
+            );
+        }
+        assert!(undos > 100 && redos > 50, "{undos} undos, {redos} redos");
+        let kept: Vec<(u64, Option<u64>, Option<u64>)> = {
+            let mut stmt = store
+                .conn
+                .prepare("SELECT number, undo_to, redo_to FROM revisions ORDER BY number")
+                .unwrap();
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        store
+            .conn
+            .execute("UPDATE revisions SET undo_to = NULL, redo_to = NULL", [])
+            .unwrap();
+        backfill_stacks(&store.conn).unwrap();
+        let mut stmt = store
+            .conn
+            .prepare("SELECT number, undo_to, redo_to FROM revisions ORDER BY number")
+            .unwrap();
+        let again: Vec<(u64, Option<u64>, Option<u64>)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(kept, again);
+    }
+
+    /// A search finds revisions by a word or the start of one, in any case, accents or not, through the
+    /// index; a revision written without a summary is described by the caller and judged by it; pages
+    /// come newest first.
+    #[test]
+    fn a_search_finds_revisions_by_their_words() {
+        let (_dir, mut store, id) = store_with(&json!({"basics": {"name": "A"}}));
+        let mut commit = |name: &str, summary: &str| {
+            let head = store.document(id).unwrap().head_revision;
+            let ops = patch(json!([{"op": "replace", "path": "/basics/name", "value": name}]));
+            let mut change = Change::new(head, Source::User, ops);
+            if !summary.is_empty() {
+                change = change.summary(summary);
+            }
+            store.commit(id, change).unwrap().info.number
+        };
+        let resume = commit("B", "Renamed the Résumé");
+        let python = commit("C", "Added “Python” to your skills");
+        let legacy = commit("D", "");
+        let again = commit("E", "Added Pythonic ways");
+        store.undo(id).unwrap();
+        let mut shown = Vec::new();
+        let mut search = |words: &str, before: Option<u64>, limit: usize| {
+            let (page, more) = store
+                .search_history(id, words, before, limit, |info| {
+                    shown.push(info.number);
+                    info.summary = "Change your name to “D”".into();
+                    let said = format!("{} {}", info.summary, info.source.as_str()).to_lowercase();
+                    Ok(words
+                        .to_lowercase()
+                        .split_whitespace()
+                        .all(|w| said.contains(w)))
+                })
+                .unwrap();
+            (page.iter().map(|r| r.number).collect::<Vec<_>>(), more)
+        };
+        assert_eq!(search("RESUME", None, 10), (vec![resume], false));
+        assert_eq!(search("pyth", None, 10), (vec![again, python], false));
+        assert_eq!(search("pyth", None, 1), (vec![again], true));
+        assert_eq!(search("pyth", Some(again), 1), (vec![python], false));
+        assert_eq!(search("added skills", None, 10), (vec![python], false));
+        assert_eq!(search("undid", None, 10), (vec![again + 1], false));
+        assert_eq!(search("user name", None, 10), (vec![legacy], false));
+        assert_eq!(search("\"* OR (", None, 10), (vec![], false));
+        assert_eq!(search("— ", None, 2).0.len(), 2, "no word: every revision");
+        // Only the revision written without a summary was shown to the caller.
+        assert!(shown.iter().all(|&n| n == legacy), "{shown:?}");
     }
 
     #[test]
@@ -740,7 +1141,16 @@ mod tests {
                 |r| r.get(0),
             )
             .unwrap();
-        assert_eq!(snapshots, 3); // revision 1 and every SNAPSHOT_EVERY
+        let heads: i64 = store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM revisions WHERE document_id = ?1 AND snapshot IS NOT NULL AND number = ?2",
+                params![id, last],
+                |r| r.get(0),
+            )
+            .unwrap();
+        // Revision 1, every SNAPSHOT_EVERY, and the head: one more copy, not one per revision.
+        assert_eq!((snapshots, heads), (4, 1));
         for n in [
             1,
             SNAPSHOT_EVERY - 1,

@@ -9,10 +9,21 @@ use rusqlite::Connection;
 
 use crate::{Result, StoreError};
 
+/// One step of the schema: its SQL, then what SQL alone cannot do (worked out in Rust, in the same
+/// transaction).
+pub(crate) struct Migration {
+    pub sql: &'static str,
+    pub then: Option<fn(&Connection) -> Result<()>>,
+}
+
+const fn sql(sql: &'static str) -> Migration {
+    Migration { sql, then: None }
+}
+
 /// Every migration, oldest first; a database at version N has had the first N applied.
-pub(crate) const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[Migration] = &[
     // 1: documents and their revisions.
-    "CREATE TABLE documents (
+    sql("CREATE TABLE documents (
         id              INTEGER PRIMARY KEY,
         title           TEXT    NOT NULL,
         created_at      INTEGER NOT NULL,
@@ -34,10 +45,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         snapshot        TEXT,
         chat_message_id INTEGER,
         PRIMARY KEY (document_id, number)
-    ) WITHOUT ROWID;",
+    ) WITHOUT ROWID;"),
     // 2: chat messages, the audit of model calls, settings; revisions learn `redo` and which revision an
     // undo or redo reverses (SQLite cannot change a CHECK in place: the table is rebuilt).
-    "CREATE TABLE chat_messages (
+    sql("CREATE TABLE chat_messages (
         id          INTEGER PRIMARY KEY,
         document_id INTEGER NOT NULL REFERENCES documents(id),
         created_at  INTEGER NOT NULL,
@@ -85,10 +96,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE TABLE settings (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
-    ) WITHOUT ROWID;",
+    ) WITHOUT ROWID;"),
     // 3: a model call's edits can be proposed for the user's review (review mode) rather than committed;
     // the audit table is rebuilt for its CHECK, its rows kept.
-    "CREATE TABLE model_calls_v3 (
+    sql("CREATE TABLE model_calls_v3 (
         id          INTEGER PRIMARY KEY,
         document_id INTEGER NOT NULL REFERENCES documents(id),
         revision    INTEGER,
@@ -108,7 +119,28 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     DROP TABLE model_calls;
     ALTER TABLE model_calls_v3 RENAME TO model_calls;
     CREATE INDEX model_calls_by_time ON model_calls (created_at);
-    CREATE INDEX model_calls_by_document ON model_calls (document_id, id);",
+    CREATE INDEX model_calls_by_document ON model_calls (document_id, id);"),
+    // 4: each revision keeps what Undo and Redo act on after it (the tops of the two stacks), so that
+    // neither reads the history; the history's words are indexed for search (a summary left empty by an
+    // older Redline is described when read: those are found by their own index); the audit keeps each
+    // row's size, so that its total is bounded.
+    Migration {
+        sql: "CREATE VIRTUAL TABLE revision_words USING fts5(
+                  words, document_id UNINDEXED, number UNINDEXED,
+                  tokenize = 'unicode61 remove_diacritics 2');
+              INSERT INTO revision_words (words, document_id, number)
+                  SELECT summary || ' ' || source, document_id, number FROM revisions;
+              CREATE INDEX revisions_unworded ON revisions (document_id, number) WHERE summary = '';
+              ALTER TABLE revisions ADD COLUMN undo_to INTEGER;
+              ALTER TABLE revisions ADD COLUMN redo_to INTEGER;
+              CREATE INDEX revisions_undone ON revisions (document_id, reverts, number)
+                  WHERE source = 'undo';
+              ALTER TABLE model_calls ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+              UPDATE model_calls SET bytes = length(CAST(request AS BLOB))
+                  + length(CAST(raw_output AS BLOB)) + length(CAST(applied AS BLOB))
+                  + length(CAST(refused AS BLOB)) + coalesce(length(CAST(error AS BLOB)), 0);",
+        then: Some(crate::revisions::backfill_stacks),
+    },
 ];
 
 /// Brings the database up to the newest schema, one migration per transaction. Each reads the version it
@@ -126,10 +158,13 @@ pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
                 known,
             });
         }
-        let Some(sql) = MIGRATIONS.get(found as usize) else {
+        let Some(migration) = MIGRATIONS.get(found as usize) else {
             return Ok(());
         };
-        tx.execute_batch(sql)?;
+        tx.execute_batch(migration.sql)?;
+        if let Some(then) = migration.then {
+            then(&tx)?;
+        }
         tx.pragma_update(None, "user_version", found + 1)?;
         tx.commit()?;
     }
@@ -148,8 +183,11 @@ mod tests {
             let path = dir.path().join("old.db");
             {
                 let conn = Connection::open(&path).unwrap();
-                for sql in &MIGRATIONS[..version] {
-                    conn.execute_batch(sql).unwrap();
+                for migration in &MIGRATIONS[..version] {
+                    conn.execute_batch(migration.sql).unwrap();
+                    if let Some(then) = migration.then {
+                        then(&conn).unwrap();
+                    }
                 }
                 conn.pragma_update(None, "user_version", version as i64)
                     .unwrap();
@@ -202,6 +240,18 @@ mod tests {
                     )
                     .unwrap();
                 assert_eq!(rev.info.number, 2);
+                // Its history's words were indexed by the migration, the new revision's by the commit.
+                let found = |words: &str| -> Vec<u64> {
+                    store
+                        .search_history(1, words, None, 10, |_| Ok(false))
+                        .unwrap()
+                        .0
+                        .iter()
+                        .map(|r| r.number)
+                        .collect()
+                };
+                assert_eq!(found("imported"), [1], "from version {version}");
+                assert_eq!(found("user"), [2], "from version {version}");
                 store.undo(1).unwrap();
                 assert_eq!(
                     store.head(1).unwrap().document,

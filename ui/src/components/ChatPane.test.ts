@@ -140,4 +140,23 @@ describe("chat errors", () => {
       onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
     expect(screen.getByTestId("chat-announcement").textContent).toBe("Half a reply, now whole.");
   });
+
+  it("holds the newest hundred messages in the page and brings older ones in on demand", async () => {
+    const messages: ChatMessage[] = Array.from({ length: 250 }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      text: `message ${i}`,
+    }));
+    pane(messages);
+    const shown = () => screen.getByTestId("chat-messages").querySelectorAll("li.message").length;
+    expect(shown()).toBe(100);
+    expect(screen.getByTestId("chat-message-249").textContent).toContain("message 249");
+    expect(screen.queryByTestId("chat-message-149")).toBeNull();
+    await fireEvent.click(screen.getByTestId("chat-earlier"));
+    expect(shown()).toBe(200);
+    // Each message keeps its place in the conversation: its number is its index, wherever the page starts.
+    expect(screen.getByTestId("chat-message-50").textContent).toContain("message 50");
+    await fireEvent.click(screen.getByTestId("chat-earlier"));
+    expect(shown()).toBe(250);
+    expect(screen.queryByTestId("chat-earlier")).toBeNull();
+  });
 });

@@ -1,14 +1,24 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DocState } from "../bindings/DocState";
+import type { HistoryPage } from "../bindings/HistoryPage";
+import type { HistoryQuery } from "../bindings/HistoryQuery";
 import type { HistoryRow } from "../bindings/HistoryRow";
 
-const store = vi.hoisted(() => ({ rows: [] as HistoryRow[], restored: [] as number[] }));
+const store = vi.hoisted(() => ({ rows: [] as HistoryRow[], restored: [] as number[], asked: [] as HistoryQuery[] }));
 
 vi.mock("../lib/backend", () => ({
   errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
   openLink: async () => {},
-  history: async () => [...store.rows],
+  history: async (query: HistoryQuery): Promise<HistoryPage> => {
+    store.asked.push(query);
+    const words = (query.words ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+    const found = store.rows.filter(
+      (r) => (query.before === null || r.number < query.before) && words.every((w) => `${r.summary} ${r.source}`.toLowerCase().includes(w)),
+    );
+    const limit = query.limit ?? 100;
+    return { rows: found.slice(0, limit), more: found.length > limit, head: store.rows[0]?.number ?? 0 };
+  },
   revision: async (number: number) => ({
     number,
     document: { basics: { name: number === 1 ? "Ada" : "Ada Lovelace" } },
@@ -27,6 +37,7 @@ import HistoryDialog from "./HistoryDialog.svelte";
 afterEach(() => {
   cleanup();
   store.restored.length = 0;
+  store.asked.length = 0;
 });
 
 describe("history", () => {
@@ -59,5 +70,34 @@ describe("history", () => {
     expect(restored[0]?.revision).toBe(3);
     await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(3));
     expect(screen.getAllByTestId("history-row")[0]?.textContent).toContain("Restore");
+  });
+
+  it("comes a page at a time, older pages on demand, and finds revisions by their words", async () => {
+    store.rows = Array.from({ length: 250 }, (_, i) => {
+      const number = 250 - i;
+      return {
+        number,
+        createdAt: Date.UTC(2026, 10, 23, 10) + number,
+        source: number % 10 === 0 ? "ai" : "user",
+        summary: number === 7 ? "Change your title to “Rear Admiral”" : `Change your title to “Programmer ${number}”`,
+      } as HistoryRow;
+    });
+    render(HistoryDialog, { onclose: () => {}, onrestored: () => {} });
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(100));
+    expect(store.asked[0]).toEqual({ before: null, limit: 100, words: null });
+    await fireEvent.click(screen.getByTestId("history-more"));
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(200));
+    expect(store.asked[1]?.before).toBe(151);
+    await fireEvent.click(screen.getByTestId("history-more"));
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(250));
+    expect(screen.queryByTestId("history-more")).toBeNull();
+
+    const search = screen.getByTestId("history-search");
+    await fireEvent.input(search, { target: { value: "rear ADMIRAL" } });
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(1));
+    expect(screen.getAllByTestId("history-row")[0]?.textContent).toContain("Rear Admiral");
+    expect(store.asked.at(-1)).toEqual({ before: null, limit: 100, words: "rear ADMIRAL" });
+    await fireEvent.input(search, { target: { value: "nowhere" } });
+    await waitFor(() => expect(screen.getByTestId("history-none").textContent).toBe("No revision has these words."));
   });
 });

@@ -20,7 +20,8 @@ import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
 import type { DocState } from "../bindings/DocState";
 import type { DocumentRow } from "../bindings/DocumentRow";
-import type { HistoryRow } from "../bindings/HistoryRow";
+import type { HistoryPage } from "../bindings/HistoryPage";
+import type { HistoryQuery } from "../bindings/HistoryQuery";
 import type { RevisionView } from "../bindings/RevisionView";
 import type { Operation } from "../bindings/Operation";
 import type { TailorView } from "../bindings/TailorView";
@@ -219,9 +220,10 @@ export function redo(): Promise<DocState> {
   return invoke<DocState>("redo");
 }
 
-/** Every revision of the resume on screen, newest first. */
-export function history(): Promise<HistoryRow[]> {
-  return invoke<HistoryRow[]>("history");
+/** A page of the history of the resume on screen, newest first: the revisions older than `before` (from the
+ * newest when null) whose words have each of `words` (all when null). */
+export function history(query: HistoryQuery): Promise<HistoryPage> {
+  return invoke<HistoryPage>("history", { query });
 }
 
 /** One revision as it was, and what it changed, in words. */

@@ -1,4 +1,5 @@
-//! `redline history`: the revisions of a resume, oldest first, each in words and local time.
+//! `redline history`: the revisions of a resume, oldest first, each in words and local time (or those a
+//! search finds, or the newest few).
 
 use std::io::Write;
 
@@ -8,9 +9,29 @@ use redline_store::Store;
 use super::{document, local, plain};
 
 /// `redline history`.
-pub fn run(store: &mut Store, doc: Option<i64>, json: bool, out: &mut impl Write) -> Result<()> {
+pub fn run(
+    store: &mut Store,
+    doc: Option<i64>,
+    search: Option<String>,
+    last: Option<usize>,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
     let doc = document(&mut *store, doc)?;
-    let history = redline_engine::history_in_words(&*store, doc)?;
+    let history = match (search, last) {
+        (None, None) => redline_engine::history_in_words(&*store, doc)?,
+        (search, last) => {
+            let (mut page, _) = redline_engine::history_page_in_words(
+                &*store,
+                doc,
+                None,
+                last.unwrap_or(usize::MAX),
+                search.as_deref().unwrap_or_default(),
+            )?;
+            page.reverse();
+            page
+        }
+    };
     if json {
         serde_json::to_writer_pretty(&mut *out, &history)?;
         writeln!(out)?;
