@@ -126,7 +126,8 @@ fn report(runtime: &tokio::runtime::Runtime) {
         made.documents.len() + 1
     );
 
-    // Opening the store: the quick check every open makes, and the whole one for comparison.
+    // Opening the store (its header and schema read), and the whole check for comparison (after a crash,
+    // weekly, on every backup's copy, `redline check`).
     let open = timed(20, || {
         black_box(redline_store::Store::open(&dir).unwrap());
     });
@@ -134,7 +135,7 @@ fn report(runtime: &tokio::runtime::Runtime) {
     let start = Instant::now();
     assert!(store.check().unwrap().is_empty());
     println!(
-        "opening the store (quick check): p50 {}, p99 {}; the whole check (`redline check`): {}",
+        "opening the store: p50 {}, p99 {}; the whole check (`redline check`): {}",
         ms(open.0),
         ms(open.1),
         ms(start.elapsed())
@@ -230,7 +231,17 @@ fn report(runtime: &tokio::runtime::Runtime) {
     let mut store = redline_store::Store::open(&dir).unwrap();
     store.checkpoint().unwrap();
     let database = dir.join(redline_store::DATABASE_FILE);
+    // The file's size, and what of it is in use (pages on the free list are taken first by what comes next).
+    let in_use = || -> u64 {
+        let conn = rusqlite::Connection::open(&database).unwrap();
+        let pragma = |name: &str| -> u64 {
+            conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        (pragma("page_count") - pragma("freelist_count")) * pragma("page_size")
+    };
     let before = std::fs::metadata(&database).unwrap().len();
+    let used_before = in_use();
     let mut head = store.document(long).unwrap().head_revision;
     for n in 0..1000 {
         let ops = serde_json::from_value(
@@ -251,7 +262,8 @@ fn report(runtime: &tokio::runtime::Runtime) {
     store.checkpoint().unwrap();
     let after = std::fs::metadata(&database).unwrap().len();
     println!(
-        "one edit by hand adds {:.0} bytes to the database (1,000 edits, checkpointed)",
+        "one edit by hand adds {:.0} bytes to the database's pages in use, {:.0} bytes to its file (1,000 edits, checkpointed)",
+        (in_use() - used_before) as f64 / 1000.0,
         (after - before) as f64 / 1000.0
     );
     let backup = store.backup_now().unwrap();
@@ -268,6 +280,9 @@ fn report(runtime: &tokio::runtime::Runtime) {
 fn after_ai_turns(runtime: &tokio::runtime::Runtime) {
     const TURNS: usize = 1000;
     let dir = tempfile::tempdir().unwrap();
+    // Kept for a look inside when the generated folder is kept.
+    let keep =
+        std::env::var_os("REDLINE_SCALE_DIR").map(|d| PathBuf::from(d).join("after-ai-turns"));
     let replies: Vec<redline_agent::Reply> = (0..TURNS)
         .flat_map(|turn| {
             let keyword = if turn % 10 < 8 {
@@ -324,6 +339,15 @@ fn after_ai_turns(runtime: &tokio::runtime::Runtime) {
     store.checkpoint().unwrap();
     drop(store);
     let after = folder_bytes(dir.path());
+    if let Some(keep) = keep {
+        let _ = std::fs::remove_dir_all(&keep);
+        std::fs::create_dir_all(&keep).unwrap();
+        std::fs::copy(
+            dir.path().join(redline_store::DATABASE_FILE),
+            keep.join(redline_store::DATABASE_FILE),
+        )
+        .unwrap();
+    }
     println!(
         "after {TURNS} AI turns (replay server, {:.1} ms a turn): the data folder {:.2} MB, from {:.2} MB: {:.0} bytes a turn",
         took.as_secs_f64() * 1000.0 / TURNS as f64,

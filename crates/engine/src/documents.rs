@@ -31,12 +31,8 @@ impl Engine {
         Ok(list
             .iter()
             .map(|d| {
-                let head = open.store.head(d.id);
-                let name = head
-                    .as_ref()
-                    .ok()
-                    .and_then(|h| h.document["basics"]["name"].as_str().map(str::to_owned))
-                    .unwrap_or_default();
+                let head = open.store.head_name(d.id);
+                let name = head.as_ref().cloned().unwrap_or_default();
                 DocumentRow {
                     id: d.id,
                     title: d.title.clone(),

@@ -196,7 +196,7 @@ impl Store {
                 chat_message_id,
                 reverts,
             };
-            let inverse = json_patch::diff(&after, &before);
+            let inverse = invert(&before, &forward, &after);
             let tops = tops_after(&tx, &info, head)?;
             insert_revision(&tx, &info, &forward, &inverse, &after, tops)?;
             for call in &model_calls {
@@ -258,6 +258,37 @@ impl Store {
         ))?;
         let rows = stmt.query_map([document_id], info)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The name on a document (`basics.name` at its head; empty if none), read from the head's copy by
+    /// SQLite without building the document: the list of every resume asks this of each. An error says
+    /// why the document cannot be opened.
+    pub fn head_name(&self, document_id: i64) -> Result<String> {
+        let head = head_number(&self.conn, document_id)?;
+        let name: Option<Option<String>> = self
+            .conn
+            .prepare_cached(
+                "SELECT json_extract(snapshot, '$.basics.name') FROM revisions
+                 WHERE document_id = ?1 AND number = ?2 AND snapshot IS NOT NULL",
+            )?
+            .query_row(params![document_id, head], |row| {
+                // A name that is not a string is no name.
+                Ok(row.get::<_, String>(0).ok())
+            })
+            .optional()
+            .map_err(|e| StoreError::Unreadable {
+                document: document_id,
+                revision: head,
+                detail: e.to_string(),
+            })?;
+        match name {
+            Some(name) => Ok(name.unwrap_or_default()),
+            // A head without its copy (written before heads had one): built the long way.
+            None => Ok(self.head(document_id)?.document["basics"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()),
+        }
     }
 
     /// One revision's record.
@@ -322,18 +353,25 @@ impl Store {
             return self.history_page(document_id, before, limit, |_| Ok(true));
         };
         head_number(&self.conn, document_id)?;
-        let before = before.map_or(i64::MAX, |b| b.min(i64::MAX as u64) as i64);
+        let before = before.map_or(1 << 32, |b| b.min(1 << 32));
         let mut found: Vec<u64> = self
             .conn
             .prepare_cached(
-                "SELECT number FROM revision_words
-                 WHERE revision_words MATCH ?1 AND document_id = ?2 AND number < ?3",
+                "SELECT rowid FROM revision_words
+                 WHERE revision_words MATCH ?1 AND rowid >= ?2 AND rowid < ?3",
             )?
-            .query_map(params![query, document_id, before], |row| row.get(0))?
+            .query_map(
+                params![
+                    query,
+                    word_key(document_id, 0),
+                    word_key(document_id, 0) + before as i64
+                ],
+                |row| Ok(row.get::<_, i64>(0)? as u64 & 0xffff_ffff),
+            )?
             .collect::<rusqlite::Result<_>>()?;
         let mut described = std::collections::HashMap::new();
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {INFO_COLUMNS} FROM revisions
+            "SELECT {INFO_COLUMNS} FROM revisions INDEXED BY revisions_unworded
              WHERE document_id = ?1 AND summary = '' AND number < ?2"
         ))?;
         let mut rows = stmt.query(params![document_id, before])?;
@@ -663,15 +701,19 @@ pub(crate) fn index_words(
     summary: &str,
     source: Source,
 ) -> Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO revision_words (words, document_id, number) VALUES (?1, ?2, ?3)",
-    )?
-    .execute(params![
-        format!("{summary} {}", source.as_str()),
-        document_id,
-        number
-    ])?;
+    tx.prepare_cached("INSERT INTO revision_words (rowid, words) VALUES (?1, ?2)")?
+        .execute(params![
+            word_key(document_id, number),
+            format!("{summary} {}", source.as_str())
+        ])?;
     Ok(())
+}
+
+/// A revision's key in the words' index: its document in the high 32 bits, its number in the low, so that
+/// one document's revisions are one range of keys (a document id past 2³¹ or a revision past 2³² would
+/// take a store billions of writes to reach).
+fn word_key(document_id: i64, number: u64) -> i64 {
+    (document_id << 32) | (number & 0xffff_ffff) as i64
 }
 
 /// A search of the index for revisions whose words have each of `words`, as a word or the start of one:
@@ -727,6 +769,64 @@ fn patches(conn: &rusqlite::Connection, document_id: i64, revision: u64) -> Resu
         serde_json::from_str(&forward)?,
         serde_json::from_str(&inverse)?,
     ))
+}
+
+/// The operations that take `after` back to `before`, where `forward` took `before` to `after`: each
+/// operation taken back in turn (what it removed or replaced added or put back where it was), so that the
+/// inverse is as small as the change. Taking an item out of a long list must not make an inverse that
+/// rewrites every item after it, as a diff of the two documents does. Checked by applying it; where the
+/// operations are not ones this inverts (`move`, `copy`) or the check fails, the diff is the inverse.
+fn invert(before: &Value, forward: &Patch, after: &Value) -> Patch {
+    by_operation(before, forward)
+        .filter(|inverse| {
+            let mut back = after.clone();
+            json_patch::patch(&mut back, inverse).is_ok() && back == *before
+        })
+        .unwrap_or_else(|| json_patch::diff(after, before))
+}
+
+/// [`invert`]'s first way: each operation of `forward`, applied to `before` in turn, taken back.
+fn by_operation(before: &Value, forward: &Patch) -> Option<Patch> {
+    let mut doc = before.clone();
+    let mut inverse: Vec<Value> = Vec::with_capacity(forward.len());
+    for op in forward.iter() {
+        let op = serde_json::to_value(op).ok()?;
+        let path = op["path"].as_str()?.to_owned();
+        let old = doc.pointer(&path).cloned();
+        let undo = match op["op"].as_str()? {
+            "add" => match (parent_of(&doc, &path)?, old) {
+                // An item added to a list: taken out again from where it went.
+                (Value::Array(items), _) => {
+                    let (parent, last) = path.rsplit_once('/')?;
+                    let at = if last == "-" {
+                        items.len()
+                    } else {
+                        last.parse().ok()?
+                    };
+                    serde_json::json!({"op": "remove", "path": format!("{parent}/{at}")})
+                }
+                (_, Some(old)) => serde_json::json!({"op": "replace", "path": path, "value": old}),
+                (_, None) => serde_json::json!({"op": "remove", "path": path}),
+            },
+            "remove" => serde_json::json!({"op": "add", "path": path, "value": old?}),
+            "replace" => serde_json::json!({"op": "replace", "path": path, "value": old?}),
+            "test" => continue,
+            _ => return None,
+        };
+        let one: Patch = serde_json::from_value(serde_json::json!([op])).ok()?;
+        json_patch::patch(&mut doc, &one).ok()?;
+        inverse.push(undo);
+    }
+    inverse.reverse();
+    serde_json::from_value(Value::Array(inverse)).ok()
+}
+
+/// The value holding what `path` points at (the whole document for the root).
+fn parent_of<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
+    match path.rsplit_once('/') {
+        Some((parent, _)) => doc.pointer(parent),
+        None => Some(doc),
+    }
 }
 
 /// `before` with `ops` applied (all or nothing), with the operations.
@@ -1108,6 +1208,65 @@ mod tests {
         assert_eq!(search("— ", None, 2).0.len(), 2, "no word: every revision");
         // Only the revision written without a summary was shown to the caller.
         assert!(shown.iter().all(|&n| n == legacy), "{shown:?}");
+    }
+
+    /// An item taken out of a long list is put back by one operation, not by rewriting every item after
+    /// it; every kind of change is taken back exactly, whichever way its inverse was made.
+    #[test]
+    fn an_inverse_is_as_small_as_its_change() {
+        let words: Vec<String> = (0..500).map(|i| format!("skill-{i}")).collect();
+        let before =
+            json!({"basics": {"name": "A", "label": "x"}, "skills": [{"keywords": words}]});
+        let cases = [
+            json!([{"op": "remove", "path": "/skills/0/keywords/3"}]),
+            json!([{"op": "add", "path": "/skills/0/keywords/3", "value": "Rust"}]),
+            json!([{"op": "add", "path": "/skills/0/keywords/-", "value": "Go"},
+                   {"op": "replace", "path": "/basics/name", "value": "B"},
+                   {"op": "add", "path": "/basics/email", "value": "b@example.com"},
+                   {"op": "add", "path": "/basics/label", "value": "y"},
+                   {"op": "remove", "path": "/skills/0/keywords/0"},
+                   {"op": "test", "path": "/basics/name", "value": "B"}]),
+            json!([{"op": "move", "from": "/skills/0/keywords/0", "path": "/skills/0/keywords/-"}]),
+            json!([{"op": "add", "path": "", "value": {"basics": {}}}]),
+        ];
+        for (i, ops) in cases.iter().enumerate() {
+            let forward = patch(ops.clone());
+            let mut after = before.clone();
+            json_patch::patch(&mut after, &forward).unwrap();
+            let inverse = invert(&before, &forward, &after);
+            let mut back = after.clone();
+            json_patch::patch(&mut back, &inverse).unwrap();
+            assert_eq!(back, before, "case {i}");
+            if i < 3 {
+                assert_eq!(
+                    inverse.len(),
+                    forward
+                        .iter()
+                        .filter(|o| !matches!(o, json_patch::PatchOperation::Test(_)))
+                        .count(),
+                    "case {i}: {inverse:?}"
+                );
+            }
+        }
+    }
+
+    /// The list's name comes from the head's copy, as the head itself would give it.
+    #[test]
+    fn a_head_s_name_is_read_without_building_the_document() {
+        let (_dir, mut store, id) = store_with(&json!({"basics": {"name": "Ada"}}));
+        assert_eq!(store.head_name(id).unwrap(), "Ada");
+        set_name(&mut store, id, "Ada Lovelace");
+        assert_eq!(store.head_name(id).unwrap(), "Ada Lovelace");
+        let nameless = store
+            .import("None", &json!({"basics": {"name": 7}}))
+            .unwrap();
+        assert_eq!(store.head_name(nameless).unwrap(), "");
+        let empty = store.import("Empty", &json!({})).unwrap();
+        assert_eq!(store.head_name(empty).unwrap(), "");
+        assert!(matches!(
+            store.head_name(99),
+            Err(StoreError::NoDocument(99))
+        ));
     }
 
     #[test]

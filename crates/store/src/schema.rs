@@ -121,15 +121,15 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     CREATE INDEX model_calls_by_time ON model_calls (created_at);
     CREATE INDEX model_calls_by_document ON model_calls (document_id, id);"),
     // 4: each revision keeps what Undo and Redo act on after it (the tops of the two stacks), so that
-    // neither reads the history; the history's words are indexed for search (a summary left empty by an
-    // older Redline is described when read: those are found by their own index); the audit keeps each
-    // row's size, so that its total is bounded.
+    // neither reads the history; the history's words are indexed for search, by the revision's key
+    // (document << 32 | number) and without a copy of the words (a summary left empty by an older
+    // Redline is described when read: those are found by their own index); the audit keeps each row's
+    // size, and the table their total (kept by triggers), so that the total is bounded without a scan.
     Migration {
         sql: "CREATE VIRTUAL TABLE revision_words USING fts5(
-                  words, document_id UNINDEXED, number UNINDEXED,
-                  tokenize = 'unicode61 remove_diacritics 2');
-              INSERT INTO revision_words (words, document_id, number)
-                  SELECT summary || ' ' || source, document_id, number FROM revisions;
+                  words, content = '', columnsize = 0, tokenize = 'unicode61 remove_diacritics 2');
+              INSERT INTO revision_words (rowid, words)
+                  SELECT (document_id << 32) | number, summary || ' ' || source FROM revisions;
               CREATE INDEX revisions_unworded ON revisions (document_id, number) WHERE summary = '';
               ALTER TABLE revisions ADD COLUMN undo_to INTEGER;
               ALTER TABLE revisions ADD COLUMN redo_to INTEGER;
@@ -138,7 +138,13 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
               ALTER TABLE model_calls ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
               UPDATE model_calls SET bytes = length(CAST(request AS BLOB))
                   + length(CAST(raw_output AS BLOB)) + length(CAST(applied AS BLOB))
-                  + length(CAST(refused AS BLOB)) + coalesce(length(CAST(error AS BLOB)), 0);",
+                  + length(CAST(refused AS BLOB)) + coalesce(length(CAST(error AS BLOB)), 0);
+              CREATE TABLE audit_size (id INTEGER PRIMARY KEY CHECK (id = 1), total INTEGER NOT NULL);
+              INSERT INTO audit_size (id, total) SELECT 1, coalesce(sum(bytes), 0) FROM model_calls;
+              CREATE TRIGGER audit_size_in AFTER INSERT ON model_calls
+                  BEGIN UPDATE audit_size SET total = total + new.bytes; END;
+              CREATE TRIGGER audit_size_out AFTER DELETE ON model_calls
+                  BEGIN UPDATE audit_size SET total = total - old.bytes; END;",
         then: Some(crate::revisions::backfill_stacks),
     },
 ];

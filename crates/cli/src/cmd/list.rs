@@ -20,14 +20,8 @@ pub fn run(store: &mut Store, json: bool, deleted: bool, out: &mut impl Write) -
     for d in &documents {
         // One document that cannot be read says so in its row; the others list as usual.
         let (name, problem) = match d.deleted_at {
-            None => match store.head(d.id) {
-                Ok(head) => (
-                    head.document["basics"]["name"]
-                        .as_str()
-                        .unwrap_or("")
-                        .to_owned(),
-                    None,
-                ),
+            None => match store.head_name(d.id) {
+                Ok(name) => (name, None),
                 Err(e) => (String::new(), Some(e.to_string())),
             },
             Some(_) => (String::new(), None),
