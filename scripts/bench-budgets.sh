@@ -36,7 +36,8 @@ done
 printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "first paint: median %d ms, min %d ms, max %d ms (%d runs)\n", a[int((NR + 1) / 2)], a[1], a[NR], NR }'
 
 # Runs the window benchmark NAME (benches/window.rs) on the release build, on a private session bus with
-# an unlocked keyring, under Xvfb; prints its output lines that start with PREFIX.
+# an unlocked keyring, under Xvfb; prints its output lines that match `^PATTERN` (grep's basic regular
+# expressions).
 in_window() {
   local keyrings
   keyrings=$(mktemp -d)
@@ -54,7 +55,7 @@ echo "== the Page view: from a change to the new page on screen"
 in_window page-view 'page view'
 
 echo "== the view during a fast turn: from a surface message leaving the engine to the frame that shows it"
-in_window chunk-to-pixel 'chunk to pixel'
+in_window chunk-to-pixel 'chunk to pixel\|frames against a blank page'
 
 echo "== the command line: a whole process per command, against the app's binary in command-line mode"
 python3 "$ROOT/scripts/bench-cli.py" 50 "$(dirname "$APP")"

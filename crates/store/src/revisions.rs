@@ -710,7 +710,7 @@ pub(crate) fn index_words(
 }
 
 /// A revision's key in the words' index: its document in the high 32 bits, its number in the low, so that
-/// one document's revisions are one range of keys (a document id past 2³¹ or a revision past 2³² would
+/// one document's revisions are one range of keys (a document id past 2^31 or a revision past 2^32 would
 /// take a store billions of writes to reach).
 fn word_key(document_id: i64, number: u64) -> i64 {
     (document_id << 32) | (number & 0xffff_ffff) as i64
