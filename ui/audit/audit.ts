@@ -61,11 +61,15 @@ const answers: Record<string, unknown> = {
     { id: 1, title: state.title, name: "Richard Hendriks", updatedAt: now - 60, revision: 3, current: true, demo: false, variantOf: null, problem: null },
     { id: 2, title: "Richard Hendriks — for Hooli", name: "Richard Hendriks", updatedAt: now - 3600, revision: 5, current: false, demo: false, variantOf: state.title, problem: null },
   ],
-  history: [
-    { number: 3, createdAt: now - 60, source: "ai", summary: "Add Rust to your skills" },
-    { number: 2, createdAt: now - 120, source: "user", summary: "Change your title to “Programmer”" },
-    { number: 1, createdAt: now - 3600, source: "import", summary: "Imported" },
-  ],
+  history: {
+    rows: [
+      { number: 3, createdAt: now - 60, source: "ai", summary: "Add Rust to your skills" },
+      { number: 2, createdAt: now - 120, source: "user", summary: "Change your title to “Programmer”" },
+      { number: 1, createdAt: now - 3600, source: "import", summary: "Imported" },
+    ],
+    more: false,
+    head: 3,
+  },
   revision: { number: 3, document: sample, changes: ["Add Rust to your skills"], paths: ["/skills/0/keywords/3"] },
   take_notices: [],
   held_edits: [],
