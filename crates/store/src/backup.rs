@@ -364,29 +364,7 @@ mod tests {
             .unwrap();
         store.set_setting(BACKUP_KEEP, "1").unwrap();
         let good = store.backup_now().unwrap();
-        store
-            .conn
-            .execute_batch(
-                "PRAGMA writable_schema = ON;
-                 UPDATE sqlite_schema SET sql = replace(sql, '(created_at)', '(model)')
-                     WHERE name = 'model_calls_by_time';
-                 PRAGMA writable_schema = OFF;",
-            )
-            .unwrap();
-        store
-            .record_model_call(
-                1,
-                &crate::ModelCall {
-                    model: "m".into(),
-                    request: "{}".into(),
-                    raw_output: "{}".into(),
-                    outcome: crate::Outcome::Committed,
-                    applied: json!([]),
-                    refused: json!([]),
-                    error: None,
-                },
-            )
-            .unwrap();
+        crate::damage_an_index(&mut store);
         drop(store);
         let store = Store::open(dir.path()).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(2));

@@ -649,6 +649,31 @@ pub(crate) fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// Damage that opening does not see: the index `model_calls_by_time` made to index another column than
+/// its rows were written with, then a row written through it (a test's way to a damaged database).
+#[cfg(test)]
+pub(crate) fn damage_an_index(store: &mut Store) {
+    store
+        .conn
+        .execute_batch(
+            "PRAGMA writable_schema = ON;
+             UPDATE sqlite_schema SET sql = replace(sql, '(created_at)', '(model)')
+                 WHERE name = 'model_calls_by_time';
+             PRAGMA writable_schema = OFF;",
+        )
+        .unwrap();
+    let call = ModelCall {
+        model: "m".into(),
+        request: "{}".into(),
+        raw_output: "{}".into(),
+        outcome: Outcome::Committed,
+        applied: serde_json::json!([]),
+        refused: serde_json::json!([]),
+        error: None,
+    };
+    store.record_model_call(1, &call).unwrap();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -878,29 +903,7 @@ mod tests {
         assert_eq!(store.check().unwrap(), Vec::<String>::new());
 
         // An index that no longer matches its table: the whole check says so; opening does not look.
-        store
-            .conn
-            .execute_batch(
-                "PRAGMA writable_schema = ON;
-                 UPDATE sqlite_schema SET sql = replace(sql, '(created_at)', '(model)')
-                     WHERE name = 'model_calls_by_time';
-                 PRAGMA writable_schema = OFF;",
-            )
-            .unwrap();
-        store
-            .record_model_call(
-                1,
-                &ModelCall {
-                    model: "m".into(),
-                    request: "{}".into(),
-                    raw_output: "{}".into(),
-                    outcome: Outcome::Committed,
-                    applied: json!([]),
-                    refused: json!([]),
-                    error: None,
-                },
-            )
-            .unwrap();
+        damage_an_index(&mut store);
         drop(store);
         let mut store = Store::open(dir.path()).unwrap();
         assert_eq!(store.checked(), Checked::Header);
