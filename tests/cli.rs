@@ -2017,3 +2017,53 @@ fn a_server_s_stream_is_bounded_as_its_bytes_arrive() {
         }
     }
 }
+
+#[test]
+fn import_reads_a_pdf_and_text_by_their_content_and_dry_run_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // Redline's own PDF, named as if it were something else: the content decides.
+    let pdf = dir.path().join("resume.dat");
+    ok(redline(
+        dir.path(),
+        &["export", "--format", "pdf", "-o", pdf.to_str().unwrap()],
+    ));
+    let before = json(redline(dir.path(), &["list", "--json"]));
+    let dry = json(redline(
+        dir.path(),
+        &["import", pdf.to_str().unwrap(), "--dry-run", "--json"],
+    ));
+    assert_eq!(dry["format"], "pdf");
+    assert!(dry["id"].is_null() && dry["revision"].is_null());
+    assert_eq!(dry["document"]["basics"]["name"], "Richard Hendriks");
+    assert_eq!(dry["document"]["work"][0]["name"], "Pied Piper");
+    assert_eq!(dry["unplaced"], serde_json::json!([]));
+    assert_eq!(json(redline(dir.path(), &["list", "--json"])), before);
+    // Imported for real, from standard input: revision 1, its source "import".
+    let text = redline(dir.path(), &["export", "--format", "text", "-o", "-"]);
+    let imported = redline_with(
+        dir.path(),
+        &["import", "-", "--json"],
+        Some(&String::from_utf8_lossy(&text.stdout)),
+        false,
+    );
+    let imported: serde_json::Value = serde_json::from_slice(&imported.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&imported.stderr)));
+    assert_eq!(imported["format"], "text");
+    assert_eq!(imported["revision"], 1);
+    let id = imported["id"].to_string();
+    let shown = json(redline(dir.path(), &["show", "--doc", &id]));
+    assert_eq!(shown["skills"][0]["keywords"][0], "HTML");
+    // A JSON file that is not a resume is refused, exit 4, and nothing is written.
+    let key = dir.path().join("key.json");
+    std::fs::write(&key, r#"{"type": "service_account", "private_key": "x"}"#).unwrap();
+    let refused = redline(dir.path(), &["import", key.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("is not a resume"));
+    assert_eq!(
+        json(redline(dir.path(), &["list", "--json"]))
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}

@@ -46,15 +46,21 @@ enum Command {
         #[arg(long)]
         deleted: bool,
     },
-    /// Import a JSON Resume file as a new document. An invalid file is refused with each problem named by
-    /// JSON Pointer, and nothing changes.
+    /// Import a resume as a new document: a PDF (its text), a Word or OpenDocument file, LinkedIn's data
+    /// export (the .zip), Markdown or plain text, or JSON Resume — known by the file's content, read with no
+    /// model. Lines that found no place are listed. A file that cannot be read is refused in words, and
+    /// nothing changes.
     Import {
-        /// The JSON Resume file; `-` reads it from standard input.
+        /// The file; `-` reads it from standard input.
         file: PathBuf,
         /// The title (default: the name and label in the resume).
         #[arg(long)]
         title: Option<String>,
-        /// Print the new document's id, title and revision as one JSON object.
+        /// Read the file and show what was read, but write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print one JSON object: the new document's id, title and revision (null with --dry-run), the
+        /// format read, the document, and the lines not placed.
         #[arg(long)]
         json: bool,
     },
@@ -302,6 +308,10 @@ enum Command {
     /// and time are bounded ([`pdf_text_bounded`]).
     #[command(hide = true)]
     ReadPdfText { path: PathBuf },
+    /// Print a PDF's lines for an import as JSON: `import` runs this in a child process bounded like
+    /// `read-pdf-text`.
+    #[command(hide = true)]
+    ReadPdfLines { path: PathBuf },
 }
 
 /// A `--format`, `--template` or `--page` value, from the engine's own list of them (redline_resume's
@@ -480,6 +490,7 @@ fn kind_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorKind> {
         redline_agent::SetupError,
         redline_agent::KeychainError,
         redline_resume::ReadError,
+        redline_import::ImportError,
         redline_pdf::PdfError,
         redline_resume::export::UnknownName,
     );
@@ -533,6 +544,7 @@ fn run(cli: Cli) -> Result<()> {
             return Ok(());
         }
         Command::ReadPdfText { path } => return cmd::ats::read_pdf_text(&path),
+        Command::ReadPdfLines { path } => return cmd::import::read_pdf_lines(&path),
         command => command,
     };
     let data_dir = redline_store::resolve_data_dir(cli.data_dir).ok_or_else(|| {
@@ -584,7 +596,12 @@ fn by_engine(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<
 fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::List { json, deleted } => cmd::list::run(store, json, deleted, out),
-        Command::Import { file, title, json } => cmd::import::run(store, file, title, json, out),
+        Command::Import {
+            file,
+            title,
+            dry_run,
+            json,
+        } => cmd::import::run(store, file, title, dry_run, json, out),
         Command::Show { doc, revision } => cmd::show::run(store, doc, revision, out),
         Command::History {
             doc,

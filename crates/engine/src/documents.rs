@@ -95,16 +95,18 @@ impl Engine {
         show(&mut open, id, emit)
     }
 
-    /// Imports the JSON Resume file at `path` as a new resume and opens it. A file that is not one is
-    /// refused with each problem named by field, and nothing changes.
+    /// Imports the resume at `path` — PDF, Word, OpenDocument, LinkedIn's export, text or JSON Resume, known
+    /// by its content — as a new resume and opens it. A file that cannot be read is refused in words (a JSON
+    /// Resume's problems named by field), and nothing changes.
     pub async fn import(
         &self,
         path: &std::path::Path,
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
-        let document = redline_resume::read_file(path)
-            .map_err(|e| IpcError::new(ErrorKind::Invalid, e.to_string()))?;
+        let document = read_import(path)
+            .map_err(|e| IpcError::new(ErrorKind::Invalid, e))?
+            .document;
         let title = redline_resume::title_of(&document);
         let mut open = self.open()?.lock().await;
         let id = open.store.import(&title, &document)?;
@@ -628,6 +630,31 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
         revision: record.head_revision,
         undo: summary_of(tops.undo)?,
         redo: summary_of(tops.redo)?,
+    })
+}
+
+/// The file at `path` read as a resume by `redline_import`, at most its size limit; the error in words,
+/// naming the file.
+fn read_import(path: &std::path::Path) -> Result<redline_import::Imported, String> {
+    use std::io::Read as _;
+    let name = path.display().to_string();
+    let file = redline_resume::open_regular(path, &name).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(redline_import::MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > redline_import::MAX_FILE_BYTES {
+        return Err(format!(
+            "{name} is larger than {} MB, far more than any resume; nothing was imported",
+            redline_import::MAX_FILE_BYTES >> 20
+        ));
+    }
+    redline_import::import(&name, &bytes).map_err(|e| {
+        if e.names_the_file() {
+            e.to_string()
+        } else {
+            format!("{name}: {e}")
+        }
     })
 }
 

@@ -371,6 +371,11 @@ impl Words {
         words(&Value::Null)
     }
 
+    /// The words of `language`, no headings renamed.
+    pub fn of(language: Language) -> Words {
+        words(&json!({"meta": {"language": language.tag()}}))
+    }
+
     /// The heading of section `id` (`work`, `skills`, …); `id` itself for a key that is not a section.
     pub fn heading<'a>(&'a self, id: &'a str) -> &'a str {
         SECTIONS

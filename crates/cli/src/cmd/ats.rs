@@ -79,12 +79,13 @@ fn pdf_read_time() -> std::time::Duration {
         })
 }
 
-/// This program again in `read-pdf-text` mode on `path`, its output piped, its memory bounded on Linux.
-fn reader_command(path: &std::path::Path) -> Result<std::process::Command> {
+/// This program again in `mode` (`read-pdf-text`, `read-pdf-lines`) on `path`, its output piped, its memory
+/// bounded on Linux.
+fn reader_command(mode: &str, path: &std::path::Path) -> Result<std::process::Command> {
     use std::process::Stdio;
     let mut command = std::process::Command::new(std::env::current_exe()?);
     command
-        .arg("read-pdf-text")
+        .arg(mode)
         .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -116,8 +117,20 @@ fn reader_command(path: &std::path::Path) -> Result<std::process::Command> {
 /// file built to inflate to gigabytes or to keep the reader busy is refused in words, and this process —
 /// the database open in it — is never at its mercy.
 fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
+    let out = read_bounded("read-pdf-text", path)?;
+    serde_json::from_slice(&out).map_err(|e| {
+        fail(
+            Exit::Failed,
+            format!("{}: its text came back unreadable: {e}", path.display()),
+        )
+    })
+}
+
+/// What this program prints in `mode` on the PDF at `path`, run as a child bounded as
+/// [`pdf_text_bounded`] says.
+pub(crate) fn read_bounded(mode: &str, path: &std::path::Path) -> Result<Vec<u8>> {
     use std::io::Read as _;
-    let mut child = reader_command(path)?.spawn()?;
+    let mut child = reader_command(mode, path)?.spawn()?;
     let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
     let out = std::thread::spawn(move || {
         let mut bytes = Vec::new();
@@ -158,12 +171,7 @@ fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
         err.join().unwrap_or_default(),
     );
     if status.success() {
-        return serde_json::from_slice(&out).map_err(|e| {
-            fail(
-                Exit::Failed,
-                format!("{}: its text came back unreadable: {e}", path.display()),
-            )
-        });
+        return Ok(out);
     }
     // The child said what was wrong ("redline: …" and its exit code): pass it on.
     if let Some(code) = status.code().filter(|&c| c != 101) {
@@ -182,7 +190,7 @@ fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
 }
 
 /// The file at `path`, refused when it is over `limit` bytes (read one byte past it, never whole).
-fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+pub(crate) fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
     use std::io::Read as _;
     let file = std::fs::File::open(path).map_err(|e| {
         let exit = if e.kind() == std::io::ErrorKind::NotFound {

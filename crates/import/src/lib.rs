@@ -1,0 +1,296 @@
+//! A resume as people have it, read into JSON Resume with no model: PDF (its text layer, read by where its
+//! glyphs are), Word (`.docx`), OpenDocument (`.odt`), LinkedIn's data export (`.zip`), Markdown or plain
+//! text, and JSON Resume itself. The format is known by the file's content, never its name.
+//!
+//! Every reader gives [`Line`]s in reading order (LinkedIn's export, already in fields, is the exception);
+//! [`structure`] turns them into a resume. Every line of the source ends up in the document or in
+//! [`Imported::unplaced`], which the import shows. Readers are bounded: the file's size, a ZIP's inflated
+//! size, an XML's nodes, a PDF's glyphs; a PDF is best read in a child process bounded in memory and time
+//! (the command line's `redline import` does).
+
+pub mod dates;
+mod docx;
+pub mod headings;
+mod linkedin;
+pub mod pdf;
+pub mod score;
+pub mod structure;
+pub mod text;
+mod zipped;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use structure::Read;
+
+/// One line of a source, in reading order, with what the source says about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub text: String,
+    /// Its size against the body text's (1.0 for body text).
+    pub size: f32,
+    /// The source marks it a heading (a heading style, `##`, set larger than the body).
+    pub heading: bool,
+    /// The source marks it a list item.
+    pub bullet: bool,
+    /// Set in bold throughout.
+    pub bold: bool,
+    /// How far it stands in from its column's left edge, in body-text sizes.
+    pub indent: f32,
+    /// A blank line or a wider space stands before it.
+    pub gap: bool,
+}
+
+impl Line {
+    /// A line of body text.
+    pub fn plain(text: &str) -> Line {
+        Line {
+            text: text.to_owned(),
+            size: 1.0,
+            heading: false,
+            bullet: false,
+            bold: false,
+            indent: 0.0,
+            gap: false,
+        }
+    }
+}
+
+/// What a file is, known by its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Json,
+    Pdf,
+    Docx,
+    Odt,
+    Linkedin,
+    Text,
+}
+
+impl Format {
+    /// How it is named to a person.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Json => "JSON Resume",
+            Format::Pdf => "PDF",
+            Format::Docx => "Word document",
+            Format::Odt => "OpenDocument text",
+            Format::Linkedin => "LinkedIn data export",
+            Format::Text => "text",
+        }
+    }
+}
+
+/// The largest file an import reads, in bytes: a resume's PDF with its fonts is well under 1 MB, LinkedIn's
+/// export a few MB.
+pub const MAX_FILE_BYTES: u64 = 32 << 20;
+
+/// The largest text file: four times the largest resume.
+const MAX_TEXT_BYTES: usize = 4 * redline_resume::MAX_DOCUMENT_BYTES;
+
+/// Why a file cannot be imported; nothing is written.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("it is larger than {0}; nothing was imported")]
+    TooLarge(String),
+    #[error(
+        "this PDF has no text to read: export it again from the program that made it, or paste the text"
+    )]
+    NoText,
+    #[error("this PDF is locked with a password: save a copy without one and import that")]
+    Encrypted,
+    #[error("{0}; nothing was imported")]
+    Broken(String),
+    #[error(
+        "this ZIP archive is not a Word or OpenDocument file nor a LinkedIn data export (it has no Profile.csv or Positions.csv); nothing was imported"
+    )]
+    NotAnExport,
+    #[error(
+        "this JSON file is not a resume: it has none of JSON Resume's sections (basics, work, education, skills, …); nothing was imported"
+    )]
+    NotAResume,
+    #[error("{0}")]
+    Invalid(String),
+    #[error(
+        "this file is not one Redline reads (PDF, Word, OpenDocument, LinkedIn's export, text or JSON Resume); nothing was imported"
+    )]
+    Unknown,
+    #[error("nothing in it reads as a resume (no name and no sections); nothing was imported")]
+    Empty,
+    /// A JSON Resume file refused as `redline_resume` reads it (its name is in the message).
+    #[error(transparent)]
+    Json(#[from] redline_resume::ReadError),
+}
+
+impl ImportError {
+    pub fn kind(&self) -> redline_kind::ErrorKind {
+        match self {
+            ImportError::Json(e) => e.kind(),
+            _ => redline_kind::ErrorKind::Refused,
+        }
+    }
+
+    /// Whether the message already names the file.
+    pub fn names_the_file(&self) -> bool {
+        matches!(self, ImportError::Json(_))
+    }
+}
+
+/// A file read as a resume.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Imported {
+    pub format: Format,
+    /// The resume: valid JSON Resume.
+    pub document: Value,
+    /// The source's lines that found no place in it, in their order.
+    pub unplaced: Vec<String>,
+}
+
+/// What the content of `bytes` says it is.
+pub fn sniff(bytes: &[u8]) -> Result<Format, ImportError> {
+    let head = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
+    let head = &head[start..];
+    if bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
+        return Ok(Format::Pdf);
+    }
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        let archive = zipped::Archive::open(bytes)?;
+        let names = archive.names();
+        if names.iter().any(|n| n == "word/document.xml") {
+            return Ok(Format::Docx);
+        }
+        if names.iter().any(|n| n == "content.xml") {
+            return Ok(Format::Odt);
+        }
+        if linkedin::is_export(&names) {
+            return Ok(Format::Linkedin);
+        }
+        return Err(ImportError::NotAnExport);
+    }
+    if head.starts_with(b"{") {
+        return Ok(Format::Json);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| ImportError::Unknown)?;
+    if text
+        .chars()
+        .any(|c| c == '\0' || (c.is_control() && !c.is_whitespace()))
+    {
+        return Err(ImportError::Unknown);
+    }
+    Ok(Format::Text)
+}
+
+/// The JSON Resume sections: a JSON file with none of them is not a resume.
+const JSON_RESUME_KEYS: [&str; 14] = [
+    "basics",
+    "work",
+    "volunteer",
+    "education",
+    "awards",
+    "certificates",
+    "publications",
+    "skills",
+    "languages",
+    "interests",
+    "references",
+    "projects",
+    "meta",
+    "$schema",
+];
+
+/// Reads `bytes` (the file `name`) as a resume: the format by its content, then its reader. PDF is read in
+/// this process (see [`pdf_lines`] to read it elsewhere and pass the lines to [`from_lines`]).
+pub fn import(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ImportError::TooLarge(format!(
+            "{} MB",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    let format = sniff(bytes)?;
+    let read = match format {
+        Format::Json => return json(name, bytes),
+        Format::Pdf => structure::read(&pdf::lines(bytes)?),
+        Format::Docx => structure::read(&docx::docx(&mut zipped::Archive::open(bytes)?)?),
+        Format::Odt => structure::read(&docx::odt(&mut zipped::Archive::open(bytes)?)?),
+        Format::Linkedin => linkedin::read(&mut zipped::Archive::open(bytes)?)?,
+        Format::Text => {
+            if bytes.len() > MAX_TEXT_BYTES {
+                return Err(ImportError::TooLarge(format!(
+                    "{} MB of text",
+                    MAX_TEXT_BYTES >> 20
+                )));
+            }
+            let text = std::str::from_utf8(bytes).map_err(|_| ImportError::Unknown)?;
+            structure::read(&text::lines(text.trim_start_matches('\u{feff}')))
+        }
+    };
+    finish(format, read)
+}
+
+/// The lines of a PDF, for a caller that reads it in a bounded child process.
+pub fn pdf_lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
+    pdf::lines(bytes)
+}
+
+/// Lines read elsewhere (a PDF in a child process) as a resume.
+pub fn from_lines(format: Format, lines: &[Line]) -> Result<Imported, ImportError> {
+    finish(format, structure::read(lines))
+}
+
+fn finish(format: Format, read: Read) -> Result<Imported, ImportError> {
+    let document = read.document;
+    let has_name = document["basics"]["name"]
+        .as_str()
+        .is_some_and(|n| !n.trim().is_empty());
+    let sections = document.as_object().map_or(0, |m| m.len() - 1);
+    if !has_name && sections == 0 {
+        return Err(ImportError::Empty);
+    }
+    check(&document)?;
+    Ok(Imported {
+        format,
+        document,
+        unplaced: read.unplaced,
+    })
+}
+
+/// A resume as it must be to be imported: valid against the schema and within the size a document may have.
+fn check(document: &Value) -> Result<(), ImportError> {
+    redline_resume::validate(document).map_err(|problems| {
+        ImportError::Invalid(format!(
+            "it is not a valid JSON Resume; nothing was imported:\n{}",
+            redline_resume::listed(&problems).join("\n")
+        ))
+    })?;
+    let size = redline_resume::measure(document);
+    if size.bytes > redline_resume::MAX_DOCUMENT_BYTES || size.depth > redline_resume::MAX_DEPTH {
+        return Err(ImportError::TooLarge(format!(
+            "the largest resume Redline keeps ({} MB, {} levels deep)",
+            redline_resume::MAX_DOCUMENT_BYTES >> 20,
+            redline_resume::MAX_DEPTH
+        )));
+    }
+    Ok(())
+}
+
+fn json(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    // A JSON object with none of JSON Resume's keys (a service account's key, say) is not imported as an
+    // empty resume that would keep it in its history and backups forever.
+    if let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(bytes)
+        && !m.keys().any(|k| JSON_RESUME_KEYS.contains(&k.as_str()))
+    {
+        return Err(ImportError::NotAResume);
+    }
+    let document = redline_resume::read_from(name.to_owned(), bytes)?;
+    Ok(Imported {
+        format: Format::Json,
+        document,
+        unplaced: Vec::new(),
+    })
+}

@@ -1,0 +1,372 @@
+//! A PDF's text layer into lines, by where its glyphs are: glyphs on one baseline make a line, a wide gap
+//! inside a line splits it, a gutter that runs down the page splits it into columns (a sidebar, two
+//! columns) read one after the other, and each line keeps its size against the body text's and its
+//! indent. Letter-spaced headings ("S K I L L S") are read as their word.
+
+use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
+
+use crate::{ImportError, Line};
+
+/// One glyph where the page shows it (top-left origin, points).
+#[derive(Debug, Clone)]
+struct Glyph {
+    x: f64,
+    y: f64,
+    width: f64,
+    size: f64,
+    text: String,
+}
+
+/// The most glyphs a PDF may have before the reading stops: a 30-page resume has ~100,000.
+const MAX_GLYPHS: usize = 2_000_000;
+
+#[derive(Default)]
+struct Collect {
+    pages: Vec<Vec<Glyph>>,
+    height: f64,
+    width: f64,
+    count: usize,
+}
+
+impl OutputDev for Collect {
+    fn begin_page(
+        &mut self,
+        _page: u32,
+        media_box: &MediaBox,
+        _art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        self.height = media_box.ury - media_box.lly;
+        self.width = media_box.urx - media_box.llx;
+        self.pages.push(Vec::new());
+        Ok(())
+    }
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        _spacing: f64,
+        font_size: f64,
+        text: &str,
+    ) -> Result<(), OutputError> {
+        self.count += 1;
+        if self.count > MAX_GLYPHS {
+            return Err(OutputError::FormatError(std::fmt::Error));
+        }
+        // The side of the square with the area of the glyph's scaled box (as pdf-extract's own output does).
+        let (sx, sy) = (
+            font_size * (trm.m11 + trm.m21),
+            font_size * (trm.m12 + trm.m22),
+        );
+        let size = (sx * sy).abs().sqrt();
+        let glyph = Glyph {
+            x: trm.m31,
+            y: self.height - trm.m32,
+            width: width * size,
+            size,
+            text: text.to_owned(),
+        };
+        if let Some(page) = self.pages.last_mut()
+            && !glyph.text.trim().is_empty()
+            && glyph.size > 0.5
+        {
+            page.push(glyph);
+        }
+        Ok(())
+    }
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+}
+
+/// The lines of the PDF `bytes`, page after page.
+pub fn lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
+    let collected = std::panic::catch_unwind(|| -> Result<Collect, ImportError> {
+        let mut doc = pdf_extract::Document::load_mem(bytes)
+            .map_err(|e| ImportError::Broken(format!("it is not a PDF that can be read ({e})")))?;
+        // Many PDFs are encrypted with an empty password only to set permissions: those are read.
+        if doc.is_encrypted() && doc.decrypt("").is_err() {
+            return Err(ImportError::Encrypted);
+        }
+        widths_listed(&mut doc);
+        let mut collect = Collect::default();
+        pdf_extract::output_doc(&doc, &mut collect).map_err(|e| {
+            if collect.count > MAX_GLYPHS {
+                ImportError::TooLarge(format!("it has more than {MAX_GLYPHS} characters"))
+            } else {
+                ImportError::Broken(format!("its text cannot be read ({e})"))
+            }
+        })?;
+        Ok(collect)
+    })
+    .map_err(|_| ImportError::Broken("its text cannot be read (the reader gave up)".into()))??;
+    if collected.pages.iter().all(Vec::is_empty) {
+        return Err(ImportError::NoText);
+    }
+    let body = body_size(&collected.pages);
+    let mut out = Vec::new();
+    for page in collected.pages {
+        page_lines(page, collected.width, body, &mut out);
+    }
+    // Right-to-left runs back in the order they are written, line by line. A resume in a right-to-left
+    // language with mostly Latin lines (its contacts, its links) still reads those in the wrong order: the
+    // known gap (docs/benchmarks.md).
+    for line in &mut out {
+        line.text = logical(&line.text);
+    }
+    Ok(out)
+}
+
+/// The most glyphs one `first last width` range of a font's widths may cover (a font has at most 65,536).
+const MAX_WIDTH_RANGE: i64 = 65_536;
+
+/// Rewrites each composite font's widths (`W`) from ranges, `first last width`, into lists, `first [width
+/// …]`: pdf-extract 0.10 reads the range form wrongly (every glyph of such a font comes out zero wide, so a
+/// line's glyphs all stand at its start). Typst and many other writers use ranges.
+fn widths_listed(doc: &mut pdf_extract::Document) {
+    use pdf_extract::Object;
+    for object in doc.objects.values_mut() {
+        let Object::Dictionary(dict) = object else {
+            continue;
+        };
+        let composite = dict
+            .get(b"Subtype")
+            .and_then(Object::as_name)
+            .is_ok_and(|n| n == b"CIDFontType2" || n == b"CIDFontType0");
+        if !composite {
+            continue;
+        }
+        let Ok(Object::Array(w)) = dict.get(b"W") else {
+            continue;
+        };
+        let number = |o: &Object| {
+            o.as_float()
+                .ok()
+                .map(f64::from)
+                .or_else(|| o.as_i64().ok().map(|i| i as f64))
+        };
+        let mut listed = Vec::with_capacity(w.len());
+        let mut i = 0;
+        while i < w.len() {
+            match (w.get(i), w.get(i + 1), w.get(i + 2)) {
+                (Some(first), Some(Object::Array(list)), _) => {
+                    listed.push(first.clone());
+                    listed.push(Object::Array(list.clone()));
+                    i += 2;
+                }
+                (Some(first), Some(last), Some(width)) => {
+                    let (Ok(first), Ok(last), Some(width)) =
+                        (first.as_i64(), last.as_i64(), number(width))
+                    else {
+                        break;
+                    };
+                    if first < 0 || last < first || last - first >= MAX_WIDTH_RANGE {
+                        break;
+                    }
+                    listed.push(Object::Integer(first));
+                    listed.push(Object::Array(vec![
+                        Object::Real(width as f32);
+                        (last - first + 1) as usize
+                    ]));
+                    i += 3;
+                }
+                _ => break,
+            }
+        }
+        dict.set("W", Object::Array(listed));
+    }
+}
+
+/// The size most of the text is set in.
+fn body_size(pages: &[Vec<Glyph>]) -> f64 {
+    let mut counts: Vec<(i64, usize)> = Vec::new();
+    for g in pages.iter().flatten() {
+        let key = (g.size * 4.0).round() as i64;
+        match counts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((key, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(_, n)| n)
+        .map_or(10.0, |(k, _)| k as f64 / 4.0)
+}
+
+/// A run of glyphs on one baseline with no wide gap in it.
+#[derive(Debug, Clone)]
+struct Run {
+    x0: f64,
+    x1: f64,
+    y: f64,
+    size: f64,
+    text: String,
+}
+
+/// Glyphs on one baseline, left to right, into runs: a gap wider than two spaces ends one.
+fn runs(mut glyphs: Vec<Glyph>) -> Vec<Run> {
+    glyphs.sort_by(|a, b| a.y.total_cmp(&b.y));
+    let mut rows: Vec<Vec<Glyph>> = Vec::new();
+    for g in glyphs {
+        match rows.last_mut() {
+            Some(row) if (row[0].y - g.y).abs() <= row[0].size.min(g.size) * 0.35 => row.push(g),
+            _ => rows.push(vec![g]),
+        }
+    }
+    let mut out = Vec::new();
+    for mut row in rows {
+        row.sort_by(|a, b| a.x.total_cmp(&b.x));
+        let mut run: Option<Run> = None;
+        // How far apart letters of one word stand here: letter-spaced headings space every letter.
+        for g in row {
+            let size = g.size.max(1.0);
+            match run.as_mut() {
+                Some(r) if g.x - r.x1 < size * 1.2 => {
+                    if g.x - r.x1 > size * 0.12 && !r.text.ends_with(' ') {
+                        r.text.push(' ');
+                    }
+                    r.text.push_str(&g.text);
+                    r.x1 = r.x1.max(g.x + g.width);
+                    r.size = r.size.max(g.size);
+                }
+                _ => {
+                    if let Some(r) = run.take() {
+                        out.push(r);
+                    }
+                    run = Some(Run {
+                        x0: g.x,
+                        x1: g.x + g.width,
+                        y: g.y,
+                        size: g.size,
+                        text: g.text.clone(),
+                    });
+                }
+            }
+        }
+        out.extend(run);
+    }
+    out
+}
+
+/// "S K I L L S" → "SKILLS": a line of single letters each followed by one space.
+fn unspaced(text: &str) -> String {
+    let parts: Vec<&str> = text.split(' ').collect();
+    let letters = parts.iter().filter(|p| p.chars().count() == 1).count();
+    if parts.len() >= 4 && letters * 10 >= parts.len() * 8 {
+        // Words are separated by the wider gaps ("W O R K  E X P E R I E N C E" keeps an empty part).
+        let mut out = String::new();
+        for p in parts {
+            if p.is_empty() {
+                if !out.ends_with(' ') {
+                    out.push(' ');
+                }
+            } else {
+                out.push_str(p);
+            }
+        }
+        out.trim().to_owned()
+    } else {
+        text.to_owned()
+    }
+}
+
+/// A line as drawn (left to right) back in the order it is written: right-to-left runs reversed by the
+/// Unicode bidirectional algorithm (for a line of one direction, its reordering is its own inverse).
+fn logical(text: &str) -> String {
+    let bidi = unicode_bidi::BidiInfo::new(text, None);
+    match bidi.paragraphs.first() {
+        Some(para) if bidi.has_rtl() => bidi.reorder_line(para, para.range.clone()).into_owned(),
+        _ => text.to_owned(),
+    }
+}
+
+/// Where a page splits into columns: an x that no run crosses, with text on both sides down most of the
+/// page.
+fn gutter(runs: &[Run], width: f64) -> Option<f64> {
+    if runs.len() < 6 {
+        return None;
+    }
+    let step = 2.0;
+    let mut best: Option<(f64, usize)> = None;
+    let mut x = width * 0.2;
+    while x < width * 0.8 {
+        let crossing = runs.iter().any(|r| r.x0 < x - 2.0 && r.x1 > x + 2.0);
+        if !crossing {
+            let left = runs.iter().filter(|r| r.x1 <= x).count();
+            let right = runs.iter().filter(|r| r.x0 >= x).count();
+            let balance = left.min(right);
+            // Both sides need a real share of the page's lines, not a right-aligned date.
+            if left * 5 >= runs.len()
+                && right * 5 >= runs.len()
+                && best.is_none_or(|(_, b)| balance > b)
+            {
+                best = Some((x, balance));
+            }
+        }
+        x += step;
+    }
+    let (x, _) = best?;
+    // Right-aligned dates beside each title also leave a gutter: a column has lines that start at its left
+    // edge and run to different lengths; dates end together at the right margin. Count the right side's
+    // lines that are only dates.
+    let right: Vec<&Run> = runs.iter().filter(|r| r.x0 >= x).collect();
+    let dated = right
+        .iter()
+        .filter(|r| crate::dates::only(&r.text).is_some())
+        .count();
+    (dated * 2 < right.len()).then_some(x)
+}
+
+/// One page's lines into `out`, column by column, top to bottom.
+fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
+    let all = runs(glyphs);
+    let columns: Vec<Vec<Run>> = match gutter(&all, width) {
+        Some(x) => {
+            let (left, right): (Vec<Run>, Vec<Run>) = all.into_iter().partition(|r| r.x1 <= x);
+            vec![left, right]
+        }
+        None => vec![all],
+    };
+    for column in columns {
+        let left_edge = column.iter().map(|r| r.x0).fold(f64::MAX, f64::min);
+        // Runs on one baseline in one column are one line, its parts two spaces apart.
+        let mut rows: Vec<Vec<Run>> = Vec::new();
+        let mut sorted = column;
+        sorted.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x0.total_cmp(&b.x0)));
+        for r in sorted {
+            match rows.last_mut() {
+                Some(row) if (row[0].y - r.y).abs() <= row[0].size.min(r.size) * 0.35 => {
+                    row.push(r)
+                }
+                _ => rows.push(vec![r]),
+            }
+        }
+        let mut last_y: Option<(f64, f64)> = None;
+        for row in rows {
+            let size = row.iter().map(|r| r.size).fold(0.0, f64::max);
+            let text = row
+                .iter()
+                .map(|r| unspaced(&r.text))
+                .collect::<Vec<_>>()
+                .join("   ");
+            let y = row[0].y;
+            let mut line = Line::plain(text.trim());
+            line.size = (size / body) as f32;
+            line.indent = ((row[0].x0 - left_edge) / body) as f32;
+            line.gap = last_y.is_some_and(|(ly, ls)| y - ly > ls.max(size) * 1.75);
+            line.heading = size > body * 1.15 && line.text.chars().count() <= 60;
+            last_y = Some((y, size));
+            if !line.text.is_empty() {
+                out.push(line);
+            }
+        }
+    }
+}

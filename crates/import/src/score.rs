@@ -1,0 +1,119 @@
+//! How much of a resume an import got right, field by field: the benchmark's and the tests' measure.
+//!
+//! Every string (and number) in the resume the file was made from is a field, by its JSON Pointer. A field
+//! counts only where the file shows it (its letters are somewhere in the file's text). It is right when the
+//! import has the same text at the same pointer, compared by letters and digits only, in lower case; dates by
+//! year and month.
+
+use serde_json::Value;
+
+/// Fields right, out of the fields the file shows, and the ones missed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Score {
+    pub right: usize,
+    pub total: usize,
+    /// `pointer: expected ≠ got`, for the ones missed.
+    pub missed: Vec<String>,
+}
+
+impl Score {
+    pub fn ratio(&self) -> f64 {
+        if self.total == 0 {
+            1.0
+        } else {
+            self.right as f64 / self.total as f64
+        }
+    }
+
+    pub fn add(&mut self, other: Score) {
+        self.right += other.right;
+        self.total += other.total;
+        self.missed.extend(other.missed);
+    }
+}
+
+/// `text`'s letters and digits, lower case.
+pub fn normal(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    text.nfkc()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn leaves<'a>(value: &'a Value, pointer: String, out: &mut Vec<(String, &'a Value)>) {
+    match value {
+        Value::Object(m) => {
+            for (k, v) in m {
+                leaves(v, format!("{pointer}/{k}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                leaves(v, format!("{pointer}/{i}"), out);
+            }
+        }
+        Value::String(_) | Value::Number(_) => out.push((pointer, value)),
+        _ => {}
+    }
+}
+
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether `pointer` names a date.
+fn is_date(pointer: &str) -> bool {
+    pointer.ends_with("Date") || pointer.ends_with("/date")
+}
+
+/// A date compared by year and month.
+fn month(date: &str) -> String {
+    date.chars().take(7).collect()
+}
+
+/// The import `got` against the resume `want` the file was made from; `shown` is the file's text.
+pub fn score(want: &Value, got: &Value, shown: &str) -> Score {
+    let shown = normal(shown);
+    let mut fields = Vec::new();
+    leaves(want, String::new(), &mut fields);
+    let mut score = Score::default();
+    for (pointer, value) in fields {
+        if pointer.starts_with("/meta")
+            || pointer.starts_with("/$schema")
+            || pointer.ends_with("/image")
+        {
+            continue;
+        }
+        let expected = text_of(value);
+        let is_date = is_date(&pointer);
+        // A date is shown as the file writes it, not as ISO: it counts when its year is there.
+        let visible = if is_date {
+            expected.get(..4).is_some_and(|y| shown.contains(y))
+        } else {
+            let n = normal(&expected);
+            !n.is_empty() && shown.contains(&n)
+        };
+        if !visible {
+            continue;
+        }
+        score.total += 1;
+        let actual = got.pointer(&pointer).map(text_of).unwrap_or_default();
+        let right = if is_date {
+            month(&expected) == month(&actual)
+        } else {
+            normal(&expected) == normal(&actual)
+        };
+        if right {
+            score.right += 1;
+        } else {
+            score
+                .missed
+                .push(format!("{pointer}: {expected:?} ≠ {actual:?}"));
+        }
+    }
+    score
+}
