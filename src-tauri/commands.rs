@@ -8,8 +8,8 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 use crate::engine::Engine;
 use crate::ipc::{
     AppEvent, AppInfo, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage,
-    HistoryQuery, IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate, TailorView,
-    TurnSummary,
+    HistoryQuery, ImportDone, IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate,
+    TailorView, TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -349,14 +349,15 @@ pub async fn new_document<R: Runtime>(
     engine.new_document(from_sample, &mut emitter(app)).await
 }
 
-/// Imports a JSON Resume file as a new resume, and opens it: the file at `path` (dropped on the window),
-/// or, without one, the file the user picks in the system's open dialog (`None` when they cancel).
+/// Imports a resume (PDF, Word, OpenDocument, LinkedIn's export, text or JSON Resume) as a new resume, and
+/// opens it: the file at `path` (dropped on the window), or, without one, the file the user picks in the
+/// system's open dialog (`None` when they cancel).
 #[tauri::command]
 pub async fn import_document<R: Runtime>(
     app: AppHandle<R>,
     engine: State<'_, Engine>,
     path: Option<String>,
-) -> Result<Option<DocState>, IpcError> {
+) -> Result<Option<ImportDone>, IpcError> {
     let path = match path {
         Some(path) => std::path::PathBuf::from(path),
         None => {
@@ -364,8 +365,12 @@ pub async fn import_document<R: Runtime>(
             let (picked, chosen) = tokio::sync::oneshot::channel();
             app.dialog()
                 .file()
-                .set_title("Import a JSON Resume")
-                .add_filter("JSON Resume", &["json"])
+                .set_title("Import a resume")
+                .add_filter(
+                    "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
+                    &["pdf", "docx", "odt", "zip", "md", "markdown", "txt", "json"],
+                )
+                .add_filter("All files", &["*"])
                 .pick_file(move |file| {
                     let _ = picked.send(file);
                 });

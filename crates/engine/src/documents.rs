@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{Engine, Open};
 use crate::ipc::{
     CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryPage, HistoryQuery, HistoryRow,
-    IpcError, RevisionView, Streamed, TailorView, WordsChange,
+    ImportDone, IpcError, RevisionView, Streamed, TailorView, WordsChange,
 };
 use crate::kept::{self, Kept, drop_held, held_of, job_of, review_mode};
 
@@ -102,15 +102,17 @@ impl Engine {
         &self,
         path: &std::path::Path,
         emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<DocState, IpcError> {
+    ) -> Result<ImportDone, IpcError> {
         self.idle()?;
-        let document = read_import(path)
-            .map_err(|e| IpcError::new(ErrorKind::Invalid, e))?
-            .document;
-        let title = redline_resume::title_of(&document);
+        let imported = read_import(path).map_err(|e| IpcError::new(ErrorKind::Invalid, e))?;
+        let title = redline_resume::title_of(&imported.document);
         let mut open = self.open()?.lock().await;
-        let id = open.store.import(&title, &document)?;
-        show(&mut open, id, emit)
+        let id = open.store.import(&title, &imported.document)?;
+        Ok(ImportDone {
+            state: show(&mut open, id, emit)?,
+            format: imported.format.label().to_owned(),
+            unplaced: imported.unplaced,
+        })
     }
 
     /// A copy of resume `id` at its head, with its own history from there (a variant), opened.
@@ -786,6 +788,48 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_resume_as_text_or_pdf_is_imported_and_its_unplaced_lines_are_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let mut sent = Sent::default();
+        // A resume as text, with a part Redline has no place for: imported, and the lines not placed said.
+        let text = dir.path().join("grace.md");
+        std::fs::write(
+            &text,
+            "# Grace Hopper\n\ngrace@example.com\n\n## Experience\n\n### Rear Admiral | US Navy | 1943 – 1986\n\n- Wrote the first compiler\n\n## Things I Keep\n\nA clock that runs backwards\n",
+        )
+        .unwrap();
+        let from_text = engine.import(&text, &mut sent.emit()).await.unwrap();
+        assert_eq!(from_text.format, "text");
+        assert!(from_text.state.title.starts_with("Grace Hopper"));
+        assert_eq!(
+            from_text.unplaced,
+            ["Things I Keep", "A clock that runs backwards"]
+        );
+        assert_eq!(
+            engine.state().await.unwrap().document_id,
+            from_text.state.document_id
+        );
+        // A PDF (Redline's own export) is read by where its glyphs are.
+        let pdf = dir.path().join("resume.pdf");
+        let sample = redline_resume::sample();
+        std::fs::write(
+            &pdf,
+            redline_pdf::pdf(
+                &sample,
+                redline_resume::export::Template::Classic,
+                redline_resume::export::Page::A4,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let from_pdf = engine.import(&pdf, &mut sent.emit()).await.unwrap();
+        assert_eq!(from_pdf.format, "PDF");
+        assert!(from_pdf.unplaced.is_empty(), "{:?}", from_pdf.unplaced);
+        assert_eq!(engine.documents().await.unwrap().len(), 3);
+    }
+
+    #[tokio::test]
     async fn resumes_are_opened_created_imported_duplicated_renamed_and_deleted_with_undo() {
         let dir = tempfile::tempdir().unwrap();
         let engine = engine(dir.path());
@@ -821,9 +865,9 @@ mod tests {
         std::fs::write(&file, serde_json::to_vec_pretty(&ada).unwrap()).unwrap();
         let imported = engine.import(&file, &mut sent.emit()).await.unwrap();
         assert!(
-            imported.title.starts_with("Ada Lovelace"),
+            imported.state.title.starts_with("Ada Lovelace"),
             "{}",
-            imported.title
+            imported.state.title
         );
         let bad = dir.path().join("bad.json");
         std::fs::write(&bad, r#"{"basics": {"name": 7}}"#).unwrap();
@@ -839,17 +883,20 @@ mod tests {
         assert_eq!(engine.documents().await.unwrap().len(), 3);
         assert_eq!(
             engine.state().await.unwrap().document_id,
-            imported.document_id
+            imported.state.document_id
         );
 
         // Duplicated as a variant; renamed (not to nothing).
         let copy = engine
-            .duplicate(imported.document_id, &mut sent.emit())
+            .duplicate(imported.state.document_id, &mut sent.emit())
             .await
             .unwrap();
         let rows = engine.documents().await.unwrap();
         let row = rows.iter().find(|r| r.id == copy.document_id).unwrap();
-        assert_eq!(row.variant_of.as_deref(), Some(imported.title.as_str()));
+        assert_eq!(
+            row.variant_of.as_deref(),
+            Some(imported.state.title.as_str())
+        );
         assert_eq!(row.name, "Ada Lovelace");
         engine
             .rename(copy.document_id, "  Ada — data  ")
@@ -1138,7 +1185,7 @@ mod tests {
             .unwrap();
         let state = bare_engine
             .set_words(
-                opened.revision,
+                opened.state.revision,
                 heading("skills", Some("Toolbox")),
                 &mut sent.emit(),
             )

@@ -359,6 +359,17 @@ pub struct DocState {
     pub redo: Option<String>,
 }
 
+/// A file imported as a new resume, now on screen: what it was read as, and the lines of it that found no
+/// place in the resume (shown to the user, never dropped in silence).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportDone {
+    pub state: DocState,
+    /// What the file was read as, in words ("PDF", "Word document", "LinkedIn data export", …).
+    pub format: String,
+    pub unplaced: Vec<String>,
+}
+
 /// Which page of the history the panel asks for.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, TS)]
 #[serde(rename_all = "camelCase", default)]
@@ -549,6 +560,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     PageImage::export_all(&cfg)?;
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
+    ImportDone::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;
     HistoryQuery::export_all(&cfg)?;
     HistoryPage::export_all(&cfg)?;

@@ -19,6 +19,7 @@ import type { Streamed } from "../bindings/Streamed";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
 import type { DocState } from "../bindings/DocState";
+import type { ImportDone } from "../bindings/ImportDone";
 import type { DocumentRow } from "../bindings/DocumentRow";
 import type { HistoryPage } from "../bindings/HistoryPage";
 import type { HistoryQuery } from "../bindings/HistoryQuery";
@@ -184,10 +185,11 @@ export function newDocument(fromSample: boolean): Promise<DocState> {
   return invoke<DocState>("new_document", { fromSample });
 }
 
-/** Imports a JSON Resume file and opens it: the one at `path`, or (without) the one picked in the system's
- * open dialog — `null` when the user cancels. */
-export function importDocument(path: string | null = null): Promise<DocState | null> {
-  return invoke<DocState | null>("import_document", { path });
+/** Imports a resume (PDF, Word, OpenDocument, LinkedIn's export, text or JSON Resume) and opens it: the file
+ * at `path`, or (without) the one picked in the system's open dialog — `null` when the user cancels. What it
+ * was read as comes back, with the lines that found no place. */
+export function importDocument(path: string | null = null): Promise<ImportDone | null> {
+  return invoke<ImportDone | null>("import_document", { path });
 }
 
 /** A copy of a resume with its own history, opened. */

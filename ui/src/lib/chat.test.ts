@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyChatEvent, type ChatMessage } from "./chat";
+import { applyChatEvent, importedNotice, type ChatMessage } from "./chat";
 
 describe("applyChatEvent", () => {
   it("grows the assistant's reply in place and keeps other events as their own lines", () => {
@@ -55,5 +55,23 @@ describe("applyChatEvent", () => {
     };
     applyChatEvent(messages, { kind: "held", edits });
     expect(messages[0]?.text).toBe("For your review — nothing is saved until you accept: 2 edits.");
+  });
+});
+
+describe("importedNotice", () => {
+  const state = { documentId: 4, title: "Ada — Engineer", demo: false, revision: 1, undo: null, redo: null };
+
+  it("says what the file was read as, and quotes every line that found no place", () => {
+    expect(importedNotice({ state, format: "PDF", unplaced: [] })).toBe("Imported “Ada — Engineer” (PDF).");
+    const said = importedNotice({ state, format: "Word document", unplaced: ["Things I Keep", "A clock"] });
+    expect(said).toContain("2 lines of it found no place");
+    expect(said.split("\n").slice(1)).toEqual(["• Things I Keep", "• A clock"]);
+  });
+
+  it("counts what it does not quote", () => {
+    const unplaced = Array.from({ length: 25 }, (_, i) => `line ${i}`);
+    const lines = importedNotice({ state, format: "text", unplaced }).split("\n");
+    expect(lines).toHaveLength(1 + 20 + 1);
+    expect(lines.at(-1)).toBe("and 5 more");
   });
 });

@@ -2,6 +2,7 @@
 
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { HeldEdits } from "../bindings/HeldEdits";
+import type { ImportDone } from "../bindings/ImportDone";
 
 export interface ChatMessage {
   role: "user" | "assistant" | "notice" | "warning" | "error" | "held";
@@ -59,4 +60,19 @@ export function heldMessage(edits: HeldEdits): ChatMessage {
       : `Also proposed, outside what you asked — not applied: ${count}.`,
     held: { edits, state: "open" },
   };
+}
+
+/** The most lines not placed an import's notice quotes; the rest are counted. */
+const MAX_QUOTED = 20;
+
+/** What the chat says after an import: what the file was read as, and every line that found no place in
+ * the resume (the first ones quoted, the rest counted), so that nothing is dropped in silence. */
+export function importedNotice(done: ImportDone): string {
+  const said = `Imported “${done.state.title}” (${done.format}).`;
+  const n = done.unplaced.length;
+  if (n === 0) return said;
+  const quoted = done.unplaced.slice(0, MAX_QUOTED).map((line) => `• ${line}`);
+  if (n > MAX_QUOTED) quoted.push(`and ${n - MAX_QUOTED} more`);
+  const lines = n === 1 ? "One line" : `${n} lines`;
+  return `${said} ${lines} of it found no place in the resume; add ${n === 1 ? "it" : "them"} by hand if they belong:\n${quoted.join("\n")}`;
 }
