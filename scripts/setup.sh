@@ -32,10 +32,12 @@ install_system_packages() {
       # For tests: a virtual display, the WebDriver for WebKitGTK, poppler's tools, a real Secret Service
       # (gnome-keyring on a private D-Bus session) for the keychain, Python's venv for llama.cpp's server, and
       # rpm to inspect the .rpm package, the time zones (the CLI's local-time test), and Chromium for the
-      # accessibility audit and the HTML export's layout check, and pandoc to read the Markdown export as a
-      # CommonMark reader does.
+      # accessibility audit, the HTML export's layout check and a browser-printed PDF to import, pandoc to
+      # read the Markdown export as a CommonMark reader does and to write Word files to import, and
+      # LibreOffice's Writer to read the Word export back.
       [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11
-                                       python3-venv python3-dev rpm tzdata chromium pandoc)
+                                       python3-venv python3-dev rpm tzdata chromium pandoc
+                                       libreoffice-writer-nogui)
       local missing=()
       for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
       if [ "${#missing[@]}" -gt 0 ]; then

@@ -241,8 +241,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Export a resume: PDF (made in-process by Typst, fonts embedded), HTML (one self-contained file),
-    /// JSON Resume (lossless), Markdown or plain text.
+    /// Export a resume: PDF (made in-process by Typst, fonts embedded), Word (.docx: heading styles, a
+    /// bulleted list, links), HTML (one self-contained file), JSON Resume (lossless), Markdown or plain text.
     Export(cmd::export::Args),
     /// How an applicant tracking system reads a resume: its PDF is made and read back in-process, and the
     /// text read is shown per section, with any field missing or out of order. Exits 0 when every field

@@ -1,4 +1,4 @@
-//! Redline's own exports, read back: every field the file shows, at its place — text, Markdown and PDF, both
+//! Redline's own exports, read back: every field the file shows, at its place — text, Markdown, Word and PDF, both
 //! templates, both papers, every language Redline writes.
 
 use redline_import::score::{Score, score};
@@ -49,6 +49,9 @@ fn the_samples_own_exports_read_back_in_every_language_and_layout() {
             &text,
         ));
         for template in [Template::Classic, Template::Modern] {
+            let docx = export::docx(&want, template, Page::A4);
+            let name = format!("{language:?} docx {template:?}");
+            total.add(read_back(&name, &docx, &want, &text));
             for page in [Page::A4, Page::Letter] {
                 let pdf = redline_pdf::pdf(&want, template, page).unwrap();
                 let shown = redline_pdf::ats::extract(&pdf).unwrap().join("\n");

@@ -199,6 +199,7 @@ pub fn render(
     Ok(match format {
         Format::Pdf => pdf(resume, template, page)?,
         Format::Html => export::html(resume, template, page).into_bytes(),
+        Format::Docx => export::docx(resume, template, page),
         Format::Json => export::json(resume).into_bytes(),
         Format::Markdown => export::markdown(resume).into_bytes(),
         Format::Text => export::text(resume).into_bytes(),

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
+pub use crate::docx::docx;
 use crate::outline::{Entry, Item, outline};
 use crate::words::words;
 
@@ -18,6 +19,8 @@ pub enum Format {
     Pdf,
     /// One self-contained HTML file.
     Html,
+    /// A Word document.
+    Docx,
     /// Markdown.
     #[serde(rename = "md", alias = "markdown")]
     Markdown,
@@ -30,8 +33,9 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order menus list them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Pdf,
+        Format::Docx,
         Format::Html,
         Format::Markdown,
         Format::Text,
@@ -42,6 +46,7 @@ impl Format {
     pub fn label(self) -> &'static str {
         match self {
             Format::Pdf => "PDF",
+            Format::Docx => "Word (.docx)",
             Format::Html => "HTML (one file, prints well)",
             Format::Markdown => "Markdown",
             Format::Text => "Plain text",
@@ -62,6 +67,7 @@ impl Format {
     pub fn about(self) -> &'static str {
         match self {
             Format::Pdf => "PDF, made in-process by Typst, fonts embedded",
+            Format::Docx => "a Word document: Word's heading styles, a bulleted list, links",
             Format::Html => "one self-contained HTML file",
             Format::Markdown => "Markdown",
             Format::Text => "plain text",
@@ -69,11 +75,12 @@ impl Format {
         }
     }
 
-    /// Its name on the command line and over IPC (`pdf`, `html`, `json`, `md`, `txt`), which is also the
+    /// Its name on the command line and over IPC (`pdf`, `docx`, `html`, `json`, `md`, `txt`), which is also the
     /// file's extension.
     pub fn name(self) -> &'static str {
         match self {
             Format::Pdf => "pdf",
+            Format::Docx => "docx",
             Format::Html => "html",
             Format::Json => "json",
             Format::Markdown => "md",
@@ -89,13 +96,15 @@ impl Format {
             lower => Format::ALL
                 .into_iter()
                 .find(|f| f.name() == lower)
-                .ok_or_else(|| UnknownName::new("format", name, "pdf, html, json, md or txt")),
+                .ok_or_else(|| {
+                    UnknownName::new("format", name, "pdf, docx, html, json, md or txt")
+                }),
         }
     }
 
     /// True for the formats that have a template and a page size.
     pub fn laid_out(self) -> bool {
-        matches!(self, Format::Pdf | Format::Html)
+        matches!(self, Format::Pdf | Format::Html | Format::Docx)
     }
 }
 

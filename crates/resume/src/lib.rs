@@ -22,6 +22,7 @@
 //!   PDF is made from the same outline by `redline-pdf` (Typst).
 
 pub mod coverage;
+mod docx;
 pub mod export;
 pub mod outline;
 pub mod place;

@@ -4,4 +4,4 @@
  * What an export is written as: one switch for the CLI, the app and the export dialog (its TypeScript
  * type and its list of choices are generated from here).
  */
-export type Format = "pdf" | "html" | "md" | "txt" | "json";
+export type Format = "pdf" | "html" | "docx" | "md" | "txt" | "json";

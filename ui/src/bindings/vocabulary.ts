@@ -7,6 +7,7 @@ import type { AppEvent } from "./AppEvent";
 
 export const FORMATS: readonly { value: Format; label: string }[] = [
   { value: "pdf", label: "PDF" },
+  { value: "docx", label: "Word (.docx)" },
   { value: "html", label: "HTML (one file, prints well)" },
   { value: "md", label: "Markdown" },
   { value: "txt", label: "Plain text" },

@@ -1,4 +1,4 @@
-//! `redline export`: PDF, HTML, JSON Resume, Markdown or text, to a file (never over one unless `--force`)
+//! `redline export`: PDF, Word, HTML, JSON Resume, Markdown or text, to a file (never over one unless `--force`)
 //! or to standard output.
 
 use std::io::Write;

@@ -1,0 +1,130 @@
+//! The Word export read back as its readers read it — pandoc and LibreOffice — with every field present and
+//! in order (the ATS check's rule, `ats::compare`), for the sample in every language and both directions,
+//! and the resumes written for the export tests. pandoc and LibreOffice are installed by
+//! `scripts/setup.sh --test`.
+
+use std::path::Path;
+use std::process::Command;
+
+use redline_resume::export::{Format, Page, Template};
+use redline_resume::words::Language;
+use serde_json::{Value, json};
+
+#[path = "../../resume/tests/common/mod.rs"]
+mod common;
+
+fn run(name: &str, args: &[&str]) {
+    let out = Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} is needed: {e}; scripts/setup.sh --test installs it"));
+    assert!(
+        out.status.success(),
+        "{name} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The text pandoc reads out of the Word file at `path`.
+fn pandoc(path: &Path) -> String {
+    let out = path.with_extension("pandoc.txt");
+    run(
+        "pandoc",
+        &[
+            path.to_str().unwrap(),
+            "-t",
+            "plain",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// The text LibreOffice (`soffice --headless --convert-to txt`) reads out of the Word files at `paths`.
+fn libreoffice(paths: &[&Path], dir: &Path) -> Vec<String> {
+    let mut args = vec![
+        "--headless",
+        "--convert-to",
+        "txt:Text (encoded):UTF8",
+        "--outdir",
+        dir.to_str().unwrap(),
+    ];
+    // Its own profile, so that a LibreOffice the user has open is not disturbed (nor waited for).
+    let profile = format!("-env:UserInstallation=file://{}/profile", dir.display());
+    args.push(&profile);
+    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    run("soffice", &args);
+    paths
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(dir.join(p.with_extension("txt").file_name().unwrap())).unwrap()
+        })
+        .collect()
+}
+
+fn resumes() -> Vec<(String, Value)> {
+    let mut all = common::resumes();
+    for language in Language::ALL {
+        let mut resume = redline_resume::sample();
+        resume["meta"] = json!({"language": language.tag()});
+        all.push((format!("sample-{}", language.tag()), resume));
+    }
+    all
+}
+
+#[test]
+fn word_files_read_back_in_pandoc_and_libreoffice_with_every_field_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (i, (name, resume)) in resumes().into_iter().enumerate() {
+        let (template, page) = if i % 2 == 0 {
+            (Template::Classic, Page::A4)
+        } else {
+            (Template::Modern, Page::Letter)
+        };
+        let bytes = redline_pdf::render(&resume, Format::Docx, template, page).unwrap();
+        let path = dir.path().join(format!("{name}.docx"));
+        std::fs::write(&path, bytes).unwrap();
+        files.push((name, resume, path));
+    }
+    let paths: Vec<&Path> = files.iter().map(|(_, _, p)| p.as_path()).collect();
+    let office = libreoffice(&paths, dir.path());
+    for ((name, resume, path), office) in files.iter().zip(office) {
+        for (reader, text) in [("pandoc", pandoc(path)), ("LibreOffice", office)] {
+            let report = redline_pdf::ats::compare(std::slice::from_ref(&text), resume);
+            assert!(
+                report.clean(),
+                "{name} read by {reader}: missing {:?}, out of order {:?}\n{text}",
+                report.missing,
+                report.out_of_order
+            );
+        }
+    }
+}
+
+#[test]
+fn a_word_file_is_the_same_resume_every_time_and_has_its_language_and_page() {
+    let mut resume = redline_resume::sample();
+    resume["meta"] = json!({"language": "ar"});
+    let a = redline_pdf::render(&resume, Format::Docx, Template::Modern, Page::Letter).unwrap();
+    let b = redline_pdf::render(&resume, Format::Docx, Template::Modern, Page::Letter).unwrap();
+    assert_eq!(a, b, "the same resume makes the same bytes");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&a)).unwrap();
+    let mut text = |name: &str| {
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut zip.by_name(name).unwrap(), &mut out).unwrap();
+        out
+    };
+    let document = text("word/document.xml");
+    // Right to left, on Letter paper, the bullets a real list, the links real links.
+    assert!(document.contains("<w:bidi/>"));
+    assert!(document.contains("<w:pgSz w:w=\"12240\" w:h=\"15840\"/>"));
+    assert!(document.contains("<w:numId w:val=\"1\"/>"));
+    assert!(document.contains("<w:hyperlink r:id=\"rIdLink1\">"));
+    let styles = text("word/styles.xml");
+    assert!(styles.contains("w:bidi=\"ar\""));
+    assert!(styles.contains("w:styleId=\"Heading1\""));
+    let rels = text("word/_rels/document.xml.rels");
+    assert!(rels.contains("Target=\"mailto:richard.hendriks@mail.com\" TargetMode=\"External\""));
+}
