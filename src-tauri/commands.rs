@@ -8,8 +8,8 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 use crate::engine::Engine;
 use crate::ipc::{
     AppEvent, AppInfo, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage,
-    HistoryQuery, ImportDone, IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate,
-    TailorView, TurnSummary,
+    HistoryQuery, ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, Streamed,
+    SurfaceUpdate, TailorView, TurnSummary,
 };
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
@@ -360,27 +360,67 @@ pub async fn import_document<R: Runtime>(
 ) -> Result<Option<ImportDone>, IpcError> {
     let path = match path {
         Some(path) => std::path::PathBuf::from(path),
-        None => {
-            use tauri_plugin_dialog::DialogExt;
-            let (picked, chosen) = tokio::sync::oneshot::channel();
-            app.dialog()
-                .file()
-                .set_title("Import a resume")
-                .add_filter(
-                    "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
-                    &["pdf", "docx", "odt", "zip", "md", "markdown", "txt", "json"],
-                )
-                .add_filter("All files", &["*"])
-                .pick_file(move |file| {
-                    let _ = picked.send(file);
-                });
-            match chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) {
-                Some(path) => path,
-                None => return Ok(None),
-            }
-        }
+        None => match pick_resume_file(&app).await {
+            Some(path) => path,
+            None => return Ok(None),
+        },
     };
     engine.import(&path, &mut emitter(app)).await.map(Some)
+}
+
+/// Reads a resume for the import review, writing nothing: the file at `path` (dropped on the window), or,
+/// without one, the file the user picks in the system's open dialog (`None` when they cancel).
+#[tauri::command]
+pub async fn preview_import<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    path: Option<String>,
+) -> Result<Option<ImportPreview>, IpcError> {
+    let path = match path {
+        Some(path) => std::path::PathBuf::from(path),
+        None => match pick_resume_file(&app).await {
+            Some(path) => path,
+            None => return Ok(None),
+        },
+    };
+    engine.preview_import(&path).await.map(Some)
+}
+
+/// Imports the resume the import review shows (fixed by hand, perhaps) and opens it.
+#[tauri::command]
+pub async fn import_reviewed<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    document: serde_json::Value,
+    format: String,
+) -> Result<ImportDone, IpcError> {
+    engine
+        .import_reviewed(document, &format, &mut emitter(app))
+        .await
+}
+
+/// The files the app was asked to open before the window was there, for the import review, once.
+#[tauri::command]
+pub fn take_reviews(engine: State<'_, Engine>) -> Vec<ImportPreview> {
+    engine.take_reviews()
+}
+
+/// The resume file the user picks in the system's open dialog; `None` when they cancel.
+async fn pick_resume_file<R: Runtime>(app: &AppHandle<R>) -> Option<std::path::PathBuf> {
+    use tauri_plugin_dialog::DialogExt;
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Import a resume")
+        .add_filter(
+            "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
+            &["pdf", "docx", "odt", "zip", "md", "markdown", "txt", "json"],
+        )
+        .add_filter("All files", &["*"])
+        .pick_file(move |file| {
+            let _ = picked.send(file);
+        });
+    chosen.await.ok().flatten().and_then(|f| f.into_path().ok())
 }
 
 /// What happened at start that the user should hear of (a file given to open that could not be), once.

@@ -76,6 +76,9 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::open_document,
             commands::new_document,
             commands::import_document,
+            commands::preview_import,
+            commands::import_reviewed,
+            commands::take_reviews,
             commands::duplicate_document,
             commands::rename_document,
             commands::delete_document,
@@ -202,7 +205,15 @@ pub(crate) fn open_files<R: tauri::Runtime>(
     let engine = app.state::<Engine>();
     for path in files {
         let mut emit = commands::emitter(app.clone());
-        if let Err(e) = tauri::async_runtime::block_on(engine.import(&path, &mut emit)) {
+        let opened = tauri::async_runtime::block_on(engine.open_file(&path, &mut emit));
+        // A PDF, a Word file, …: the window's import review shows what was read before anything is written.
+        if let Ok(Some(preview)) = opened {
+            if shown {
+                let _ = app.emit(ipc::AppEvent::Review.name(), preview);
+            } else {
+                engine.await_review(preview);
+            }
+        } else if let Err(e) = opened {
             log::warn!("a file Redline was asked to open could not be imported");
             if shown {
                 let _ = app.emit(

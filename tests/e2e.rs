@@ -1105,3 +1105,88 @@ async fn a_second_launch_hands_its_file_to_the_running_window() {
     assert_eq!(graces, 1, "{listed}");
     client.close().await.ok();
 }
+
+/// A PDF opened with Redline is not written straight away: the import review shows what was read beside
+/// the file's lines, the user fixes a field, and Import writes it as revision 1 (source "import").
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
+    let files = tempfile::tempdir().unwrap();
+    let mut grace = redline_resume::sample();
+    grace["basics"]["name"] = json!("Grace Hopper");
+    grace["basics"]["label"] = json!("Programer");
+    let pdf = files.path().join("grace.pdf");
+    let bytes = redline_pdf::pdf(
+        &grace,
+        redline_resume::export::Template::Classic,
+        redline_resume::export::Page::A4,
+    )
+    .unwrap();
+    std::fs::write(&pdf, bytes).unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let client = connect_with(&driver, data_dir.path(), &[&pdf]).await;
+    element(&client, "import-review").await;
+    let lines = client
+        .find_all(Locator::Css("[data-testid='import-line']"))
+        .await
+        .unwrap();
+    assert!(
+        lines.len() > 40,
+        "the file's lines are shown: {}",
+        lines.len()
+    );
+    // Nothing is written while the review is open: only the first-start sample is there.
+    let list = |dir: &std::path::Path| {
+        let out = std::process::Command::new(app_binary().with_file_name("redline"))
+            .args(["--data-dir", dir.to_str().unwrap(), "list", "--json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(list(data_dir.path()).as_array().unwrap().len(), 1);
+    let label = client
+        .find(Locator::Css("input[data-pointer='/basics/label']"))
+        .await
+        .unwrap();
+    assert_eq!(
+        label.prop("value").await.unwrap().as_deref(),
+        Some("Programer")
+    );
+    label.clear().await.unwrap();
+    label.send_keys("Programmer").await.unwrap();
+    screenshot(&client, "import-review.png").await;
+    element(&client, "import-confirm")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&client, "basics-name", |t| t == "Grace Hopper").await;
+    wait_for_text(&client, "basics-label", |t| t == "Programmer").await;
+    gone(&client, "import-review").await;
+    assert!(chat_says(&client, "Imported “Grace Hopper — Programmer” (PDF).").await);
+    let listed = list(data_dir.path());
+    let grace = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "Grace Hopper")
+        .expect("imported")
+        .clone();
+    let out = std::process::Command::new(app_binary().with_file_name("redline"))
+        .args([
+            "--data-dir",
+            data_dir.path().to_str().unwrap(),
+            "history",
+            "--doc",
+            &grace["id"].to_string(),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let history: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = history.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{history}");
+    assert_eq!(rows[0]["source"], "import");
+    client.close().await.ok();
+}

@@ -72,6 +72,7 @@ const answers: Record<string, unknown> = {
   },
   revision: { number: 3, document: sample, changes: ["Add Rust to your skills"], paths: ["/skills/0/keywords/3"] },
   take_notices: [],
+  take_reviews: [],
   held_edits: [],
   review_mode: false,
   tailoring: null,

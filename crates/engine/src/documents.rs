@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{Engine, Open};
 use crate::ipc::{
     CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryPage, HistoryQuery, HistoryRow,
-    ImportDone, IpcError, RevisionView, Streamed, TailorView, WordsChange,
+    ImportDone, ImportPreview, IpcError, RevisionView, Streamed, TailorView, WordsChange,
 };
 use crate::kept::{self, Kept, drop_held, held_of, job_of, review_mode};
 
@@ -112,6 +112,60 @@ impl Engine {
             state: show(&mut open, id, emit)?,
             format: imported.format.label().to_owned(),
             unplaced: imported.unplaced,
+        })
+    }
+
+    /// A file the app was asked to open (open with Redline, a second launch): a JSON Resume is imported and
+    /// shown as it is (`None`); any other file is read for the import review, nothing written yet.
+    pub async fn open_file(
+        &self,
+        path: &std::path::Path,
+        emit: &mut (dyn FnMut(Streamed) + Send),
+    ) -> Result<Option<ImportPreview>, IpcError> {
+        let preview = self.preview_import(path).await?;
+        if preview.format == redline_import::Format::Json.label() {
+            self.import(path, emit).await?;
+            return Ok(None);
+        }
+        Ok(Some(preview))
+    }
+
+    /// Reads the file at `path` as [`Engine::import`] does, and writes nothing: what the import review
+    /// shows. A file that cannot be read is refused in words.
+    pub async fn preview_import(&self, path: &std::path::Path) -> Result<ImportPreview, IpcError> {
+        let imported = read_import(path).map_err(|e| IpcError::new(ErrorKind::Invalid, e))?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Ok(ImportPreview {
+            name,
+            format: imported.format.label().to_owned(),
+            document: imported.document,
+            lines: imported.lines,
+            unplaced: imported.unplaced,
+        })
+    }
+
+    /// Imports `document` — a file's resume as the import review showed it, fixed by hand — as a new
+    /// resume (revision 1, source "import") and opens it. `format` is what the file was read as. A
+    /// document that is not valid JSON Resume is refused, each problem named by field, and nothing changes.
+    pub async fn import_reviewed(
+        &self,
+        document: serde_json::Value,
+        format: &str,
+        emit: &mut (dyn FnMut(Streamed) + Send),
+    ) -> Result<ImportDone, IpcError> {
+        self.idle()?;
+        redline_import::reviewed(&document)
+            .map_err(|e| IpcError::new(ErrorKind::Invalid, e.to_string()))?;
+        let title = redline_resume::title_of(&document);
+        let mut open = self.open()?.lock().await;
+        let id = open.store.import(&title, &document)?;
+        Ok(ImportDone {
+            state: show(&mut open, id, emit)?,
+            format: format.chars().take(80).collect(),
+            unplaced: Vec::new(),
         })
     }
 
@@ -827,6 +881,43 @@ mod tests {
         assert_eq!(from_pdf.format, "PDF");
         assert!(from_pdf.unplaced.is_empty(), "{:?}", from_pdf.unplaced);
         assert_eq!(engine.documents().await.unwrap().len(), 3);
+
+        // The review: the file read, nothing written; a field fixed by hand; Import writes revision 1.
+        let preview = engine.preview_import(&text).await.unwrap();
+        assert_eq!(
+            (preview.name.as_str(), preview.format.as_str()),
+            ("grace.md", "text")
+        );
+        assert_eq!(preview.lines[0], "Grace Hopper");
+        assert_eq!(
+            preview.unplaced,
+            ["Things I Keep", "A clock that runs backwards"]
+        );
+        assert_eq!(engine.documents().await.unwrap().len(), 3);
+        let mut fixed = preview.document.clone();
+        fixed["basics"]["label"] = json!("Computer Scientist");
+        let reviewed = engine
+            .import_reviewed(fixed, &preview.format, &mut sent.emit())
+            .await
+            .unwrap();
+        assert_eq!(reviewed.state.revision, 1);
+        assert_eq!(reviewed.state.title, "Grace Hopper — Computer Scientist");
+        let rows = engine.history(&HistoryQuery::default()).await.unwrap().rows;
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].source.as_str(), "import");
+        // A fix that breaks the schema is refused by field, and nothing is written.
+        let mut broken = preview.document.clone();
+        broken["basics"]["email"] = json!(["not", "an", "email"]);
+        let refused = engine
+            .import_reviewed(broken, "text", &mut sent.emit())
+            .await
+            .unwrap_err();
+        assert!(
+            refused.message.contains("/basics/email"),
+            "{}",
+            refused.message
+        );
+        assert_eq!(engine.documents().await.unwrap().len(), 4);
     }
 
     #[tokio::test]

@@ -22,6 +22,8 @@ pub enum AppEvent {
     Chat,
     /// A [`MenuAction`] the window carries out.
     Menu,
+    /// An [`ImportPreview`] of a file the running app was asked to open, for the window's import review.
+    Review,
 }
 
 impl AppEvent {
@@ -31,6 +33,7 @@ impl AppEvent {
             AppEvent::Surface => "surface",
             AppEvent::Chat => "chat",
             AppEvent::Menu => "menu",
+            AppEvent::Review => "review",
         }
     }
 }
@@ -370,6 +373,22 @@ pub struct ImportDone {
     pub unplaced: Vec<String>,
 }
 
+/// A file read for the import review, nothing written yet: what it was read as, the resume read, and the
+/// file's own lines beside it (the ones that found no place also listed on their own).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportPreview {
+    /// The file's name, as the review's title says it.
+    pub name: String,
+    /// What it was read as, in words ("PDF", "Word document", …).
+    pub format: String,
+    /// The resume read: valid JSON Resume.
+    pub document: serde_json::Value,
+    /// The file's lines in reading order (none for JSON Resume and LinkedIn's export, read by field).
+    pub lines: Vec<String>,
+    pub unplaced: Vec<String>,
+}
+
 /// Which page of the history the panel asks for.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, TS)]
 #[serde(rename_all = "camelCase", default)]
@@ -561,6 +580,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
     ImportDone::export_all(&cfg)?;
+    ImportPreview::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;
     HistoryQuery::export_all(&cfg)?;
     HistoryPage::export_all(&cfg)?;
@@ -609,7 +629,12 @@ fn vocabulary() -> String {
     );
     let _ = writeln!(imports, "import type {{ AppEvent }} from \"./AppEvent\";");
     body.push('\n');
-    for event in [AppEvent::Surface, AppEvent::Chat, AppEvent::Menu] {
+    for event in [
+        AppEvent::Surface,
+        AppEvent::Chat,
+        AppEvent::Menu,
+        AppEvent::Review,
+    ] {
         let name = format!("{event:?}_EVENT").to_uppercase();
         let _ = writeln!(body, "export const {name}: AppEvent = {:?};", event.name());
     }

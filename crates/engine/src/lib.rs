@@ -42,6 +42,8 @@ pub struct Engine {
     running: std::sync::Mutex<Option<CancellationToken>>,
     /// What happened at start that the window should say (once).
     notices: std::sync::Mutex<Vec<String>>,
+    /// Files the app was asked to open that wait for the window's import review.
+    reviews: std::sync::Mutex<Vec<ipc::ImportPreview>>,
     /// The Page view's pages as last drawn (a page that did not change is not drawn again).
     pages: std::sync::Arc<std::sync::Mutex<redline_pdf::PageDrawer>>,
     /// Whether the Page view has asked for pages yet (the first time, the other template is warmed).
@@ -81,6 +83,7 @@ impl Engine {
             state,
             running: std::sync::Mutex::new(None),
             notices: std::sync::Mutex::new(Vec::new()),
+            reviews: std::sync::Mutex::new(Vec::new()),
             pages: Default::default(),
             pages_warmed: Default::default(),
             env: redline_agent::settings::env_var,
@@ -104,6 +107,20 @@ impl Engine {
     /// What the window should say about the start, once.
     pub fn take_notices(&self) -> Vec<String> {
         std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Keeps `preview` — a file the app was asked to open before the window was there — for the window's
+    /// import review ([`Engine::take_reviews`]).
+    pub fn await_review(&self, preview: ipc::ImportPreview) {
+        self.reviews
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(preview);
+    }
+
+    /// The files waiting for the import review, once.
+    pub fn take_reviews(&self) -> Vec<ipc::ImportPreview> {
+        std::mem::take(&mut *self.reviews.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// Why the engine could not start, if it could not.

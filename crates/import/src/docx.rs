@@ -114,11 +114,7 @@ fn runs_text(node: roxmltree::Node, links: &[(String, String)], out: &mut String
                 .map(|(_, t)| t.as_str());
             if let Some(target) = target {
                 let text = out[start..].trim().to_owned();
-                let bare = target.trim_start_matches("mailto:");
-                if text != target
-                    && text != bare
-                    && text.trim_end_matches('/') != target.trim_end_matches('/')
-                {
+                if !same_target(&text, target) {
                     out.push_str(&format!(" <{target}>"));
                 }
             }
@@ -126,6 +122,39 @@ fn runs_text(node: roxmltree::Node, links: &[(String, String)], out: &mut String
             runs_text(child, links, out);
         }
     }
+}
+
+const XLINK: &str = "http://www.w3.org/1999/xlink";
+
+/// An OpenDocument paragraph's text into `out`; a link's target after its text where the text does not
+/// already say it.
+fn odt_text(node: roxmltree::Node, out: &mut String) {
+    for child in node.children() {
+        if child.is_text() {
+            out.push_str(child.text().unwrap_or(""));
+        } else if child.has_tag_name((TEXT, "tab")) {
+            out.push('\t');
+        } else if child.has_tag_name((TEXT, "s")) {
+            out.push(' ');
+        } else if child.has_tag_name((TEXT, "a")) {
+            let start = out.len();
+            odt_text(child, out);
+            if let Some(target) = child.attribute((XLINK, "href")) {
+                let text = out[start..].trim().to_owned();
+                if !same_target(&text, target) {
+                    out.push_str(&format!(" <{target}>"));
+                }
+            }
+        } else if !child.has_tag_name((TEXT, "note")) {
+            odt_text(child, out);
+        }
+    }
+}
+
+/// Whether a link's text already says its target (`ada@x.com` for `mailto:ada@x.com`, a trailing `/`).
+fn same_target(text: &str, target: &str) -> bool {
+    let bare = target.trim_start_matches("mailto:");
+    text == target || text == bare || text.trim_end_matches('/') == target.trim_end_matches('/')
 }
 
 /// The lines of an OpenDocument text's body.
@@ -140,15 +169,7 @@ pub fn odt(archive: &mut Archive) -> Result<Vec<Line>, ImportError> {
         .filter(|n| n.has_tag_name((TEXT, "p")) || n.has_tag_name((TEXT, "h")))
     {
         let mut text = String::new();
-        for d in node.descendants() {
-            if d.is_text() {
-                text.push_str(d.text().unwrap_or(""));
-            } else if d.has_tag_name((TEXT, "tab")) {
-                text.push('\t');
-            } else if d.has_tag_name((TEXT, "s")) {
-                text.push(' ');
-            }
-        }
+        odt_text(node, &mut text);
         let text = text.trim();
         if text.is_empty() {
             continue;

@@ -145,6 +145,9 @@ pub struct Imported {
     pub document: Value,
     /// The source's lines that found no place in it, in their order.
     pub unplaced: Vec<String>,
+    /// The source's lines as read, in reading order (empty for JSON Resume and LinkedIn's export, which
+    /// are read by their fields): what an import review shows beside the fields.
+    pub lines: Vec<String>,
 }
 
 /// What the content of `bytes` says it is.
@@ -213,12 +216,15 @@ pub fn import(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
         )));
     }
     let format = sniff(bytes)?;
-    let read = match format {
+    let lines = match format {
         Format::Json => return json(name, bytes),
-        Format::Pdf => structure::read(&pdf::lines(bytes)?),
-        Format::Docx => structure::read(&docx::docx(&mut zipped::Archive::open(bytes)?)?),
-        Format::Odt => structure::read(&docx::odt(&mut zipped::Archive::open(bytes)?)?),
-        Format::Linkedin => linkedin::read(&mut zipped::Archive::open(bytes)?)?,
+        Format::Linkedin => {
+            let read = linkedin::read(&mut zipped::Archive::open(bytes)?)?;
+            return finish(format, read, Vec::new());
+        }
+        Format::Pdf => pdf::lines(bytes)?,
+        Format::Docx => docx::docx(&mut zipped::Archive::open(bytes)?)?,
+        Format::Odt => docx::odt(&mut zipped::Archive::open(bytes)?)?,
         Format::Text => {
             if bytes.len() > MAX_TEXT_BYTES {
                 return Err(ImportError::TooLarge(format!(
@@ -227,10 +233,10 @@ pub fn import(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
                 )));
             }
             let text = std::str::from_utf8(bytes).map_err(|_| ImportError::Unknown)?;
-            structure::read(&text::lines(text.trim_start_matches('\u{feff}')))
+            text::lines(text.trim_start_matches('\u{feff}'))
         }
     };
-    finish(format, read)
+    from_lines(format, &lines)
 }
 
 /// The lines of a PDF, for a caller that reads it in a bounded child process.
@@ -240,10 +246,11 @@ pub fn pdf_lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
 
 /// Lines read elsewhere (a PDF in a child process) as a resume.
 pub fn from_lines(format: Format, lines: &[Line]) -> Result<Imported, ImportError> {
-    finish(format, structure::read(lines))
+    let texts = lines.iter().map(|l| l.text.clone()).collect();
+    finish(format, structure::read(lines), texts)
 }
 
-fn finish(format: Format, read: Read) -> Result<Imported, ImportError> {
+fn finish(format: Format, read: Read, lines: Vec<String>) -> Result<Imported, ImportError> {
     let document = read.document;
     let has_name = document["basics"]["name"]
         .as_str()
@@ -257,7 +264,14 @@ fn finish(format: Format, read: Read) -> Result<Imported, ImportError> {
         format,
         document,
         unplaced: read.unplaced,
+        lines,
     })
+}
+
+/// `document` (a resume read from a file, then fixed by hand in the import review) checked as an import
+/// must be: valid JSON Resume within the size a document may have.
+pub fn reviewed(document: &Value) -> Result<(), ImportError> {
+    check(document)
 }
 
 /// A resume as it must be to be imported: valid against the schema and within the size a document may have.
@@ -292,5 +306,6 @@ fn json(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
         format: Format::Json,
         document,
         unplaced: Vec::new(),
+        lines: Vec::new(),
     })
 }

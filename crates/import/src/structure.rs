@@ -494,7 +494,7 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
         }
         // A list whose bullets are drawn, not written (a browser's `<ul>` printed): its items stand in
         // from the entry's left edge.
-        let drawn_bullet = current.has_body()
+        let drawn_bullet = !current.head.is_empty()
             && line.indent >= entry_indent + 1.0
             && !text.starts_with(|c: char| c.is_lowercase())
             && list_items(text).is_none()
@@ -766,8 +766,10 @@ fn subtitle_parts(subtitle: &str) -> (String, String, String) {
 
 /// A list written on one line: `Python, Rust, SQL` → its items (at least two, each a few words).
 fn list_items(text: &str) -> Option<Vec<String>> {
+    // Items set apart by wide gaps (a browser's keyword chips) are a list too.
     let items: Vec<String> = text
-        .split([',', ';', '、', '،'])
+        .split("   ")
+        .flat_map(|part| part.split([',', ';', '、', '،']))
         .map(|i| i.trim().trim_end_matches('.').to_owned())
         .filter(|i| !i.is_empty())
         .collect();

@@ -79,7 +79,7 @@ fn word_and_opendocument_files_written_by_pandoc_read_back() {
         }
     }
     eprintln!("all: {:.1} %", total.ratio() * 100.0);
-    assert!(total.ratio() >= 0.95, "{:.3}", total.ratio());
+    assert!(total.ratio() >= 0.99, "{:.3}", total.ratio());
 }
 
 #[test]
@@ -104,6 +104,17 @@ fn a_pdf_chromium_printed_from_the_html_export_reads_back() {
     assert!(pdf.exists(), "{}", String::from_utf8_lossy(&out.stderr));
     let bytes = std::fs::read(&pdf).unwrap();
     let shown = redline_pdf::ats::extract(&bytes).unwrap().join("\n");
+    if std::env::var_os("REDLINE_IMPORT_LINES").is_some() {
+        for l in redline_import::pdf_lines(&bytes).unwrap() {
+            eprintln!(
+                "{:5.2} {:5.2} {} {:?}",
+                l.size,
+                l.indent,
+                u8::from(l.gap),
+                l.text
+            );
+        }
+    }
     let s = check("chromium pdf", &bytes, Format::Pdf, &want, &shown);
     // The goal is 95 %; the floor is what it reads today (docs/benchmarks.md: drawn bullets, a score line).
     assert!(s.ratio() >= 0.75, "{:.3}", s.ratio());

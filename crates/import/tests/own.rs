@@ -56,6 +56,17 @@ fn the_samples_own_exports_read_back_in_every_language_and_layout() {
                 let pdf = redline_pdf::pdf(&want, template, page).unwrap();
                 let shown = redline_pdf::ats::extract(&pdf).unwrap().join("\n");
                 let name = format!("{language:?} pdf {template:?} {page:?}");
+                if std::env::var("REDLINE_IMPORT_LINES").is_ok_and(|l| l == name) {
+                    for l in redline_import::pdf_lines(&pdf).unwrap() {
+                        eprintln!(
+                            "{:5.2} {:5.2} {} {:?}",
+                            l.size,
+                            l.indent,
+                            u8::from(l.gap),
+                            l.text
+                        );
+                    }
+                }
                 total.add(read_back(&name, &pdf, &want, &shown));
             }
         }

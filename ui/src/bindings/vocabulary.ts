@@ -27,3 +27,4 @@ export const PAGES: readonly { value: Page; label: string }[] = [
 export const SURFACE_EVENT: AppEvent = "surface";
 export const CHAT_EVENT: AppEvent = "chat";
 export const MENU_EVENT: AppEvent = "menu";
+export const REVIEW_EVENT: AppEvent = "review";

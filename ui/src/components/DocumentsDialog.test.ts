@@ -26,10 +26,6 @@ vi.mock("../lib/backend", () => ({
     store.rows = [row(9, "New resume", { current: true }), ...store.rows.map((r) => ({ ...r, current: false }))];
     return state(9, "New resume");
   },
-  importDocument: async () => {
-    store.calls.push("import");
-    throw { kind: "invalid", message: "cv.json is not a valid JSON Resume; nothing was imported:\n  /basics/email: not an email" };
-  },
   duplicateDocument: async (id: number) => {
     store.calls.push(`duplicate ${id}`);
     return state(10, "copy");
@@ -56,11 +52,16 @@ afterEach(() => {
   store.calls.length = 0;
 });
 
-function setup(): { opened: DocState[] } {
+function setup(): { opened: DocState[]; imports: number[] } {
   store.rows = [row(1, "Ada — backend", { current: true }), row(2, "Grace", { demo: true, variantOf: "Ada — backend" })];
   const opened: DocState[] = [];
-  render(DocumentsDialog, { onclose: () => {}, onopened: (s: DocState) => opened.push(s) });
-  return { opened };
+  const imports: number[] = [];
+  render(DocumentsDialog, {
+    onclose: () => {},
+    onopened: (s: DocState) => opened.push(s),
+    onimport: () => imports.push(1),
+  });
+  return { opened, imports };
 }
 
 describe("documents", () => {
@@ -107,12 +108,11 @@ describe("documents", () => {
     await waitFor(() => expect(screen.getAllByTestId("documents-row")).toHaveLength(2));
   });
 
-  it("a file that is not a resume is refused with each problem, and nothing changes", async () => {
-    const { opened } = setup();
+  it("Import… hands over to the window's import review and opens nothing itself", async () => {
+    const { opened, imports } = setup();
     await fireEvent.click(await screen.findByRole("button", { name: "Import…" }));
-    const problem = await screen.findByTestId("documents-problem");
-    expect(problem.textContent).toContain("/basics/email: not an email");
+    expect(imports).toEqual([1]);
     expect(opened).toEqual([]);
-    expect(screen.getAllByTestId("documents-row")).toHaveLength(2);
+    expect(store.calls).toEqual([]);
   });
 });

@@ -20,6 +20,8 @@ import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
 import type { DocState } from "../bindings/DocState";
 import type { ImportDone } from "../bindings/ImportDone";
+import type { ImportPreview } from "../bindings/ImportPreview";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { DocumentRow } from "../bindings/DocumentRow";
 import type { HistoryPage } from "../bindings/HistoryPage";
 import type { HistoryQuery } from "../bindings/HistoryQuery";
@@ -28,7 +30,7 @@ import type { Operation } from "../bindings/Operation";
 import type { TailorView } from "../bindings/TailorView";
 import type { WordsChange } from "../bindings/WordsChange";
 import type { MenuAction } from "../bindings/MenuAction";
-import { CHAT_EVENT, MENU_EVENT, SURFACE_EVENT } from "../bindings/vocabulary";
+import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT } from "../bindings/vocabulary";
 import { PageUrls, type PagesShown } from "./pages";
 
 
@@ -190,6 +192,28 @@ export function newDocument(fromSample: boolean): Promise<DocState> {
  * was read as comes back, with the lines that found no place. */
 export function importDocument(path: string | null = null): Promise<ImportDone | null> {
   return invoke<ImportDone | null>("import_document", { path });
+}
+
+/** Reads a resume for the import review, writing nothing: the file at `path`, or (without) the one picked
+ * in the system's open dialog — `null` when the user cancels. */
+export function previewImport(path: string | null = null): Promise<ImportPreview | null> {
+  return invoke<ImportPreview | null>("preview_import", { path });
+}
+
+/** The files the app was asked to open before the window was there (a PDF, a Word file, …), for the
+ * import review, once. */
+export function takeReviews(): Promise<ImportPreview[]> {
+  return invoke<ImportPreview[]>("take_reviews");
+}
+
+/** A file the running app was asked to open (a second launch), read for the import review. */
+export function onReview(handler: (preview: ImportPreview) => void): Promise<UnlistenFn> {
+  return listen<ImportPreview>(REVIEW_EVENT, (event) => handler(event.payload));
+}
+
+/** Imports the resume the review shows (fixed by hand, perhaps) and opens it. */
+export function importReviewed(document: JsonValue, format: string): Promise<ImportDone> {
+  return invoke<ImportDone>("import_reviewed", { document, format });
 }
 
 /** A copy of a resume with its own history, opened. */
