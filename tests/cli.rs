@@ -461,8 +461,8 @@ fn export_writes_every_format_and_json_round_trips() {
             "[possible values: a4, letter]",
         ),
         (
-            vec!["export", "--format", "docx", "-o"],
-            "[possible values: pdf, html, md, txt, json]",
+            vec!["export", "--format", "rtf", "-o"],
+            "[possible values: pdf, docx, html, md, txt, json]",
         ),
         (
             vec!["export", "--format", "html", "--template", "fancy", "-o"],

@@ -1073,9 +1073,9 @@ mod tests {
         assert!(std::fs::read(&pdf.path).unwrap().starts_with(b"%PDF-"));
         // An unknown format never reaches the engine: the request is not read.
         let unknown = serde_json::from_value::<ExportRequest>(
-            serde_json::json!({"format": "docx", "template": "modern", "page": "letter"}),
+            serde_json::json!({"format": "rtf", "template": "modern", "page": "letter"}),
         );
-        assert!(unknown.unwrap_err().to_string().contains("docx"));
+        assert!(unknown.unwrap_err().to_string().contains("rtf"));
         assert_eq!(
             std::fs::read_dir(&out).unwrap().count(),
             3,

@@ -260,10 +260,10 @@ fn an_export_is_written_whole_and_never_over_a_file() {
     }
     assert_eq!(Format::parse("Markdown"), Ok(Format::Markdown));
     assert!(
-        Format::parse("docx")
+        Format::parse("rtf")
             .unwrap_err()
             .to_string()
-            .contains("docx")
+            .contains("rtf")
     );
 }
 
