@@ -127,10 +127,11 @@ const VARIANTS: &[(&str, Part)] = &[
     ("معلوماتالاتصال", Part::Contact),
 ];
 
-/// `text`'s letters, lower case: how headings are compared.
+/// `text`'s letters, lower case: how headings are compared. Arabic's lam and alefs are left out: a PDF's
+/// lam-alef ligature is one glyph for two letters, which readers give back in either order.
 pub fn key(text: &str) -> String {
     text.chars()
-        .filter(|c| c.is_alphanumeric())
+        .filter(|c| c.is_alphanumeric() && !matches!(c, 'ل' | 'ا' | 'أ' | 'إ' | 'آ'))
         .flat_map(char::to_lowercase)
         .collect()
 }
@@ -152,7 +153,7 @@ pub fn part(text: &str) -> Option<(Part, Option<Language>)> {
     }
     VARIANTS
         .iter()
-        .find(|(k, _)| *k == key)
+        .find(|(k, _)| self::key(k) == key)
         .map(|&(_, part)| (part, None))
 }
 
@@ -177,6 +178,8 @@ mod tests {
         );
         assert_eq!(part("職歴").unwrap().1, Some(Language::Japanese));
         assert_eq!(part("الخبرة العملية").unwrap().1, Some(Language::Arabic));
+        // The lam-alef ligature read back in the other order.
+        assert_eq!(part("االهتمامات").unwrap().0, Part::Section("interests"));
         assert_eq!(
             part("Centres d’intérêt").unwrap().0,
             Part::Section("interests")

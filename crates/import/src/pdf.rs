@@ -116,13 +116,74 @@ pub fn lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
     for page in collected.pages {
         page_lines(page, collected.width, body, &mut out);
     }
-    // Right-to-left runs back in the order they are written, line by line. A resume in a right-to-left
-    // language with mostly Latin lines (its contacts, its links) still reads those in the wrong order: the
-    // known gap (docs/benchmarks.md).
+    // Lines back in the order they are written. A resume in a right-to-left language (known by its lines
+    // in such a script: its headings and dates at least) lays out right to left every line that is not set
+    // flush left — Latin ones too, their parts placed from the right; a line flush left (a paragraph of
+    // Latin prose) and every line of a left-to-right resume is read by the bidirectional algorithm.
+    let rtl_lines = out
+        .iter()
+        .filter(|l| l.text.chars().any(redline_resume::words::right_to_left))
+        .count();
+    let rtl = rtl_lines > 0 && rtl_lines * 7 >= out.len();
     for line in &mut out {
-        line.text = logical(&line.text);
+        line.text = if rtl && line.indent > 0.5 {
+            right_to_left(&line.text)
+        } else {
+            logical(&line.text)
+        };
     }
     Ok(out)
+}
+
+/// A line laid out right to left, as drawn (left to right), back in the order it is written: its parts
+/// (between ` · `, or items drawn as ` ,` — a list laid out from the right) in reverse order, and in each
+/// part the characters reversed but for the left-to-right runs in it (Latin words, numbers), which keep
+/// theirs: the bidirectional algorithm's reordering for a right-to-left line of two levels, undone.
+fn right_to_left(text: &str) -> String {
+    let (parts, joint): (Vec<&str>, &str) = if text.contains(" · ") {
+        (text.split(" · ").collect(), " · ")
+    } else if text.contains(" ,") {
+        (text.split(" ,").collect(), ", ")
+    } else {
+        (vec![text], "")
+    };
+    parts
+        .iter()
+        .rev()
+        .map(|part| unreversed(part.trim()))
+        .collect::<Vec<_>>()
+        .join(joint)
+}
+
+/// `text` reversed, then each run from one left-to-right character (a Latin letter, a digit) to the last
+/// before a right-to-left one reversed back.
+fn unreversed(text: &str) -> String {
+    let ltr = |c: char| {
+        (c.is_alphanumeric() && !redline_resume::words::right_to_left(c)) || c.is_ascii_digit()
+    };
+    let reversed: Vec<char> = text.chars().rev().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < reversed.len() {
+        if !ltr(reversed[i]) {
+            out.push(reversed[i]);
+            i += 1;
+            continue;
+        }
+        // The run goes on through neutrals while another left-to-right character follows before any
+        // right-to-left one.
+        let mut end = i;
+        let mut j = i;
+        while j < reversed.len() && !redline_resume::words::right_to_left(reversed[j]) {
+            if ltr(reversed[j]) {
+                end = j;
+            }
+            j += 1;
+        }
+        out.extend(reversed[i..=end].iter().rev());
+        i = end + 1;
+    }
+    out
 }
 
 /// The most glyphs one `first last width` range of a font's widths may cover (a font has at most 65,536).
@@ -368,5 +429,32 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
                 out.push(line);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_laid_out_right_to_left_reads_in_written_order() {
+        // As drawn: the parts from the right, an Arabic word's letters from the right.
+        let month: String = "ديسمبر".chars().rev().collect();
+        let drawn = format!("https://x.example · Pied Piper · 2014 {month} – 2013 {month}");
+        assert_eq!(
+            right_to_left(&drawn),
+            "ديسمبر 2013 – ديسمبر 2014 · Pied Piper · https://x.example"
+        );
+        assert_eq!(
+            right_to_left("Javascript ,CSS ,HTML"),
+            "HTML, CSS, Javascript"
+        );
+        // A part in one direction keeps its order; a left-to-right line is left as it is.
+        assert_eq!(
+            right_to_left("2712 Broadway St, CA 94115"),
+            "2712 Broadway St, CA 94115"
+        );
+        let score: String = "4.0 :".to_owned() + &"المعدل".chars().rev().collect::<String>() + " •";
+        assert_eq!(right_to_left(&score), "• المعدل: 4.0");
     }
 }

@@ -78,6 +78,6 @@ fn the_samples_own_exports_read_back_in_every_language_and_layout() {
         total.ratio() * 100.0
     );
     // The goal is 99 % on each; this floor fails the run when accuracy drops below what it reads today
-    // (every file 100 % but the Arabic PDFs' 58 % and the CJK text's 98 %: docs/benchmarks.md).
-    assert!(total.ratio() >= 0.96, "{:.3}", total.ratio());
+    // (every file 100 % but the Arabic PDFs' 88 %: docs/benchmarks.md).
+    assert!(total.ratio() >= 0.99, "{:.3}", total.ratio());
 }
