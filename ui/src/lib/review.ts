@@ -64,7 +64,8 @@ export function fieldsOf(document: JsonValue): FieldGroup[] {
 
 /** `document` with the text at `pointer` (one [`fieldsOf`] gave) set to `value`; the rest is kept as it was. */
 export function setField(document: JsonValue, pointer: string, value: string): JsonValue {
-  const copy = structuredClone(document);
+  // A copy through JSON: the document may be a Svelte state proxy, which structuredClone refuses.
+  const copy = JSON.parse(JSON.stringify(document)) as JsonValue;
   const keys = pointer
     .split("/")
     .slice(1)
