@@ -414,7 +414,7 @@ async fn pick_resume_file<R: Runtime>(app: &AppHandle<R>) -> Option<std::path::P
         .set_title("Import a resume")
         .add_filter(
             "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
-            &["pdf", "docx", "odt", "zip", "md", "markdown", "txt", "json"],
+            &redline_import::EXTENSIONS,
         )
         .add_filter("All files", &["*"])
         .pick_file(move |file| {

@@ -188,23 +188,13 @@ pub fn sniff(bytes: &[u8]) -> Result<Format, ImportError> {
     Ok(Format::Text)
 }
 
-/// The JSON Resume sections: a JSON file with none of them is not a resume.
-const JSON_RESUME_KEYS: [&str; 14] = [
-    "basics",
-    "work",
-    "volunteer",
-    "education",
-    "awards",
-    "certificates",
-    "publications",
-    "skills",
-    "languages",
-    "interests",
-    "references",
-    "projects",
-    "meta",
-    "$schema",
-];
+/// Whether `key` is one of JSON Resume's top-level keys: a JSON file with none of them is not a resume.
+fn json_resume_key(key: &str) -> bool {
+    matches!(key, "basics" | "meta" | "$schema") || redline_resume::words::SECTIONS.contains(&key)
+}
+
+/// The file name extensions an open dialog offers for an import (the content still decides the format).
+pub const EXTENSIONS: [&str; 8] = ["pdf", "docx", "odt", "zip", "md", "markdown", "txt", "json"];
 
 /// Reads `bytes` (the file `name`) as a resume: the format by its content, then its reader. PDF is read in
 /// this process (see [`pdf_lines`] to read it elsewhere and pass the lines to [`from_lines`]).
@@ -297,7 +287,7 @@ fn json(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
     // A JSON object with none of JSON Resume's keys (a service account's key, say) is not imported as an
     // empty resume that would keep it in its history and backups forever.
     if let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(bytes)
-        && !m.keys().any(|k| JSON_RESUME_KEYS.contains(&k.as_str()))
+        && !m.keys().any(|k| json_resume_key(k))
     {
         return Err(ImportError::NotAResume);
     }

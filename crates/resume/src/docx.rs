@@ -13,22 +13,21 @@ use crate::export::{Page, Template};
 use crate::outline::{Entry, Item, outline};
 use crate::words::{Words, words};
 
-/// XML text with its five special characters escaped, and characters XML 1.0 cannot hold dropped.
+/// XML text: the HTML export's escaping (`& < > " '`), with line breaks and tabs as spaces and the
+/// characters XML 1.0 cannot hold dropped.
 fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(' '),
-            c if (c as u32) < 0x20 || matches!(c, '\u{FFFE}' | '\u{FFFF}') => {}
-            c => out.push(c),
-        }
-    }
-    out
+    let kept: String = text
+        .chars()
+        .map(|c| {
+            if matches!(c, '\t' | '\n' | '\r') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .filter(|&c| (c as u32) >= 0x20 && !matches!(c, '\u{FFFE}' | '\u{FFFF}'))
+        .collect();
+    crate::export::escape(&kept)
 }
 
 /// The document's body, and the link targets it refers to (relationship ids `rIdLink1`, …).
