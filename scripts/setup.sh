@@ -71,6 +71,13 @@ install_npm_packages() {
     say "Installing the UI's npm packages"
     npm --prefix "$ROOT/ui" ci --no-audit --no-fund --loglevel=error
   fi
+  # For tests: published JSON Resume themes, whose pages the import reads back (crates/import/corpus).
+  local corpus="$ROOT/crates/import/corpus"
+  if [ "$WITH_TESTS" = 1 ] && { [ ! -d "$corpus/node_modules" ] ||
+    [ "$corpus/package-lock.json" -nt "$corpus/node_modules/.package-lock.json" ]; }; then
+    say "Installing published resume themes for the import's tests"
+    npm --prefix "$corpus" ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  fi
 }
 
 install_test_tools() {

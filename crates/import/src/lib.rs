@@ -39,6 +39,8 @@ pub struct Line {
     pub indent: f32,
     /// A blank line or a wider space stands before it.
     pub gap: bool,
+    /// The line before it ran on to its column's right edge: this one carries on its sentence.
+    pub wrapped: bool,
 }
 
 impl Line {
@@ -52,6 +54,7 @@ impl Line {
             bold: false,
             indent: 0.0,
             gap: false,
+            wrapped: false,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! A PDF's text layer into lines, by where its glyphs are: glyphs on one baseline make a line, a wide gap
-//! inside a line splits it, a gutter that runs down the page splits it into columns (a sidebar, two
-//! columns) read one after the other, and each line keeps its size against the body text's and its
-//! indent. Letter-spaced headings ("S K I L L S") are read as their word.
+//! inside a line splits it, a gutter that runs down all or part of the page splits that part into
+//! columns (a sidebar, two columns under a full-width header) read one after the other, and each line
+//! keeps its size against the body text's and its indent. Letter-spaced headings ("S K I L L S") are
+//! read as their word.
 
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
@@ -290,7 +291,7 @@ fn runs(mut glyphs: Vec<Glyph>) -> Vec<Run> {
         for g in row {
             let size = g.size.max(1.0);
             match run.as_mut() {
-                Some(r) if g.x - r.x1 < size * 1.2 => {
+                Some(r) if g.x - r.x1 < size * 0.6 => {
                     if g.x - r.x1 > size * 0.12 && !r.text.ends_with(' ') {
                         r.text.push(' ');
                     }
@@ -349,56 +350,133 @@ fn logical(text: &str) -> String {
     }
 }
 
-/// Where a page splits into columns: an x that no run crosses, with text on both sides down most of the
-/// page.
-fn gutter(runs: &[Run], width: f64) -> Option<f64> {
-    if runs.len() < 6 {
-        return None;
-    }
-    let step = 2.0;
-    let mut best: Option<(f64, usize)> = None;
-    let mut x = width * 0.2;
-    while x < width * 0.8 {
-        let crossing = runs.iter().any(|r| r.x0 < x - 2.0 && r.x1 > x + 2.0);
-        if !crossing {
-            let left = runs.iter().filter(|r| r.x1 <= x).count();
-            let right = runs.iter().filter(|r| r.x0 >= x).count();
-            let balance = left.min(right);
-            // Both sides need a real share of the page's lines, not a right-aligned date.
-            if left * 5 >= runs.len()
-                && right * 5 >= runs.len()
-                && best.is_none_or(|(_, b)| balance > b)
-            {
-                best = Some((x, balance));
+/// Whether `run` crosses the vertical line at `x`.
+fn crosses(run: &Run, x: f64) -> bool {
+    run.x0 < x - 2.0 && run.x1 > x + 2.0
+}
+
+/// A stretch of the page, top to bottom, between runs that cross a candidate gutter: the runs left and
+/// right of it, or the crossing runs themselves.
+struct Band {
+    left: Vec<usize>,
+    right: Vec<usize>,
+}
+
+/// The page's runs (sorted top to bottom) cut at `x` into bands: a run that crosses `x` ends one band and
+/// stands in its own.
+fn bands(runs: &[Run], x: f64) -> Vec<Band> {
+    let mut out = vec![Band {
+        left: Vec::new(),
+        right: Vec::new(),
+    }];
+    for (i, r) in runs.iter().enumerate() {
+        if crosses(r, x) {
+            out.push(Band {
+                left: vec![i],
+                right: Vec::new(),
+            });
+            out.push(Band {
+                left: Vec::new(),
+                right: Vec::new(),
+            });
+        } else if let Some(band) = out.last_mut() {
+            if r.x0 < x {
+                band.left.push(i);
+            } else {
+                band.right.push(i);
             }
         }
-        x += step;
     }
-    let (x, _) = best?;
-    // Right-aligned dates beside each title also leave a gutter: a column has lines that start at its left
-    // edge and run to different lengths; dates end together at the right margin. Count the right side's
-    // lines that are only dates.
-    let right: Vec<&Run> = runs.iter().filter(|r| r.x0 >= x).collect();
-    let dated = right
+    out
+}
+
+/// Whether a band's two sides are columns read one after the other: both have a real share of its lines,
+/// most of each side's start at its left edge, neither is only dates (right-aligned dates beside each title leave a gutter too), and their lines do not
+/// stand on the same baselines (a heading or a date beside each entry is read across, as a row).
+fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band) -> bool {
+    let (left, right) = (band.left.len(), band.right.len());
+    let all = left + right;
+    if left < 3 || right < 3 || left * 6 < all || right * 6 < all {
+        return false;
+    }
+    let dated = |side: &[usize]| side.iter().filter(|&&i| dated_runs[i]).count() * 2 >= side.len();
+    // A column's lines start at its left edge, most of them: chips or a date far right are not one.
+    let edged = |side: &[usize]| {
+        let edge = side.iter().map(|&i| runs[i].x0).fold(f64::MAX, f64::min);
+        let size = side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min);
+        side.iter()
+            .filter(|&&i| runs[i].x0 - edge <= size * 1.5)
+            .count()
+            * 2
+            >= side.len()
+    };
+    if dated(&band.left) || dated(&band.right) || !edged(&band.left) || !edged(&band.right) {
+        return false;
+    }
+    let aligned = band
+        .left
         .iter()
-        .filter(|r| crate::dates::only(&r.text).is_some())
+        .filter(|&&i| {
+            band.right
+                .iter()
+                .any(|&j| (runs[i].y - runs[j].y).abs() <= runs[i].size.min(runs[j].size) * 0.35)
+        })
         .count();
-    (dated * 2 < right.len()).then_some(x)
+    aligned * 2 < left
+}
+
+/// The page's runs in reading order, as groups each read top to bottom: where a gutter runs down part of
+/// the page (a sidebar beside the main column, two columns under a full-width header), that part's left
+/// column, then its right; the rest across the whole width.
+fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
+    runs.sort_by(|a, b| a.y.total_cmp(&b.y));
+    let dated: Vec<bool> = runs
+        .iter()
+        .map(|r| crate::dates::only(&r.text).is_some())
+        .collect();
+    let mut best: Option<(f64, usize)> = None;
+    let mut x = width * 0.15;
+    while x < width * 0.85 {
+        let score: usize = bands(&runs, x)
+            .iter()
+            .filter(|b| columns_in(&runs, &dated, b))
+            .map(|b| b.left.len().min(b.right.len()))
+            .sum();
+        if score > 0 && best.is_none_or(|(_, b)| score > b) {
+            best = Some((x, score));
+        }
+        x += 2.0;
+    }
+    let Some((x, _)) = best else {
+        return vec![runs];
+    };
+    let mut out: Vec<Vec<usize>> = vec![Vec::new()];
+    for band in bands(&runs, x) {
+        if columns_in(&runs, &dated, &band) {
+            out.push(band.left);
+            out.push(band.right);
+            out.push(Vec::new());
+        } else if let Some(across) = out.last_mut() {
+            across.extend(band.left);
+            across.extend(band.right);
+        }
+    }
+    let mut slots: Vec<Option<Run>> = runs.into_iter().map(Some).collect();
+    out.into_iter()
+        .filter(|g| !g.is_empty())
+        .map(|g| {
+            let mut g: Vec<Run> = g.into_iter().filter_map(|i| slots[i].take()).collect();
+            g.sort_by(|a, b| a.y.total_cmp(&b.y));
+            g
+        })
+        .collect()
 }
 
 /// One page's lines into `out`, column by column, top to bottom.
 fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
-    let all = runs(glyphs);
-    let columns: Vec<Vec<Run>> = match gutter(&all, width) {
-        Some(x) => {
-            let (left, right): (Vec<Run>, Vec<Run>) = all.into_iter().partition(|r| r.x1 <= x);
-            vec![left, right]
-        }
-        None => vec![all],
-    };
-    for column in columns {
+    for column in columns(runs(glyphs), width) {
         let left_edge = column.iter().map(|r| r.x0).fold(f64::MAX, f64::min);
-        // Runs on one baseline in one column are one line, its parts two spaces apart.
+        // Runs on one baseline in one column are one line, its parts two spaces apart, left to right.
         let mut rows: Vec<Vec<Run>> = Vec::new();
         let mut sorted = column;
         sorted.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x0.total_cmp(&b.x0)));
@@ -410,7 +488,39 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
                 _ => rows.push(vec![r]),
             }
         }
+        // A section's heading set in a margin beside its first line is a line of its own, before it.
+        let rows = rows.into_iter().flat_map(|mut row| {
+            row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+            if row.len() > 1 && crate::headings::part(&unspaced(&row[0].text)).is_some() {
+                let rest = row.split_off(1);
+                vec![row, rest]
+            } else {
+                vec![row]
+            }
+        });
+        let mut rows: Vec<Vec<Run>> = rows.collect();
+        // A heading in a margin, set larger than the text beside it, can stand a little below that
+        // text's first line: it comes first.
+        for i in 1..rows.len() {
+            let (above, heading) = (&rows[i - 1], &rows[i]);
+            let is_heading = heading.len() == 1
+                && crate::headings::part(&unspaced(&heading[0].text)).is_some()
+                && heading[0].size > above[0].size * 1.15;
+            let opens = i < 2 || above[0].y - rows[i - 2][0].y > above[0].size * 1.75;
+            if is_heading
+                && opens
+                && above[0].x0 > heading[0].x1
+                && heading[0].y - above[0].y < heading[0].size
+            {
+                rows.swap(i - 1, i);
+            }
+        }
+        let right_edge = rows
+            .iter()
+            .flat_map(|row| row.iter().map(|r| r.x1))
+            .fold(f64::MIN, f64::max);
         let mut last_y: Option<(f64, f64)> = None;
+        let mut last_end = f64::MIN;
         for row in rows {
             let size = row.iter().map(|r| r.size).fold(0.0, f64::max);
             let text = row
@@ -424,6 +534,8 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
             line.indent = ((row[0].x0 - left_edge) / body) as f32;
             line.gap = last_y.is_some_and(|(ly, ls)| y - ly > ls.max(size) * 1.75);
             line.heading = size > body * 1.15 && line.text.chars().count() <= 60;
+            line.wrapped = !line.gap && last_end >= right_edge - body * 4.0;
+            last_end = row.last().map_or(f64::MIN, |r| r.x1);
             last_y = Some((y, size));
             if !line.text.is_empty() {
                 out.push(line);

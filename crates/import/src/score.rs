@@ -1,7 +1,7 @@
 //! How much of a resume an import got right, field by field: the benchmark's and the tests' measure.
 //!
 //! Every string (and number) in the resume the file was made from is a field, by its JSON Pointer. A field
-//! counts only where the file shows it (its letters are somewhere in the file's text). It is right when the
+//! counts only where the file shows it (its words stand together in the file's text). It is right when the
 //! import has the same text at the same pointer, compared by letters and digits only, in lower case; dates by
 //! year and month.
 
@@ -41,6 +41,30 @@ pub fn normal(text: &str) -> String {
         .collect()
 }
 
+/// `text`'s words (letters and digits), lower case, each with a space either side: a value is shown
+/// where its words stand together in the file's, not inside a longer word ("US" is not in "focuses").
+fn words(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let mut out = String::from(" ");
+    for c in text.nfkc().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    if !out.ends_with(' ') {
+        out.push(' ');
+    }
+    out
+}
+
+/// Scripts written without spaces between words, where a value is looked for by its letters alone.
+fn unspaced_script(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{9FFF}' | '\u{0E00}'..='\u{0E7F}'))
+}
+
 fn leaves<'a>(value: &'a Value, pointer: String, out: &mut Vec<(String, &'a Value)>) {
     match value {
         Value::Object(m) => {
@@ -77,7 +101,7 @@ fn month(date: &str) -> String {
 
 /// The import `got` against the resume `want` the file was made from; `shown` is the file's text.
 pub fn score(want: &Value, got: &Value, shown: &str) -> Score {
-    let shown = normal(shown);
+    let (shown_words, shown) = (words(shown), normal(shown));
     let mut fields = Vec::new();
     leaves(want, String::new(), &mut fields);
     let mut score = Score::default();
@@ -95,7 +119,12 @@ pub fn score(want: &Value, got: &Value, shown: &str) -> Score {
             expected.get(..4).is_some_and(|y| shown.contains(y))
         } else {
             let n = normal(&expected);
-            !n.is_empty() && shown.contains(&n)
+            !n.is_empty()
+                && if unspaced_script(&expected) {
+                    shown.contains(&n)
+                } else {
+                    shown_words.contains(&words(&expected))
+                }
         };
         if !visible {
             continue;

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::Line;
 use crate::dates::{self, Span};
-use crate::headings::{Part, part};
+use crate::headings::{self, Part, part};
 
 /// What the lines said: the resume, and the lines that found no place in it.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,14 +37,8 @@ pub fn read(lines: &[Line]) -> Read {
                 unplaced.push(block.heading.to_owned());
                 unplaced.extend(block.lines.iter().map(|l| l.text.clone()));
             }
-            Some(Part::Summary) => summary.extend(paragraphs(&block.lines)),
-            Some(Part::Contact) => {
-                for line in &block.lines {
-                    if !contacts(&line.text, &mut basics) {
-                        unplaced.push(line.text.clone());
-                    }
-                }
-            }
+            Some(Part::Summary) => about(&block.lines, &mut basics, &mut summary, &mut unplaced),
+            Some(Part::Contact) => contact_block(&block.lines, &mut basics, &mut unplaced),
             Some(Part::Section(id)) => {
                 let items = section(id, &block.lines, &mut unplaced);
                 if items.is_empty() {
@@ -103,6 +97,9 @@ fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
             && blocks.len() > 1
             && !blocks[0].lines.is_empty()
             && section_size.is_some_and(|size| line.size >= size - 0.01)
+            // An entry's title set as large as the headings: the first line under one, or one with dates.
+            && !blocks.last().is_some_and(|b| b.part.is_some() && b.lines.is_empty())
+            && dates::find(&line.text).is_none()
         {
             // A heading the source marks as one, but no part Redline knows: its lines are shown, not lost.
             blocks.push(Block {
@@ -266,9 +263,14 @@ fn profile_of(url: &str) -> Option<(String, String)> {
         .trim_start_matches("http://")
         .trim_start_matches("www.");
     let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let (_, network) = NETWORKS
-        .iter()
-        .find(|(h, _)| host == *h || host.ends_with(&format!(".{h}")))?;
+    // A network's own host, or one named for it (`soundcloud.example.com`).
+    let (_, network) = NETWORKS.iter().find(|(h, _)| {
+        host == *h
+            || host.ends_with(&format!(".{h}"))
+            || h.split('.')
+                .next()
+                .is_some_and(|stem| host.starts_with(&format!("{stem}.")))
+    })?;
     let user = path
         .split('/')
         .filter(|p| !p.is_empty() && !matches!(*p, "in" | "users" | "u" | "company"))
@@ -307,51 +309,118 @@ fn push_profile(basics: &mut Map<String, Value>, network: &str, user: &str, url:
     }
 }
 
-/// A place as people write it, into JSON Resume's location by how many parts it has.
+/// A place as people write it, into JSON Resume's location: a country code at the end (`US`, `(US)`), a
+/// postal code where one is (`94115`, `CA 94115`), then address, city and region by how many parts are
+/// left.
 fn location(text: &str) -> Value {
-    let parts: Vec<&str> = text
+    let mut parts: Vec<String> = text
         .split([',', '、', '،'])
-        .map(str::trim)
+        .map(|p| p.trim().to_owned())
         .filter(|p| !p.is_empty())
         .collect();
-    let country = |p: &str| p.len() == 2 && p.chars().all(|c| c.is_ascii_uppercase());
-    let keys: &[&str] = match parts.len() {
-        1 => &["city"],
-        2 if country(parts[1]) => &["city", "countryCode"],
-        2 => &["city", "region"],
-        3 if country(parts[2]) => &["city", "region", "countryCode"],
-        3 => &["address", "city", "region"],
-        4 => &["address", "city", "region", "countryCode"],
-        // Redline's own order: address, postal code, city, region, country.
-        _ => &["address", "postalCode", "city", "region", "countryCode"],
-    };
+    let code = |p: &str| p.len() == 2 && p.chars().all(|c| c.is_ascii_uppercase());
     let mut place = Map::new();
+    if parts.len() > 1 {
+        let last = parts.last().cloned().unwrap_or_default();
+        if code(&last) {
+            place.insert("countryCode".into(), json!(last));
+            parts.pop();
+        } else if let Some((rest, country)) = last
+            .strip_suffix(')')
+            .and_then(|l| l.rsplit_once('('))
+            .filter(|(_, c)| code(c))
+        {
+            place.insert("countryCode".into(), json!(country));
+            let rest = rest.trim().to_owned();
+            parts.pop();
+            if !rest.is_empty() {
+                parts.push(rest);
+            }
+        }
+    }
+    // `94115`, `CA 94115`, `NW1 5LR`, `75001`.
+    let postal = |p: &str| {
+        let digits = p.chars().filter(char::is_ascii_digit).count();
+        let numbered = |w: &str| w.chars().any(|c| c.is_ascii_digit());
+        p.split_whitespace().count() <= 2
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-')
+            && (digits >= 2 && p.split_whitespace().all(numbered)
+                || digits >= 4 && p.split_whitespace().all(|w| numbered(w) || code(w)))
+    };
+    if parts.len() > 1
+        && let Some(i) = parts.iter().position(|p| postal(p))
+    {
+        place.insert("postalCode".into(), json!(parts.remove(i)));
+    }
+    let keys: &[&str] = match parts.len() {
+        0 => &[],
+        1 => &["city"],
+        2 => &["city", "region"],
+        _ => &["address", "city", "region"],
+    };
+    let n = parts.len();
     for (i, key) in keys.iter().enumerate() {
-        let value = if i + 1 == keys.len() {
-            parts[i..].join(", ")
-        } else {
-            parts[i].to_owned()
+        let value = match (keys.len(), i) {
+            // More parts than keys: the address takes the first ones.
+            (3, 0) => parts[..n - 2].join(", "),
+            (3, _) => parts[n - 3 + i].clone(),
+            _ => parts[i].clone(),
         };
         place.insert((*key).into(), json!(value));
     }
     Value::Object(place)
 }
 
+/// A network known by its name ("Twitter", "github"): its name as written in [`NETWORKS`].
+fn network_named(text: &str) -> Option<&'static str> {
+    let t = text.trim().trim_end_matches(':');
+    NETWORKS
+        .iter()
+        .find(|(_, n)| n.eq_ignore_ascii_case(t))
+        .map(|&(_, n)| n)
+}
+
+/// `neutralthoughts (Twitter)`: (network, user).
+fn user_and_network(piece: &str) -> Option<(&'static str, &str)> {
+    let (user, rest) = piece.split_once(" (")?;
+    let network = network_named(rest.strip_suffix(')')?)?;
+    let user = user.trim().trim_start_matches('@');
+    (!user.is_empty() && !user.contains(char::is_whitespace)).then_some((network, user))
+}
+
+/// A word standing alone: a user name.
+fn one_word(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && !t.contains(char::is_whitespace) && t.chars().count() <= 40
+}
+
 /// Reads the contact details in `line` into `basics`; false when the line is not contact details.
 fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
     let pieces = pieces(line);
-    let contact = |p: &str| is_email(p) || is_phone(p) || is_url(p) || network_piece(p).is_some();
+    let contact = |p: &str| {
+        is_email(p)
+            || is_phone(p)
+            || is_url(p)
+            || network_piece(p).is_some()
+            || user_and_network(p).is_some()
+    };
     let known = pieces.iter().filter(|p| contact(p)).count();
     if known == 0 {
         return false;
     }
-    for p in &pieces {
+    let mut i = 0;
+    while i < pieces.len() {
+        let p = &pieces[i];
+        i += 1;
         if is_email(p) && !basics.contains_key("email") {
             basics.insert("email".into(), json!(p.trim_start_matches("mailto:")));
         } else if is_phone(p) && !basics.contains_key("phone") {
             basics.insert("phone".into(), json!(p));
         } else if let Some((network, user, url)) = network_piece(p) {
             push_profile(basics, &network, &user, &url);
+        } else if let Some((network, user)) = user_and_network(p) {
+            push_profile(basics, network, user, "");
         } else if is_url(p) {
             let url = full_url(p);
             match profile_of(&url) {
@@ -361,6 +430,15 @@ fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
                 }
                 None => push_profile(basics, "", "", &url),
             }
+        } else if one_word(p)
+            && !is_email(p)
+            && let Some(url) = pieces.get(i).filter(|u| is_url(u) && !is_email(u))
+        {
+            // "neutralthoughts · https://twitter.com": a user name and the profile's address.
+            let url = full_url(url);
+            let network = profile_of(&url).map(|(n, _)| n).unwrap_or_default();
+            push_profile(basics, &network, p, &url);
+            i += 1;
         } else if !basics.contains_key("location") {
             basics.insert("location".into(), location(p));
         } else {
@@ -369,6 +447,62 @@ fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
         }
     }
     true
+}
+
+/// Words that label a contact detail set on the line above it ("Email", then the address).
+const CONTACT_LABELS: &[&str] = &[
+    "email",
+    "e-mail",
+    "mail",
+    "phone",
+    "telephone",
+    "tel",
+    "mobile",
+    "cell",
+    "website",
+    "web",
+    "homepage",
+    "url",
+    "address",
+    "location",
+    "telefon",
+    "adresse",
+    "téléphone",
+    "teléfono",
+    "correo",
+    "telefone",
+    "endereço",
+];
+
+/// A block of contact details: lines of them, labels over them ("Email", "Phone"), and a network's name
+/// over the user's ("Twitter", then "neutralthoughts").
+fn contact_block(lines: &[&Line], basics: &mut Map<String, Value>, unplaced: &mut Vec<String>) {
+    let mut i = 0;
+    while i < lines.len() {
+        let text = lines[i].text.trim();
+        i += 1;
+        let bare = text.trim_end_matches(':').to_lowercase();
+        if CONTACT_LABELS.contains(&bare.as_str()) {
+            continue;
+        }
+        if let Some(network) = network_named(text)
+            && let Some(user) = lines.get(i).map(|l| l.text.trim()).filter(|u| one_word(u))
+        {
+            let (user, url) = if is_url(user) {
+                let url = full_url(user);
+                let name = profile_of(&url).map(|(_, u)| u).unwrap_or_default();
+                (name, url)
+            } else {
+                (user.trim_start_matches('@').to_owned(), String::new())
+            };
+            push_profile(basics, network, &user, &url);
+            i += 1;
+            continue;
+        }
+        if !contacts(text, basics) {
+            unplaced.push(text.to_owned());
+        }
+    }
 }
 
 /// `Twitter: neutralthoughts <https://twitter.com/…>` or `GitHub: ada`: (network, user, url).
@@ -406,6 +540,68 @@ fn network_piece(piece: &str) -> Option<(String, String, String)> {
     (known || !url.is_empty()).then(|| (network.to_owned(), user.to_owned(), url))
 }
 
+/// A summary's block, which beside a sidebar often holds the contact details too ("About"): where it
+/// has contact lines, its short lines are contact details (an address wrapped over lines, a user name
+/// beside a network's icon) and only its prose is the summary.
+fn about(
+    lines: &[&Line],
+    basics: &mut Map<String, Value>,
+    summary: &mut Vec<String>,
+    unplaced: &mut Vec<String>,
+) {
+    let lines = rejoined(lines);
+    let mut details = Map::new();
+    let is_contact: Vec<bool> = lines
+        .iter()
+        .map(|l| short(&l.text) && contacts(&l.text, &mut details))
+        .collect();
+    if !is_contact.contains(&true) {
+        let lines: Vec<&Line> = lines.iter().collect();
+        summary.extend(paragraphs(&lines));
+        return;
+    }
+    let mut prose: Vec<&Line> = Vec::new();
+    let mut place: Vec<&str> = Vec::new();
+    for (line, contact) in lines.iter().zip(is_contact) {
+        let text = line.text.trim();
+        if contact {
+            contacts(text, basics);
+        } else if !short(text) {
+            prose.push(line);
+        } else if one_word(text) && !text.ends_with('.') {
+            push_profile(basics, "", text.trim_start_matches('@'), "");
+        } else if prose.is_empty() && !basics.contains_key("location") {
+            place.push(text);
+        } else {
+            unplaced.push(text.to_owned());
+        }
+    }
+    if !place.is_empty() {
+        basics.insert("location".into(), location(&place.join(" ")));
+    }
+    summary.extend(paragraphs(&prose));
+}
+
+/// Lines with an address or a link broken across them (`richard@mail.c`, then `om`) joined again.
+fn rejoined(lines: &[&Line]) -> Vec<Line> {
+    let mut out: Vec<Line> = Vec::new();
+    for line in lines {
+        let text = line.text.trim();
+        if let Some(last) = out.last_mut()
+            && !line.gap
+            && (is_email(&last.text) || is_url(&last.text))
+            && one_word(text)
+            && text.chars().count() <= 12
+            && text.starts_with(|c: char| c.is_lowercase() || c == '/')
+        {
+            last.text.push_str(text);
+            continue;
+        }
+        out.push((*line).clone());
+    }
+    out
+}
+
 /// The header: the name (the largest of the first lines), the label, contact lines and a summary.
 fn header(
     lines: &[&Line],
@@ -437,7 +633,7 @@ fn header(
         } else if !basics.contains_key("label") && short(text) && i <= name_at + 2 {
             basics.insert("label".into(), json!(text));
         } else if short(text)
-            && prose.is_empty()
+            && (prose.is_empty() || line.gap)
             && !basics.contains_key("location")
             && text.contains([',', '、', '،'])
         {
@@ -468,6 +664,8 @@ struct Raw {
     dates: Option<Span>,
     paragraphs: Vec<String>,
     bullets: Vec<String>,
+    /// Lists under a label ("Skills: a · b"): the label's key and the items.
+    lists: Vec<(String, Vec<String>)>,
     /// The last line was a paragraph's: a next line may continue it.
     in_paragraph: bool,
 }
@@ -486,28 +684,56 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
     let mut out: Vec<Raw> = Vec::new();
     let mut current = Raw::default();
     let mut last_bullet: Option<&Line> = None;
+    let mut last_was_head = false;
+    let mut items_spaced = false;
     let mut entry_indent = lines.first().map_or(0.0, |l| l.indent);
     for line in lines {
         let text = line.text.trim();
         if text.is_empty() {
             continue;
         }
+        let after_head = std::mem::replace(&mut last_was_head, false);
+        // "Highlights", "Courses": a label over a list, which the list's own field says.
+        if !current.head.is_empty() && ENTRY_LABELS.contains(&headings::key(text).as_str()) {
+            current.in_paragraph = false;
+            last_bullet = None;
+            continue;
+        }
+        // "Skills: a · b", "Major courses: a · b": a labelled list is the entry's keywords or courses.
+        if !current.head.is_empty()
+            && let Some((label, rest)) = text.split_once(':')
+            && ENTRY_LABELS.contains(&headings::key(label).as_str())
+            && !rest.trim().is_empty()
+        {
+            current
+                .lists
+                .push((headings::key(label), keyword_items(rest)));
+            current.in_paragraph = false;
+            continue;
+        }
         // A list whose bullets are drawn, not written (a browser's `<ul>` printed): its items stand in
         // from the entry's left edge.
         let drawn_bullet = !current.head.is_empty()
             && line.indent >= entry_indent + 1.0
+            // Right under a one-line title, a line set in a little is the title's second line.
+            && (current.has_body() || current.head.len() >= 2 || line.indent >= entry_indent + 2.0)
             && !text.starts_with(|c: char| c.is_lowercase())
             && list_items(text).is_none()
+            && !(line.wrapped && items_spaced && !line.gap)
             && last_bullet.is_none_or(|b| b.indent + 0.3 >= line.indent);
         if let Some(item) = strip_bullet(text).or((line.bullet || drawn_bullet).then_some(text)) {
+            // A list whose items stand apart (a space between them): a line with none before it
+            // carries on the item above.
+            items_spaced = last_bullet.is_some() && line.gap;
             current.bullets.push(item.to_owned());
             current.in_paragraph = false;
             last_bullet = Some(line);
             continue;
         }
         if let Some(bullet) = last_bullet
-            && !line.gap
-            && (line.indent > bullet.indent + 0.3 || text.starts_with(|c: char| c.is_lowercase()))
+            && (!line.gap && line.indent > bullet.indent + 0.3
+                || line.wrapped && items_spaced && (line.indent - bullet.indent).abs() <= 0.3
+                || text.starts_with(|c: char| c.is_lowercase()))
             && let Some(last) = current.bullets.last_mut()
         {
             join_wrapped(last, text);
@@ -532,6 +758,9 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
         }
         if current.is_empty() {
             entry_indent = line.indent;
+        } else if !current.has_body() {
+            // A date set far right above the title does not set the entry's left edge.
+            entry_indent = entry_indent.min(line.indent);
         }
         if headish && !current.has_body() && (current.head.len() < 3 || span.is_some()) {
             if let Some(span) = span.filter(|_| current.dates.is_none()) {
@@ -542,11 +771,27 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
                 }
             } else {
                 current.head.push(text.to_owned());
+                last_was_head = true;
             }
             continue;
         }
         match current.paragraphs.last_mut() {
             Some(last) if current.in_paragraph && !line.gap => join_wrapped(last, text),
+            // A long line taken for the entry's last title line, with this one right under it: a
+            // paragraph's first line, wrapped.
+            None if !line.gap
+                && after_head
+                && (current.head.len() >= 2 || text.starts_with(|c: char| c.is_lowercase()))
+                && current.dates_on != Some(current.head.len() - 1)
+                && current
+                    .head
+                    .last()
+                    .is_some_and(|h| h.split_whitespace().count() >= 8) =>
+            {
+                let mut first = current.head.pop().unwrap_or_default();
+                join_wrapped(&mut first, text);
+                current.paragraphs.push(first);
+            }
             _ => current.paragraphs.push(text.to_owned()),
         }
         current.in_paragraph = true;
@@ -557,8 +802,36 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
     out
 }
 
+/// Labels an entry's lists are set under, by their key: highlights, courses, keywords.
+const ENTRY_LABELS: &[&str] = &[
+    "highlights",
+    "keyachievements",
+    "achievements",
+    "courses",
+    "majorcourses",
+    "coursework",
+    "relevantcoursework",
+    "skills",
+    "keywords",
+    "technologies",
+    "tools",
+    "stack",
+    "techstack",
+];
+
+/// A list's items where they are set apart by commas, middle dots or wide gaps.
+fn keyword_items(text: &str) -> Vec<String> {
+    let mut text = text.to_owned();
+    for dot in [" · ", " • ", " ∙ ", " | "] {
+        text = text.replace(dot, ", ");
+    }
+    list_items(&text).unwrap_or_else(|| vec![text.trim().to_owned()])
+}
+
 /// The separators between a title's parts on one line.
-const SEPARATORS: &[&str] = &[" · ", " | ", " • ", " — ", " – ", " @ ", " at ", "  "];
+const SEPARATORS: &[&str] = &[
+    " · ", " | ", " • ", " ∙ ", " — ", " – ", " @ ", " at ", "  ",
+];
 
 fn split_parts(text: &str) -> Vec<String> {
     let mut parts = vec![text.to_owned()];
@@ -649,6 +922,31 @@ fn role_score(text: &str) -> usize {
             .count()
 }
 
+/// A degree's first word, by its key.
+const DEGREES: &[&str] = &[
+    "bachelor",
+    "bachelors",
+    "master",
+    "masters",
+    "bsc",
+    "ba",
+    "bs",
+    "beng",
+    "msc",
+    "ma",
+    "ms",
+    "meng",
+    "mba",
+    "phd",
+    "doctor",
+    "doctorate",
+    "associate",
+    "diploma",
+    "licence",
+    "licenciatura",
+    "diplom",
+];
+
 /// Words that name a school.
 const SCHOOL_WORDS: &[&str] = &[
     "university",
@@ -703,6 +1001,23 @@ fn title_and_subtitle(
             rest.extend(parts[2..].iter().cloned());
             (title.clone(), rest.join(" · "))
         }
+        [a, rest @ ..]
+            if split_parts(a).len() == 2
+                && split_parts(&rest[0]).len() < 2
+                && (score(&rest[0]) == 0 || score(a) > 0)
+                && dates::find(a).is_none() =>
+        {
+            // "CEO/President at Pied Piper" over "Palo Alto, CA": the first line is title and
+            // organisation; the lines under it are the rest of the subtitle.
+            let one = Raw {
+                head: vec![a.clone()],
+                ..Raw::default()
+            };
+            let (title, subtitle) = title_and_subtitle(&one, score, title_is_scored);
+            let mut parts = vec![subtitle];
+            parts.extend(rest.iter().take(1).cloned());
+            (title, parts.join(" · "))
+        }
         [a, b, ..] => {
             let listy = |t: &str| SEPARATORS[..4].iter().any(|s| t.contains(s)) || is_url(t);
             let (sa, sb) = (score(a), score(b));
@@ -751,6 +1066,17 @@ fn subtitle_parts(subtitle: &str) -> (String, String, String) {
     let mut place = String::new();
     let mut url = String::new();
     for p in split_parts(subtitle) {
+        // "Published by Hooli", "Awarded by Techcrunch", "Issued by …": the organisation.
+        let p = [
+            "Published by ",
+            "Awarded by ",
+            "Issued by ",
+            "Issuer: ",
+            "Publisher: ",
+        ]
+        .iter()
+        .find_map(|prefix| p.strip_prefix(prefix))
+        .map_or(p.clone(), str::to_owned);
         if is_url(&p) && url.is_empty() {
             url = full_url(&p);
         } else if org.is_empty() {
@@ -776,13 +1102,39 @@ fn list_items(text: &str) -> Option<Vec<String>> {
     (items.len() >= 2 && items.iter().all(|i| i.split_whitespace().count() <= 4)).then_some(items)
 }
 
-fn entry_value(id: &str, raw: Raw, words: &Words) -> Value {
+fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
     let mut m = Map::new();
+    // Labelled lists: courses to an education's courses, highlights to highlights, the rest (skills,
+    // tools) to a project's keywords or, elsewhere, a highlight of their own.
+    let mut keywords = Vec::new();
+    for (label, items) in std::mem::take(&mut raw.lists) {
+        let courses = label.contains("course");
+        if courses && id == "education"
+            || label.contains("highlight")
+            || label.contains("achievement")
+        {
+            raw.bullets.extend(items);
+        } else if id == "projects" {
+            keywords.extend(items);
+        } else {
+            raw.bullets.push(items.join(", "));
+        }
+    }
+    highlights(&mut m, "keywords", keywords);
     let summary = raw.paragraphs.join("\n\n");
     match id {
         "work" | "volunteer" => {
             let (title, subtitle) = title_and_subtitle(&raw, role_score, true);
-            let (org, place, url) = subtitle_parts(&subtitle);
+            let (org, mut place, url) = subtitle_parts(&subtitle);
+            let mut extra = raw.head.get(2).cloned().unwrap_or_default();
+            // "Pied Piper · Awesome compression company" over "Palo Alto, CA": the line that reads as a
+            // place ("City, Region") is the place; the other part is the company's description.
+            let placelike = |t: &str| {
+                t.contains(", ") && t.split_whitespace().count() <= 5 && !t.ends_with('.')
+            };
+            if placelike(&extra) && !placelike(&place) {
+                std::mem::swap(&mut place, &mut extra);
+            }
             put(&mut m, "position", title);
             put(
                 &mut m,
@@ -794,7 +1146,6 @@ fn entry_value(id: &str, raw: Raw, words: &Words) -> Value {
             }
             put(&mut m, "url", url);
             put_dates(&mut m, &raw, "startDate", "endDate");
-            let extra = raw.head.get(2).cloned().unwrap_or_default();
             if id == "work" && !extra.is_empty() {
                 put(&mut m, "description", extra);
                 put(&mut m, "summary", summary);
@@ -818,15 +1169,27 @@ fn entry_value(id: &str, raw: Raw, words: &Words) -> Value {
             let (study, area) = match degree
                 .split_once(", ")
                 .or_else(|| degree.split_once(" in "))
+                .or_else(|| degree.split_once(" of "))
                 .or_else(|| degree.split_once("、"))
             {
                 Some((s, a)) => (s.to_owned(), a.to_owned()),
-                None => (degree.clone(), String::new()),
+                // "Bachelor Information Technology": a degree's word, then its subject.
+                None => match degree.split_once(' ') {
+                    Some((s, a)) if DEGREES.contains(&headings::key(s).as_str()) => {
+                        (s.to_owned(), a.to_owned())
+                    }
+                    _ => (degree.clone(), String::new()),
+                },
             };
             put(&mut m, "studyType", study);
             put(&mut m, "area", area);
             put_dates(&mut m, &raw, "startDate", "endDate");
-            let mut courses = Vec::new();
+            let mut courses: Vec<String> = raw
+                .head
+                .iter()
+                .skip(2)
+                .flat_map(|l| list_items(l).unwrap_or_else(|| vec![l.clone()]))
+                .collect();
             for b in raw.bullets {
                 let score = b.split_once(':').filter(|(label, _)| {
                     let l = label.trim().to_lowercase();
@@ -877,11 +1240,37 @@ fn entry_value(id: &str, raw: Raw, words: &Words) -> Value {
             }
         }
         "references" => {
-            let name = raw.head.join(", ");
-            put(&mut m, "name", name);
-            let mut text = raw.paragraphs;
-            text.extend(raw.bullets);
-            put(&mut m, "reference", text.join("\n\n"));
+            // A quotation, then "— Erlich Bachman" under it: the dash marks the name.
+            // A short quotation can be taken for a title line: a line in quotes, or a sentence, is the
+            // reference's text.
+            let quoted = |t: &str| {
+                t.starts_with(['“', '"', '„', '«']) || t.ends_with(['.', '”', '"', '»', '!'])
+            };
+            let (mut text, mut names): (Vec<String>, Vec<String>) =
+                raw.head.into_iter().partition(|h| quoted(h));
+            text.extend(raw.paragraphs);
+            let mut bullets = raw.bullets;
+            // The dash before the name may have been read as a bullet.
+            if !text.is_empty() && bullets.len() == 1 && bullets[0].split_whitespace().count() <= 4
+            {
+                names.extend(bullets.pop());
+            }
+            text.extend(bullets);
+            text.retain(|t| match t.strip_prefix(['—', '–', '-', '―']) {
+                Some(name) if short(name) => {
+                    names.push(name.trim().to_owned());
+                    false
+                }
+                _ => true,
+            });
+            put(&mut m, "name", names.join(", "));
+            let quoted = text.join("\n\n");
+            let quoted = quoted
+                .trim()
+                .trim_start_matches(['“', '"', '„', '«'])
+                .trim_end_matches(['”', '"', '»'])
+                .trim();
+            put(&mut m, "reference", quoted);
         }
         _ => {
             // projects
@@ -1013,10 +1402,39 @@ fn name_and_level(text: &str) -> (String, String) {
 fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
     let mut out: Vec<Map<String, Value>> = Vec::new();
     let level_key = if id == "skills" { Some("level") } else { None };
-    for line in lines {
+    let lines = ungridded(lines);
+    // The size and indent of the last name: smaller lines, or lines set in, under it are its keywords.
+    let mut name_at: Option<(f32, f32)> = None;
+    for line in &lines {
         let text = strip_bullet(&line.text).unwrap_or(&line.text).trim();
         if text.is_empty() {
             continue;
+        }
+        // "Skills: a · b" under an interest's name: its keywords.
+        if let Some((label, rest)) = text.split_once(':')
+            && ENTRY_LABELS.contains(&headings::key(label).as_str())
+            && let Some(m) = out.last_mut().filter(|m| !m.contains_key("keywords"))
+        {
+            highlights(m, "keywords", keyword_items(rest));
+            continue;
+        }
+        // Keywords one to a line, set in under their name or smaller than it.
+        // (By indent only where the names stand at the left edge: a right-to-left page's lines end
+        // there instead.)
+        let under = name_at.is_some_and(|(size, indent)| {
+            line.size < size - 0.05 || indent < 0.5 && line.indent > indent + 0.5
+        });
+        if under && !(level_key.is_some() && is_level(text)) {
+            let items = keyword_items(text);
+            if let Some(Value::Array(keywords)) = out.last_mut().and_then(|m| m.get_mut("keywords"))
+            {
+                keywords.extend(items.into_iter().map(Value::String));
+                continue;
+            }
+            if let Some(m) = out.last_mut().filter(|m| m.contains_key("name")) {
+                highlights(m, "keywords", items);
+                continue;
+            }
         }
         let (name, rest) = match text.split_once([':', '：']) {
             Some((n, r)) if n.split_whitespace().count() <= 5 && !r.trim().is_empty() => {
@@ -1033,7 +1451,11 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
             continue;
         }
         let current = out.last_mut();
-        match (list_items(text), current) {
+        let items = list_items(text).or_else(|| {
+            let items = keyword_items(text);
+            (items.len() >= 2).then_some(items)
+        });
+        match (items, current) {
             (Some(items), Some(m)) if !m.contains_key("keywords") => {
                 highlights(m, "keywords", items);
             }
@@ -1057,10 +1479,41 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
                 let mut m = Map::new();
                 put(&mut m, "name", text);
                 out.push(m);
+                name_at = Some((line.size, line.indent));
             }
         }
     }
     out.into_iter().map(Value::Object).collect()
+}
+
+/// Entries set side by side in a grid (skills in two columns: names, then levels, then keywords, each a
+/// row) back one after the other: consecutive lines with as many wide-gap cells as each other, two or
+/// more, read column by column.
+fn ungridded(lines: &[&Line]) -> Vec<Line> {
+    let cells = |l: &Line| l.text.split("   ").count();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let n = cells(lines[i]);
+        let mut end = i + 1;
+        while end < lines.len() && n >= 2 && cells(lines[end]) == n {
+            end += 1;
+        }
+        if n >= 2 && end - i >= 2 {
+            for column in 0..n {
+                for line in &lines[i..end] {
+                    let cell = line.text.split("   ").nth(column).unwrap_or("").trim();
+                    let mut l = Line::plain(cell);
+                    l.size = line.size;
+                    out.push(l);
+                }
+            }
+        } else {
+            out.extend(lines[i..end].iter().map(|l| (*l).clone()));
+        }
+        i = end;
+    }
+    out
 }
 
 fn languages(lines: &[&Line]) -> Vec<Value> {
@@ -1156,6 +1609,46 @@ mod tests {
         assert_eq!(d["interests"][0]["keywords"], json!(["Poetry", "Horses"]));
         assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
         redline_resume::validate(d).unwrap();
+    }
+
+    #[test]
+    fn conventions_of_published_themes_are_read() {
+        let read = read(&lines(
+            "Ada Lovelace\nAnalytical Engineer\n2 Marylebone Rd, NW1 5LR, London, England (GB)\nadal · https://twitter.com/adal   enginefan · https://soundcloud.example.com/enginefan\n\nContact\nEmail\nada@example.com\nGitHub\nada\n\nExperience\nSenior Engineer at Analytical Engines Ltd   Jan 2020 - Dec 2021\nLondon, UK\nSkills: Rust · SQL\n\nSkills\nLanguages   Mathematics\nExpert   Advanced\nRust · Python   Analysis · Algebra\n\nReferences\n“She wrote the first program.”\n— Charles Babbage\n",
+        ));
+        let d = &read.document;
+        let place = &d["basics"]["location"];
+        assert_eq!(place["address"], "2 Marylebone Rd");
+        assert_eq!(place["postalCode"], "NW1 5LR");
+        assert_eq!(place["city"], "London");
+        assert_eq!(place["region"], "England");
+        assert_eq!(place["countryCode"], "GB");
+        let profiles = &d["basics"]["profiles"];
+        assert_eq!(profiles[0]["network"], "Twitter");
+        assert_eq!(profiles[0]["username"], "adal");
+        assert_eq!(profiles[1]["network"], "SoundCloud");
+        assert_eq!(profiles[1]["username"], "enginefan");
+        assert_eq!(profiles[2], json!({"network": "GitHub", "username": "ada"}));
+        assert_eq!(d["basics"]["email"], "ada@example.com");
+        let work = &d["work"][0];
+        assert_eq!(work["position"], "Senior Engineer");
+        assert_eq!(work["name"], "Analytical Engines Ltd");
+        assert_eq!(work["location"], "London, UK");
+        assert_eq!(work["highlights"], json!(["Rust, SQL"]));
+        // A grid of skills, read column by column.
+        assert_eq!(
+            d["skills"],
+            json!([
+                {"name": "Languages", "level": "Expert", "keywords": ["Rust", "Python"]},
+                {"name": "Mathematics", "level": "Advanced", "keywords": ["Analysis", "Algebra"]},
+            ])
+        );
+        assert_eq!(d["references"][0]["name"], "Charles Babbage");
+        assert_eq!(
+            d["references"][0]["reference"],
+            "She wrote the first program."
+        );
+        assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
     }
 
     #[test]
