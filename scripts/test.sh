@@ -149,10 +149,18 @@ if [ "$(uname -s)" = Linux ]; then
               /usr/lib/Redline/THIRD-PARTY-NOTICES.md; do
     printf '%s\n' "$installed" | grep -qx "$file" || { echo "the .deb does not install $file" >&2; exit 1; }
   done
-  # Opening a .json with Redline: the desktop entry says it opens JSON files.
+  # Opening a resume with Redline: the desktop entry offers to open JSON Resume, PDF, Word and OpenDocument
+  # files.
   desktop=$(printf '%s\n' "$installed" | grep '\.desktop$' | head -n 1)
-  grep -q '^MimeType=.*application/json' "$desktop" \
-    || { echo "the .deb's desktop entry ($desktop) does not offer to open .json files" >&2; exit 1; }
+  for mime in application/json application/pdf \
+              application/vnd.openxmlformats-officedocument.wordprocessingml.document \
+              application/vnd.oasis.opendocument.text; do
+    grep -q "^MimeType=.*$mime" "$desktop" \
+      || { echo "the .deb's desktop entry ($desktop) does not offer to open $mime files" >&2; exit 1; }
+  done
+  # …and a file manager's "Open with" hands the files to the app.
+  grep -q '^Exec=redline-app %F$' "$desktop" \
+    || { echo "the .deb's desktop entry ($desktop) does not take the files it opens: $(grep '^Exec=' "$desktop")" >&2; exit 1; }
   # The installed command line and app, started from their installed paths, on a fresh data folder.
   TRY=$(mktemp -d)
   /usr/bin/redline --version

@@ -1398,6 +1398,11 @@ fn ats_refuses_a_pdf_built_to_inflate_to_gigabytes() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{said}");
     assert!(said.contains("more than 1024 MB of memory"), "{said}");
+    // `redline import` reads it the same way, and writes nothing.
+    let out = redline(dir.path(), &["import", bomb.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    assert!(said.contains("more than 1024 MB of memory"), "{said}");
     // The command's own process carried on: the database reads back.
     let listed = json(redline(dir.path(), &["list", "--json"]));
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");

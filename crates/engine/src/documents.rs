@@ -104,7 +104,7 @@ impl Engine {
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<ImportDone, IpcError> {
         self.idle()?;
-        let imported = read_import(path).map_err(|e| IpcError::new(ErrorKind::Invalid, e))?;
+        let imported = read_import_off_thread(path).await?;
         let title = redline_resume::title_of(&imported.document);
         let mut open = self.open()?.lock().await;
         let id = open.store.import(&title, &imported.document)?;
@@ -133,7 +133,7 @@ impl Engine {
     /// Reads the file at `path` as [`Engine::import`] does, and writes nothing: what the import review
     /// shows. A file that cannot be read is refused in words.
     pub async fn preview_import(&self, path: &std::path::Path) -> Result<ImportPreview, IpcError> {
-        let imported = read_import(path).map_err(|e| IpcError::new(ErrorKind::Invalid, e))?;
+        let imported = read_import_off_thread(path).await?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -689,6 +689,17 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
     })
 }
 
+/// [`read_import`] off the async threads: a PDF's reading can take a moment (a second for a long one).
+async fn read_import_off_thread(
+    path: &std::path::Path,
+) -> Result<redline_import::Imported, IpcError> {
+    let path = path.to_owned();
+    tokio::task::spawn_blocking(move || read_import(&path))
+        .await
+        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?
+        .map_err(|e| IpcError::new(ErrorKind::Invalid, e))
+}
+
 /// The file at `path` read as a resume by `redline_import`, at most its size limit; the error in words,
 /// naming the file.
 fn read_import(path: &std::path::Path) -> Result<redline_import::Imported, String> {
@@ -705,13 +716,28 @@ fn read_import(path: &std::path::Path) -> Result<redline_import::Imported, Strin
             redline_import::MAX_FILE_BYTES >> 20
         ));
     }
-    redline_import::import(&name, &bytes).map_err(|e| {
+    let in_words = |e: redline_import::ImportError| {
         if e.names_the_file() {
             e.to_string()
         } else {
             format!("{name}: {e}")
         }
-    })
+    };
+    // A PDF is read by the `redline` program beside this one, in a process bounded in memory and time,
+    // where there is one (the installed app, a build); in this process otherwise.
+    if matches!(
+        redline_import::sniff(&bytes),
+        Ok(redline_import::Format::Pdf)
+    ) && let Some(reader) = redline_import::child::reader()
+    {
+        use redline_import::child::ChildError;
+        let lines = redline_import::child::pdf_lines(&reader, path).map_err(|e| match e {
+            ChildError::Said { message, .. } => message,
+            e => format!("{name}: {e}; it is not a PDF Redline can read"),
+        })?;
+        return redline_import::from_lines(redline_import::Format::Pdf, &lines).map_err(in_words);
+    }
+    redline_import::import(&name, &bytes).map_err(in_words)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! size, an XML's nodes, a PDF's glyphs; a PDF is best read in a child process bounded in memory and time
 //! (the command line's `redline import` does).
 
+pub mod child;
 pub mod dates;
 mod docx;
 pub mod headings;
@@ -40,6 +41,7 @@ pub struct Line {
     /// A blank line or a wider space stands before it.
     pub gap: bool,
     /// The line before it ran on to its column's right edge: this one carries on its sentence.
+    #[serde(default)]
     pub wrapped: bool,
 }
 

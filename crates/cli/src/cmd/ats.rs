@@ -61,59 +61,8 @@ pub fn run(
 /// The largest PDF `redline ats --pdf` reads: a resume's is well under 1 MB (fonts embedded).
 const MAX_PDF_BYTES: u64 = 32 << 20;
 
-/// The memory the reading of a PDF the user names may take (Linux: the child's data segment and private
-/// mappings): a resume's PDF needs a few MB; one made to inflate to gigabytes stops here.
-const PDF_READ_MEMORY: u64 = 1 << 30;
-
-/// How long the reading of a PDF the user names may take.
-const PDF_READ_TIME: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// [`PDF_READ_TIME`], or less when `REDLINE_PDF_READ_SECONDS` says so (the tests' way to see the bound act
-/// without waiting a minute; it can only shorten it).
-fn pdf_read_time() -> std::time::Duration {
-    std::env::var("REDLINE_PDF_READ_SECONDS")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map_or(PDF_READ_TIME, |s| {
-            std::time::Duration::from_secs(s).min(PDF_READ_TIME)
-        })
-}
-
-/// This program again in `mode` (`read-pdf-text`, `read-pdf-lines`) on `path`, its output piped, its memory
-/// bounded on Linux.
-fn reader_command(mode: &str, path: &std::path::Path) -> Result<std::process::Command> {
-    use std::process::Stdio;
-    let mut command = std::process::Command::new(std::env::current_exe()?);
-    command
-        .arg(mode)
-        .arg(path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt as _;
-        // SAFETY: between fork and exec the closure calls only setrlimit, which is async-signal-safe, and
-        // allocates nothing.
-        unsafe {
-            command.pre_exec(|| {
-                let limit = libc::rlimit {
-                    rlim_cur: PDF_READ_MEMORY,
-                    rlim_max: PDF_READ_MEMORY,
-                };
-                if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
-            });
-        }
-    }
-    Ok(command)
-}
-
 /// The text of the PDF at `path`, one string per page, read in a child process (this program again, in
-/// `read-pdf-text` mode) bounded in memory ([`PDF_READ_MEMORY`], on Linux) and time ([`PDF_READ_TIME`]): a
+/// `read-pdf-text` mode) bounded in memory and time ([`redline_import::child`]): a
 /// file built to inflate to gigabytes or to keep the reader busy is refused in words, and this process —
 /// the database open in it — is never at its mercy.
 fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
@@ -127,66 +76,18 @@ fn pdf_text_bounded(path: &std::path::Path) -> Result<Vec<String>> {
 }
 
 /// What this program prints in `mode` on the PDF at `path`, run as a child bounded as
-/// [`pdf_text_bounded`] says.
+/// [`redline_import::child`] says; a refusal in words that name the file.
 pub(crate) fn read_bounded(mode: &str, path: &std::path::Path) -> Result<Vec<u8>> {
-    use std::io::Read as _;
-    let mut child = reader_command(mode, path)?.spawn()?;
-    let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
-    let out = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(s) = stdout.as_mut() {
-            let _ = s.take(64 << 20).read_to_end(&mut bytes);
-        }
-        bytes
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(s) = stderr.as_mut() {
-            let _ = s.take(64 << 10).read_to_string(&mut text);
-        }
-        text
-    });
-    let limit = pdf_read_time();
-    let deadline = std::time::Instant::now() + limit;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(fail(
-                Exit::Refused,
-                format!(
-                    "{}: reading its text took longer than {} s; it is not a PDF Redline can check",
-                    path.display(),
-                    limit.as_secs()
-                ),
-            ));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let (out, err) = (
-        out.join().unwrap_or_default(),
-        err.join().unwrap_or_default(),
-    );
-    if status.success() {
-        return Ok(out);
-    }
-    // The child said what was wrong ("redline: …" and its exit code): pass it on.
-    if let Some(code) = status.code().filter(|&c| c != 101) {
-        let said = err.trim().trim_start_matches("redline: ");
-        return Err(fail(Exit::from_code(code), said.to_owned()));
-    }
-    Err(fail(
-        Exit::Refused,
-        format!(
-            "{}: reading its text needed more than {} MB of memory or stopped the reader; it is not a PDF \
-             Redline can check",
-            path.display(),
-            PDF_READ_MEMORY >> 20
+    use redline_import::child::{self, ChildError};
+    child::run(&std::env::current_exe()?, mode, path).map_err(|e| match e {
+        // The child said what was wrong, with its exit code: pass both on.
+        ChildError::Said { code, message } => fail(Exit::from_code(code), message),
+        ChildError::Start(e) => e.into(),
+        e => fail(
+            Exit::Refused,
+            format!("{}: {e}; it is not a PDF Redline can check", path.display()),
         ),
-    ))
+    })
 }
 
 /// The file at `path`, refused when it is over `limit` bytes (read one byte past it, never whole).

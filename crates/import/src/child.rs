@@ -1,0 +1,145 @@
+//! A PDF read in another process, bounded in memory (on Linux) and time: a file built to inflate to
+//! gigabytes, or to keep a reader busy, stops there, and the process that asked — with the database open
+//! in it — is never at its mercy. The command line and the window both read a user's PDF this way, by
+//! starting the `redline` program in a hidden reading mode (`read-pdf-lines`, `read-pdf-text`).
+
+use std::io::Read as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The memory the reading of one PDF may take (Linux: the child's data segment and private mappings): a
+/// resume's PDF needs a few MB (31 pages: under 20 MB above the program's own).
+pub const MEMORY: u64 = 1 << 30;
+
+/// How long the reading of one PDF may take: a 31-page resume takes under half a second.
+pub const TIME: Duration = Duration::from_secs(60);
+
+/// The most the reader may print: a resume's lines as JSON are well under 1 MB.
+const MAX_OUTPUT: u64 = 64 << 20;
+
+/// Why a bounded reading gave nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ChildError {
+    /// It ran past its time and was stopped.
+    #[error("reading its text took longer than {} s", .0.as_secs())]
+    TooSlow(Duration),
+    /// It ran out of memory or stopped without saying why.
+    #[error("reading its text needed more than {} MB of memory or stopped the reader", MEMORY >> 20)]
+    Stopped,
+    /// It refused the file and said why (its exit code, and its words without the program's name).
+    #[error("{message}")]
+    Said { code: i32, message: String },
+    /// It could not be started.
+    #[error("the reader could not be started: {0}")]
+    Start(#[from] std::io::Error),
+}
+
+/// [`TIME`], or less when `REDLINE_PDF_READ_SECONDS` says so (the tests' way to see the bound act without
+/// waiting a minute; it can only shorten it).
+fn time_limit() -> Duration {
+    std::env::var("REDLINE_PDF_READ_SECONDS")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(TIME, |s| Duration::from_secs(s).min(TIME))
+}
+
+fn command(program: &Path, mode: &str, path: &Path) -> Command {
+    let mut command = Command::new(program);
+    command
+        .arg(mode)
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt as _;
+        // SAFETY: between fork and exec the closure calls only setrlimit, which is async-signal-safe, and
+        // allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: MEMORY,
+                    rlim_max: MEMORY,
+                };
+                if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    command
+}
+
+/// What `program mode path` prints, the child bounded in memory ([`MEMORY`], on Linux) and time
+/// ([`TIME`]).
+pub fn run(program: &Path, mode: &str, path: &Path) -> Result<Vec<u8>, ChildError> {
+    let mut child = command(program, mode, path).spawn()?;
+    let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.take(MAX_OUTPUT).read_to_end(&mut bytes);
+        }
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = s.take(64 << 10).read_to_string(&mut text);
+        }
+        text
+    });
+    let limit = time_limit();
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ChildError::TooSlow(limit));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (out, err) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    if status.success() {
+        return Ok(out);
+    }
+    // The child said what was wrong ("redline: …" and its exit code): pass it on. 101 is a panic.
+    match status.code().filter(|&c| c != 101) {
+        Some(code) => Err(ChildError::Said {
+            code,
+            message: err.trim().trim_start_matches("redline: ").to_owned(),
+        }),
+        None => Err(ChildError::Stopped),
+    }
+}
+
+/// The `redline` program beside this one (the installed app's, a build's), which reads a PDF in its
+/// hidden modes; `None` where there is none (a test binary), and the caller reads in its own process.
+pub fn reader() -> Option<std::path::PathBuf> {
+    let here = std::env::current_exe().ok()?;
+    let name = format!("redline{}", std::env::consts::EXE_SUFFIX);
+    if here.file_name().is_some_and(|n| n == name.as_str()) {
+        return Some(here);
+    }
+    let beside = here.parent()?.join(name);
+    beside.is_file().then_some(beside)
+}
+
+/// The lines of the PDF at `path`, read by `program read-pdf-lines path` as [`run`] bounds it.
+pub fn pdf_lines(program: &Path, path: &Path) -> Result<Vec<crate::Line>, ChildError> {
+    let out = run(program, "read-pdf-lines", path)?;
+    serde_json::from_slice(&out).map_err(|e| ChildError::Said {
+        code: 1,
+        message: format!("its lines came back unreadable: {e}"),
+    })
+}
