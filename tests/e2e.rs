@@ -1165,6 +1165,9 @@ async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
     wait_for_text(&client, "basics-label", |t| t == "Programmer").await;
     gone(&client, "import-review").await;
     assert!(chat_says(&client, "Imported “Grace Hopper — Programmer” (PDF).").await);
+    // The model may tidy it, if the user asks: the notice offers it.
+    let tidy = element(&client, "chat-tidy").await;
+    assert_eq!(tidy.text().await.unwrap(), "Tidy with the model");
     let listed = list(data_dir.path());
     let grace = listed
         .as_array()

@@ -109,6 +109,26 @@ describe("chat errors", () => {
     expect(onsettings).toHaveBeenCalledTimes(1);
   });
 
+  it("offers to tidy an import with the model, and sends the ask", async () => {
+    const ontidy = vi.fn();
+    render(ChatPane, {
+      messages: [
+        { role: "notice", text: "Imported “Ada” (PDF).", tidy: "Tidy the resume I just imported" },
+        { role: "notice", text: "Saved as revision 2." },
+      ],
+      onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {}, ontidy,
+    });
+    const buttons = screen.getAllByTestId("chat-tidy");
+    expect(buttons).toHaveLength(1);
+    await fireEvent.click(buttons[0]!);
+    expect(ontidy).toHaveBeenCalledWith(0);
+    cleanup();
+    // Not while a turn runs.
+    render(ChatPane, { messages: [{ role: "notice", text: "Imported", tidy: "Tidy" }], running: true,
+      onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {}, ontidy });
+    expect((screen.getByTestId("chat-tidy") as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it("says it is thinking from Send until the model's first word", () => {
     render(ChatPane, { messages: [{ role: "user", text: "Add Python" }], running: true, thinking: true,
       onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
