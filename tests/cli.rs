@@ -1493,6 +1493,12 @@ fn ats_refuses_a_pdf_whose_forms_draw_each_other_without_end() {
     let (code, said) = check("itself.pdf", pdf_of_forms(&[(1, Some(5))]), "60");
     assert_eq!(code, Some(4), "{said}");
     assert!(said.contains("stopped the reader"), "{said}");
+    // `redline import` reads it the same way, and writes nothing.
+    let itself = dir.path().join("itself.pdf");
+    let out = redline(dir.path(), &["import", itself.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    assert!(said.contains("stopped the reader"), "{said}");
     // Ten levels of ten: stopped by the time bound (shortened to 2 s for the test; the real one is 60 s).
     let levels: Vec<(usize, Option<usize>)> = (0..10)
         .map(|i| (10, Some(6 + i)))
