@@ -1181,8 +1181,6 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
                     _ => (degree.clone(), String::new()),
                 },
             };
-            put(&mut m, "studyType", study);
-            put(&mut m, "area", area);
             put_dates(&mut m, &raw, "startDate", "endDate");
             let mut courses: Vec<String> = raw
                 .head
@@ -1190,7 +1188,22 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
                 .skip(2)
                 .flat_map(|l| list_items(l).unwrap_or_else(|| vec![l.clone()]))
                 .collect();
-            for b in raw.bullets {
+            let is_degree = |t: &str| DEGREES.contains(&headings::key(t).as_str());
+            let mut bullets = raw.bullets;
+            // The subject over the degree, each a line of its own ("Information Technology", then
+            // "Bachelor"): the degree's word, set in under it, was taken for the first course.
+            let (study, area) = if courses.is_empty()
+                && area.is_empty()
+                && !is_degree(&study)
+                && bullets.first().is_some_and(|b| is_degree(b))
+            {
+                (bullets.remove(0), study)
+            } else {
+                (study, area)
+            };
+            put(&mut m, "studyType", study);
+            put(&mut m, "area", area);
+            for b in bullets {
                 let score = b.split_once(':').filter(|(label, _)| {
                     let l = label.trim().to_lowercase();
                     l == words.score().to_lowercase()
