@@ -413,13 +413,21 @@ fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band) -> bool {
     if dated(&band.left) || dated(&band.right) || !edged(&band.left) || !edged(&band.right) {
         return false;
     }
+    // The right side's runs are in page order, top to bottom: each left run looks only at those near its
+    // baseline (a few; past [`NEAR`] of them on one baseline, it is certainly a row).
+    const NEAR: usize = 64;
     let aligned = band
         .left
         .iter()
         .filter(|&&i| {
-            band.right
-                .iter()
-                .any(|&j| (runs[i].y - runs[j].y).abs() <= runs[i].size.min(runs[j].size) * 0.35)
+            let (y, reach) = (runs[i].y, runs[i].size * 0.35);
+            let from = band.right.partition_point(|&j| runs[j].y < y - reach);
+            let near = &band.right[from..];
+            let within = near.partition_point(|&j| runs[j].y <= y + reach);
+            within > NEAR
+                || near[..within]
+                    .iter()
+                    .any(|&j| (y - runs[j].y).abs() <= runs[i].size.min(runs[j].size) * 0.35)
         })
         .count();
     aligned * 2 < left
@@ -547,6 +555,49 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn run(x0: f64, y: f64, text: &str) -> Run {
+        Run {
+            x0,
+            x1: x0 + 6.0 * text.len() as f64,
+            y,
+            size: 10.0,
+            text: text.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_sidebar_under_a_header_is_read_column_by_column() {
+        let mut runs = vec![run(
+            40.0,
+            40.0,
+            "Ada Lovelace, Analytical Engineer and more",
+        )];
+        for k in 0..8 {
+            runs.push(run(40.0, 80.0 + 17.0 * k as f64, "side"));
+            runs.push(run(200.0, 85.0 + 14.0 * k as f64, "main column line"));
+        }
+        let groups = columns(runs, 600.0);
+        let texts: Vec<Vec<&str>> = groups
+            .iter()
+            .map(|g| g.iter().map(|r| r.text.as_str()).collect())
+            .collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert_eq!(texts[0], ["Ada Lovelace, Analytical Engineer and more"]);
+        assert!(texts[1].iter().all(|t| *t == "side"));
+        assert!(texts[2].iter().all(|t| *t == "main column line"));
+    }
+
+    #[test]
+    fn a_page_of_a_hundred_thousand_runs_is_split_in_passes_not_pairs() {
+        // Two sides of 50,000 runs each, every one on a baseline of its own: comparing every pair of them
+        // for every candidate gutter would not end in any reasonable time.
+        let runs: Vec<Run> = (0..100_000)
+            .map(|k| run(if k % 2 == 0 { 40.0 } else { 300.0 }, k as f64 * 0.5, "x"))
+            .collect();
+        let groups = columns(runs, 600.0);
+        assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), 100_000);
+    }
 
     #[test]
     fn a_line_laid_out_right_to_left_reads_in_written_order() {
