@@ -8,7 +8,7 @@ figures of both, side by side, are in docs/benchmarks.md. Prints figures; judges
     scripts/bench-cli.py [RUNS] [TARGET_DIR]   (default 50 runs each; target/release)
 
 With REDLINE_BEFORE set to another build of `redline` (the version before a change), its exports are
-measured in the same run, beside this build's.
+measured in the same run, each run beside one of this build's.
 """
 
 import os
@@ -36,16 +36,22 @@ def once(argv):
     return ms, usage.ru_maxrss / 1024
 
 
-def measure(name, argv):
-    once(argv)  # warm: the page cache holds the binary and the database
-    times, peaks = [], []
+def measure(name, argv, before=None):
+    """Times argv RUNS times; with `before` (the same command of another build), the two take turns, run
+    by run, so that both see the same machine (its speed here drifts by a quarter within minutes)."""
+    sides = [(name, argv)] + ([(f"before: {name}", before)] if before else [])
+    results = {label: ([], []) for label, _ in sides}
+    for _, command in sides:
+        once(command)  # warm: the page cache holds the binary and the database
     for _ in range(RUNS):
-        ms, mb = once(argv)
-        times.append(ms)
-        peaks.append(mb)
-    times.sort()
-    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-    print(f"{name:<44} p50 {statistics.median(times):6.1f} ms  p99 {p99:6.1f} ms  peak RSS {max(peaks):5.1f} MB")
+        for label, command in sides:
+            ms, mb = once(command)
+            results[label][0].append(ms)
+            results[label][1].append(mb)
+    for label, (times, peaks) in results.items():
+        times.sort()
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+        print(f"{label:<44} p50 {statistics.median(times):6.1f} ms  p99 {p99:6.1f} ms  peak RSS {max(peaks):5.1f} MB")
 
 
 def libraries(binary):
@@ -62,19 +68,17 @@ def main():
         subprocess.run([CLI, "--data-dir", data, "list"], check=True, stdout=subprocess.DEVNULL)
         print(f"shared libraries loaded: redline {libraries(CLI)}, redline-app {libraries(APP)}")
         measure("a process that does nothing (baseline)", [FLOOR])
+        before = os.environ.get("REDLINE_BEFORE")
         for what, args in (
             ("list", ["list"]),
             ("export --format pdf", ["export", "--format", "pdf", "-o", "-"]),
             ("export --format html", ["export", "--format", "html", "-o", "-"]),
         ):
-            measure(f"redline {what}", [CLI, "--data-dir", data, *args])
-        before = os.environ.get("REDLINE_BEFORE")
-        if before:
-            for what, args in (
-                ("export --format pdf", ["export", "--format", "pdf", "-o", "-"]),
-                ("export --format html", ["export", "--format", "html", "-o", "-"]),
-            ):
-                measure(f"before: redline {what}", [before, "--data-dir", data, *args])
+            measure(
+                f"redline {what}",
+                [CLI, "--data-dir", data, *args],
+                [before, "--data-dir", data, *args] if before and what != "list" else None,
+            )
 
 
 if __name__ == "__main__":

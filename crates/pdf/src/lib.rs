@@ -143,6 +143,54 @@ impl World for ResumeWorld {
     }
 }
 
+/// The bundled fonts as `ttf-parser` reads them, for [`widest`]: parsing one reads only its table directory.
+fn faces() -> &'static [ttf_parser::Face<'static>] {
+    static FACES: OnceLock<Vec<ttf_parser::Face<'static>>> = OnceLock::new();
+    FACES.get_or_init(|| {
+        FONT_FILES
+            .iter()
+            .filter_map(|data| ttf_parser::Face::parse(data, 0).ok())
+            .collect()
+    })
+}
+
+/// Characters whose width shaping never adds to: Latin, Greek, Cyrillic, common punctuation and symbols,
+/// Chinese, Japanese and Korean. (Not marks, controls, or scripts of contextual forms, such as Arabic.)
+fn plain(c: char) -> bool {
+    matches!(c as u32,
+        0x20..=0x7E | 0xA0..=0x24F | 0x370..=0x52F | 0x2010..=0x2027 | 0x2030..=0x205E
+        | 0x20A0..=0x20CF | 0x2100..=0x214F | 0x3000..=0x30FF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
+        | 0xFF00..=0xFFEF)
+}
+
+/// The widest a line of `parts` can be set, in em of its text's size, with a "·" between each two (their
+/// spacing is the template's): each character at the widest advance any bundled font gives it, 5 % to
+/// spare. With it, the template sets a line that surely fits without laying out its parts to measure them
+/// (`line-of`): the same line, with less work and memory. `None` (measure them) where a character is not
+/// [`plain`] or in no font, or where a word is long enough to be broken into pieces.
+fn widest(parts: &[&str]) -> Option<f64> {
+    let width = |c: char| {
+        faces()
+            .iter()
+            .filter_map(|face| {
+                let advance = face.glyph_hor_advance(face.glyph_index(c)?)?;
+                Some(f64::from(advance) / f64::from(face.units_per_em()))
+            })
+            .reduce(f64::max)
+    };
+    let parts: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
+    let mut em = width('·')? * parts.len().saturating_sub(1) as f64;
+    for part in parts {
+        if part.split_whitespace().any(|w| w.chars().nth(59).is_some()) {
+            return None;
+        }
+        for c in part.chars() {
+            em += width(c).filter(|_| plain(c))?;
+        }
+    }
+    Some(em * 1.05)
+}
+
 fn item(i: &Item) -> Value {
     json!({"text": i.text, "href": i.href})
 }
@@ -171,6 +219,10 @@ fn data(resume: &Value, page: Page) -> Value {
         "contacts": header.contacts.iter().map(item).collect::<Vec<_>>(),
         "profiles": header.profiles.iter().map(item).collect::<Vec<_>>(),
         "summary": header.summary,
+        "widest": {
+            "contacts": widest(&header.contacts.iter().map(|i| i.text.as_str()).collect::<Vec<_>>()),
+            "profiles": widest(&header.profiles.iter().map(|i| i.text.as_str()).collect::<Vec<_>>()),
+        },
         "sections": sections.iter().map(|s| json!({
             "heading": s.heading,
             "entries": s.entries.iter().map(|e| json!({
@@ -179,6 +231,12 @@ fn data(resume: &Value, page: Page) -> Value {
                 "dates": e.dates,
                 "location": e.location,
                 "url": e.url.as_ref().map(item),
+                "widest": widest(&[
+                    &e.dates,
+                    &e.subtitle,
+                    &e.location,
+                    e.url.as_ref().map_or("", |u| u.text.as_str()),
+                ]),
                 "summary": e.summary,
                 "bullets": e.bullets,
                 "keywords": e.keywords,
@@ -208,6 +266,11 @@ pub fn render(
 
 /// The resume laid out by Typst, as the PDF and the page images show it.
 fn layout(resume: &Value, template: Template, page: Page) -> Result<PagedDocument, PdfError> {
+    compile(&data(resume, page), template)
+}
+
+/// The template laid out with `data` as its outline.
+fn compile(data: &Value, template: Template) -> Result<PagedDocument, PdfError> {
     let body = match template {
         Template::Classic => CLASSIC,
         Template::Modern => MODERN,
@@ -219,7 +282,7 @@ fn layout(resume: &Value, template: Template, page: Page) -> Result<PagedDocumen
     let world = ResumeWorld {
         main,
         data_id: FileId::new(None, VirtualPath::new("outline.json")),
-        data: Bytes::new(data(resume, page).to_string().into_bytes()),
+        data: Bytes::new(data.to_string().into_bytes()),
     };
     typst::compile::<PagedDocument>(&world)
         .output
@@ -366,5 +429,78 @@ mod font_book_tests {
             shipped, read,
             "the bundled fonts changed: REDLINE_UPDATE_FONT_BOOK=1 cargo test -p redline-pdf font_book"
         );
+    }
+}
+
+#[cfg(test)]
+mod widest_tests {
+    use super::*;
+
+    fn pdf_of(data: &Value, template: Template) -> Vec<u8> {
+        let document = compile(data, template).unwrap();
+        typst_pdf::pdf(&document, &typst_pdf::PdfOptions::default()).unwrap()
+    }
+
+    /// Every `widest` in the outline set to `none`: each line's parts measured, as before the fonts were read.
+    fn measured(data: &Value) -> Value {
+        let mut data = data.clone();
+        data["widest"] = json!({"contacts": null, "profiles": null});
+        for section in data["sections"].as_array_mut().unwrap() {
+            for entry in section["entries"].as_array_mut().unwrap() {
+                entry["widest"] = Value::Null;
+            }
+        }
+        data
+    }
+
+    /// Where the fonts say a line fits, it is the line measuring its parts makes: the same PDF, byte for
+    /// byte, for resumes whose lines fit, nearly fit and wrap, in both templates and papers.
+    #[test]
+    fn a_line_the_fonts_say_fits_is_the_line_measuring_makes() {
+        let mut resumes = vec![redline_resume::sample()];
+        for extra in [10, 40, 55, 60, 65, 70, 80, 120] {
+            let mut resume = redline_resume::sample();
+            let place = format!("Palo Alto, CA, {}", "Wide Wm ".repeat(extra / 8));
+            resume["work"][0]["location"] = json!(place);
+            resume["basics"]["email"] = json!(format!("{}@example.com", "w".repeat(extra / 2)));
+            resume["basics"]["url"] =
+                json!(format!("https://example.com/{}", "m".repeat(extra / 2)));
+            resumes.push(resume);
+        }
+        let mut fast = 0;
+        for resume in &resumes {
+            for page in [Page::A4, Page::Letter] {
+                let data = data(resume, page);
+                fast += data["sections"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|s| s["entries"].as_array().unwrap())
+                    .filter(|e| e["widest"].is_number())
+                    .count();
+                for template in [Template::Classic, Template::Modern] {
+                    assert!(
+                        pdf_of(&data, template) == pdf_of(&measured(&data), template),
+                        "{template:?} {page:?}: {}",
+                        data["widest"]
+                    );
+                }
+            }
+        }
+        assert!(fast > 10, "the fonts' bound was used for {fast} lines");
+    }
+
+    #[test]
+    fn what_shaping_may_widen_is_measured() {
+        assert!(widest(&["Pied Piper", "Palo Alto, CA", "2013 – 2014"]).is_some());
+        assert!(widest(&["株式会社", "Москва"]).is_some());
+        assert_eq!(widest(&["شركة المثال"]), None);
+        assert_eq!(widest(&["e\u{301}"]), None);
+        assert_eq!(widest(&[&"x".repeat(60)]), None);
+        // Wider text, a wider bound; an empty part adds no separator.
+        let one = widest(&["Wm"]).unwrap();
+        assert!(widest(&["WmWm"]).unwrap() > one);
+        assert_eq!(widest(&["Wm", ""]), Some(one));
+        assert!(widest(&["Wm", "Wm"]).unwrap() > 2.0 * one);
     }
 }
