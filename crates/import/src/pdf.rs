@@ -159,6 +159,11 @@ fn right_to_left(text: &str) -> String {
 /// `text` reversed, then each run from one left-to-right character (a Latin letter, a digit) to the last
 /// before a right-to-left one reversed back.
 fn unreversed(text: &str) -> String {
+    // A part with no right-to-left letter was drawn whole in its own direction (Redline boxes such a part;
+    // so does a browser an isolated one): as it is written, its brackets and a link's last "/" too.
+    if !text.chars().any(redline_resume::words::right_to_left) {
+        return text.to_owned();
+    }
     let ltr = |c: char| {
         (c.is_alphanumeric() && !redline_resume::words::right_to_left(c)) || c.is_ascii_digit()
     };
@@ -616,6 +621,13 @@ mod tests {
         assert_eq!(
             right_to_left("2712 Broadway St, CA 94115"),
             "2712 Broadway St, CA 94115"
+        );
+        // A part with no right-to-left letter is as it was drawn, its brackets and last "/" in place.
+        assert_eq!(
+            right_to_left(&format!(
+                "(912) 555-4321 · https://www.ou.edu/ · 2014 {month}"
+            )),
+            "ديسمبر 2014 · https://www.ou.edu/ · (912) 555-4321"
         );
         let score: String = "4.0 :".to_owned() + &"المعدل".chars().rev().collect::<String>() + " •";
         assert_eq!(right_to_left(&score), "• المعدل: 4.0");

@@ -720,7 +720,10 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
             && !text.starts_with(|c: char| c.is_lowercase())
             && list_items(text).is_none()
             && !(line.wrapped && items_spaced && !line.gap)
-            && last_bullet.is_none_or(|b| b.indent + 0.3 >= line.indent);
+            && last_bullet.is_none_or(|b| b.indent + 0.3 >= line.indent)
+            // Right under the title, the line with the entry's dates is its second line, however far in
+            // it stands (a right-to-left page sets a short line far from the left).
+            && !(current.dates.is_none() && !current.has_body() && dates::find(text).is_some());
         if let Some(item) = strip_bullet(text).or((line.bullet || drawn_bullet).then_some(text)) {
             // A list whose items stand apart (a space between them): a line with none before it
             // carries on the item above.
@@ -1228,6 +1231,12 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             }
         }
         "awards" | "certificates" | "publications" => {
+            // These have no list of highlights: a list under one is part of its summary, line by line.
+            let summary = [summary, raw.bullets.join("\n")]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n\n");
             let (title, subtitle) = title_and_subtitle(&raw, |_| 0, true);
             let (org, _, url) = subtitle_parts(&subtitle);
             let (name, by, date) = match id {
@@ -1622,6 +1631,21 @@ mod tests {
         assert_eq!(d["interests"][0]["keywords"], json!(["Poetry", "Horses"]));
         assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
         redline_resume::validate(d).unwrap();
+    }
+
+    #[test]
+    fn a_list_under_an_award_is_kept_in_its_summary() {
+        let read = read(&lines(
+            "Ada Lovelace\n\nAwards\nFirst Program Prize\nNov 2014 · Royal Society\n• For the notes on the engine\n• Read aloud in London\n",
+        ));
+        let award = &read.document["awards"][0];
+        assert_eq!(award["title"], "First Program Prize");
+        assert_eq!(award["awarder"], "Royal Society");
+        assert_eq!(award["date"], "2014-11");
+        assert_eq!(
+            award["summary"],
+            "For the notes on the engine\nRead aloud in London"
+        );
     }
 
     #[test]
