@@ -56,6 +56,11 @@ pub fn read(lines: &[Line]) -> Read {
     if !summary.is_empty() {
         basics.insert("summary".into(), json!(summary.join("\n\n")));
     }
+    if !document.contains_key("skills")
+        && let Some(skills) = skills_unheaded(&mut unplaced)
+    {
+        document.insert("skills".into(), Value::Array(skills));
+    }
     let mut out = Map::new();
     out.insert("basics".into(), Value::Object(basics));
     out.extend(document);
@@ -66,6 +71,63 @@ pub fn read(lines: &[Line]) -> Read {
         document: Value::Object(out),
         unplaced,
     }
+}
+
+/// Words a skill's level is written in, in a list of skills with no heading over it.
+const SKILL_LEVELS: &[&str] = &[
+    "master",
+    "expert",
+    "advanced",
+    "intermediate",
+    "beginner",
+    "novice",
+    "proficient",
+    "basic",
+    "fluent",
+    "native",
+];
+
+/// Skills listed with no heading over them (a sidebar: a name, its level, a row of its keywords, for
+/// each), taken out of the lines not placed: two such skills in a row at least, or none is read.
+fn skills_unheaded(unplaced: &mut Vec<String>) -> Option<Vec<Value>> {
+    let row = |t: &str| -> Option<Vec<String>> {
+        let cells: Vec<String> = t
+            .split("   ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect();
+        (cells.len() >= 2 && cells.iter().all(|c| short(c))).then_some(cells)
+    };
+    let level = |t: &str| SKILL_LEVELS.contains(&t.trim().to_lowercase().as_str());
+    // The skill starting at line `i`: (the skill, how many lines it takes).
+    let skill_at = |i: usize| -> Option<(Value, usize)> {
+        let name = unplaced.get(i)?;
+        if !short(name) || row(name).is_some() || level(name) {
+            return None;
+        }
+        let next = unplaced.get(i + 1)?;
+        if let Some(keywords) = row(next) {
+            return Some((json!({"name": name, "keywords": keywords}), 2));
+        }
+        let keywords = row(unplaced.get(i + 2)?).filter(|_| level(next))?;
+        Some((
+            json!({"name": name, "level": next, "keywords": keywords}),
+            3,
+        ))
+    };
+    for start in 0..unplaced.len() {
+        let (mut skills, mut end) = (Vec::new(), start);
+        while let Some((skill, taken)) = skill_at(end) {
+            skills.push(skill);
+            end += taken;
+        }
+        if skills.len() >= 2 {
+            unplaced.drain(start..end);
+            return Some(skills);
+        }
+    }
+    None
 }
 
 /// The lines split at their headings, and the language most of the headings were in.
@@ -1231,6 +1293,20 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             }
         }
         "awards" | "certificates" | "publications" => {
+            // "Awarded" over "by Techcrunch" (the date taken from between them): one line.
+            let mut head: Vec<String> = Vec::new();
+            for line in std::mem::take(&mut raw.head) {
+                match head.last_mut() {
+                    Some(last)
+                        if line.starts_with("by ")
+                            && ["Awarded", "Published", "Issued"].contains(&last.as_str()) =>
+                    {
+                        *last = format!("{last} {line}");
+                    }
+                    _ => head.push(line),
+                }
+            }
+            raw.head = head;
             // These have no list of highlights: a list under one is part of its summary, line by line.
             let summary = [summary, raw.bullets.join("\n")]
                 .into_iter()
@@ -1300,9 +1376,25 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             put(&mut m, "name", title);
             // "Smoogle · application · Team lead, Designer · https://…": entity, type, roles, link.
             let mut roles = Vec::new();
+            // "Team lead and Designer at Smoogle": the roles, then the entity.
+            let subtitle = match subtitle.split_once(" at ") {
+                Some((who, rest)) if short(who) && split_parts(who).len() < 2 => {
+                    roles.extend(
+                        who.split([',', '、', '،', '&'])
+                            .flat_map(|r| r.split(" and "))
+                            .map(|r| r.trim().to_owned()),
+                    );
+                    rest.to_owned()
+                }
+                _ => subtitle,
+            };
+            // A sentence among them (a line with the link over it) is the description's start.
+            let mut described = None;
             for (i, p) in split_parts(&subtitle).into_iter().enumerate() {
                 if is_url(&p) {
                     put(&mut m, "url", full_url(&p));
+                } else if p.split_whitespace().count() > 3 && !p.contains([',', '、', '،']) {
+                    described = Some(p);
                 } else if i == 0 {
                     put(&mut m, "entity", p);
                 } else if p.contains([',', '、', '،']) || m.contains_key("type") {
@@ -1313,8 +1405,16 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             }
             highlights(&mut m, "roles", roles);
             put_dates(&mut m, &raw, "startDate", "endDate");
-            let mut paragraphs: Vec<String> = raw.head.iter().skip(2).cloned().collect();
+            let mut paragraphs: Vec<String> = described.into_iter().collect();
+            paragraphs.extend(raw.head.iter().skip(2).cloned());
             paragraphs.extend(raw.paragraphs);
+            // A word of its own in small letters over the description ("application"): the kind.
+            let kind = |p: &String| {
+                !p.is_empty() && p.chars().all(|c| c.is_lowercase() || c == '-') && p.len() <= 30
+            };
+            if !m.contains_key("type") && paragraphs.len() > 1 && kind(&paragraphs[0]) {
+                put(&mut m, "type", paragraphs.remove(0));
+            }
             let keywords = paragraphs
                 .last()
                 .and_then(|p| list_items(p))
@@ -1631,6 +1731,36 @@ mod tests {
         assert_eq!(d["interests"][0]["keywords"], json!(["Poetry", "Horses"]));
         assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
         redline_resume::validate(d).unwrap();
+    }
+
+    #[test]
+    fn skills_with_no_heading_over_them_are_read_from_the_lines_not_placed() {
+        let mut lines: Vec<String> = [
+            "Left over",
+            "Web Development",
+            "Master",
+            "HTML   CSS   Javascript",
+            "Compression",
+            "Mpeg   MP4",
+            "Also left over",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let skills = skills_unheaded(&mut lines).unwrap();
+        assert_eq!(
+            skills,
+            [
+                json!({"name": "Web Development", "level": "Master", "keywords": ["HTML", "CSS", "Javascript"]}),
+                json!({"name": "Compression", "keywords": ["Mpeg", "MP4"]}),
+            ]
+        );
+        assert_eq!(lines, ["Left over", "Also left over"]);
+        // One such group alone is not taken for a list of skills.
+        let mut one: Vec<String> = ["Compression", "Mpeg   MP4", "Hello"]
+            .map(str::to_owned)
+            .to_vec();
+        assert_eq!(skills_unheaded(&mut one), None);
+        assert_eq!(one.len(), 3);
     }
 
     #[test]
