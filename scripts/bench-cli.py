@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How fast `redline` starts: each command as a whole process, its wall time and peak memory (the child's
-max RSS, from wait4), against a baseline in the same run — the floor of any process here (`/bin/true`).
+max RSS, as GNU time reports it), against a baseline in the same run — the floor of any process here (`/bin/true`).
 Until 2026-11-26 `redline` was a launcher that ran the app's binary, which loads WebKitGTK and GTK; the
 figures of both, side by side, are in docs/benchmarks.md. Prints figures; judges nothing (README
 "Budgets").
@@ -25,6 +25,9 @@ APP = os.path.join(TARGET, "redline-app")
 FLOOR = "/bin/true"
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def once(argv):
     """Runs argv with its output thrown away; returns (wall ms, peak RSS in MB)."""
     start = time.perf_counter()
@@ -34,6 +37,20 @@ def once(argv):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(argv)} failed")
     return ms, usage.ru_maxrss / 1024
+
+
+def peak(argv):
+    """argv's own peak RSS in MB, the most of three runs, as GNU time reports it. (A child Python forks
+    starts as a copy of Python, ~14 MB, and its max RSS counts those pages; GNU time's child starts as a
+    copy of that small program.) None without GNU time (Debian's `time`)."""
+    if not os.access(GNU_TIME, os.X_OK):
+        return None
+    most = 0
+    for _ in range(3):
+        out = subprocess.run([GNU_TIME, "-f", "%M", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, text=True, check=True)
+        most = max(most, int(out.stderr.strip().splitlines()[-1]))
+    return most / 1024
 
 
 def measure(name, argv, before=None):
@@ -48,10 +65,12 @@ def measure(name, argv, before=None):
             ms, mb = once(command)
             results[label][0].append(ms)
             results[label][1].append(mb)
-    for label, (times, peaks) in results.items():
+    for (label, command), (times, peaks) in zip(sides, results.values()):
         times.sort()
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-        print(f"{label:<44} p50 {statistics.median(times):6.1f} ms  p99 {p99:6.1f} ms  peak RSS {max(peaks):5.1f} MB")
+        own = peak(command)
+        memory = f"peak RSS {own:5.1f} MB" if own is not None else f"peak RSS {max(peaks):5.1f} MB (with Python's pages)"
+        print(f"{label:<44} p50 {statistics.median(times):6.1f} ms  p99 {p99:6.1f} ms  {memory}")
 
 
 def libraries(binary):
