@@ -73,20 +73,6 @@ pub fn read(lines: &[Line]) -> Read {
     }
 }
 
-/// Words a skill's level is written in, in a list of skills with no heading over it.
-const SKILL_LEVELS: &[&str] = &[
-    "master",
-    "expert",
-    "advanced",
-    "intermediate",
-    "beginner",
-    "novice",
-    "proficient",
-    "basic",
-    "fluent",
-    "native",
-];
-
 /// Skills listed with no heading over them (a sidebar: a name, its level, a row of its keywords, for
 /// each), taken out of the lines not placed: two such skills in a row at least, or none is read.
 fn skills_unheaded(unplaced: &mut Vec<String>) -> Option<Vec<Value>> {
@@ -99,18 +85,17 @@ fn skills_unheaded(unplaced: &mut Vec<String>) -> Option<Vec<Value>> {
             .collect();
         (cells.len() >= 2 && cells.iter().all(|c| short(c))).then_some(cells)
     };
-    let level = |t: &str| SKILL_LEVELS.contains(&t.trim().to_lowercase().as_str());
     // The skill starting at line `i`: (the skill, how many lines it takes).
     let skill_at = |i: usize| -> Option<(Value, usize)> {
         let name = unplaced.get(i)?;
-        if !short(name) || row(name).is_some() || level(name) {
+        if !short(name) || row(name).is_some() || is_level(name) {
             return None;
         }
         let next = unplaced.get(i + 1)?;
         if let Some(keywords) = row(next) {
             return Some((json!({"name": name, "keywords": keywords}), 2));
         }
-        let keywords = row(unplaced.get(i + 2)?).filter(|_| level(next))?;
+        let keywords = row(unplaced.get(i + 2)?).filter(|_| is_level(next))?;
         Some((
             json!({"name": name, "level": next, "keywords": keywords}),
             3,
@@ -1125,23 +1110,25 @@ fn put_dates(map: &mut Map<String, Value>, raw: &Raw, start: &str, end: &str) {
     }
 }
 
+/// The words before "by" and the organisation: "Published by Hooli", "Awarded by Techcrunch".
+const BY_LABELS: &[&str] = &["Published", "Awarded", "Issued"];
+
 /// A subtitle line's parts: (organisation, place, link).
 fn subtitle_parts(subtitle: &str) -> (String, String, String) {
     let mut org = String::new();
     let mut place = String::new();
     let mut url = String::new();
     for p in split_parts(subtitle) {
-        // "Published by Hooli", "Awarded by Techcrunch", "Issued by …": the organisation.
-        let p = [
-            "Published by ",
-            "Awarded by ",
-            "Issued by ",
-            "Issuer: ",
-            "Publisher: ",
-        ]
-        .iter()
-        .find_map(|prefix| p.strip_prefix(prefix))
-        .map_or(p.clone(), str::to_owned);
+        // "Published by Hooli", "Awarded by Techcrunch", "Issued by …", "Issuer: …": the organisation.
+        let p = BY_LABELS
+            .iter()
+            .find_map(|label| p.strip_prefix(label)?.strip_prefix(" by "))
+            .or_else(|| {
+                ["Issuer: ", "Publisher: "]
+                    .iter()
+                    .find_map(|l| p.strip_prefix(l))
+            })
+            .map_or(p.clone(), str::to_owned);
         if is_url(&p) && url.is_empty() {
             url = full_url(&p);
         } else if org.is_empty() {
@@ -1297,10 +1284,7 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             let mut head: Vec<String> = Vec::new();
             for line in std::mem::take(&mut raw.head) {
                 match head.last_mut() {
-                    Some(last)
-                        if line.starts_with("by ")
-                            && ["Awarded", "Published", "Issued"].contains(&last.as_str()) =>
-                    {
+                    Some(last) if line.starts_with("by ") && BY_LABELS.contains(&last.as_str()) => {
                         *last = format!("{last} {line}");
                     }
                     _ => head.push(line),
