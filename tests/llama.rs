@@ -320,6 +320,46 @@ fn a_real_small_model_on_llama_cpp_never_breaks_the_resume() {
     }
     let now: Value = serde_json::from_str(&run_ok(data, &["show"])).unwrap();
     assert_eq!(now["basics"]["name"], original["basics"]["name"]);
+
+    // The shipped eval suite, each ask on a fresh copy of the sample: no ask breaks an invariant, each
+    // ends within a minute, and at least half of the single-field asks do what was asked.
+    let started = Instant::now();
+    let report: Value = serde_json::from_str(&run_ok(data, &["eval", "--json"])).unwrap();
+    println!(
+        "\neval ({:.0} s):\n\n| ask | kind | result | s | tokens in | out |\n|---|---|---|---|---|---|",
+        started.elapsed().as_secs_f64()
+    );
+    for ask in report["asks"].as_array().unwrap() {
+        let result = match (
+            ask["pass"].as_bool().unwrap(),
+            ask["broke"].as_str(),
+            ask["miss"].as_str(),
+        ) {
+            (_, Some(broke), _) => format!("BROKE: {broke}"),
+            (true, ..) => "pass".to_owned(),
+            (false, _, miss) => format!("miss: {}", miss.unwrap_or_default()),
+        };
+        println!(
+            "| {} | {} | {result} | {:.1} | {} | {} |",
+            ask["name"].as_str().unwrap(),
+            ask["kind"].as_str().unwrap(),
+            ask["seconds"].as_f64().unwrap(),
+            ask["tokensIn"],
+            ask["tokensOut"]
+        );
+        assert!(ask["seconds"].as_f64().unwrap() < 60.0, "{ask:#}");
+    }
+    let totals = &report["totals"];
+    println!("\n{totals}");
+    assert_eq!(totals["broke"], 0, "{report:#}");
+    let (single, passed) = (
+        totals["single"].as_u64().unwrap(),
+        totals["singlePassed"].as_u64().unwrap(),
+    );
+    assert!(
+        passed * 2 >= single,
+        "{passed} of {single} single-field asks passed, fewer than half"
+    );
     drop(server);
 
     println!("\n| asked | outcome | revisions | refusals | time |\n|---|---|---|---|---|");

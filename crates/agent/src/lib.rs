@@ -16,12 +16,15 @@
 //! - [`wire`]: the model client's transport, each body bounded as its bytes arrive.
 //! - [`fixtures`]: scripted sessions (`fixtures/*.json`), including the demo.
 
+pub mod aim;
+pub mod eval;
 pub mod facts;
 pub mod fixtures;
 pub mod held;
 pub mod keychain;
 pub mod probe;
 pub mod provider;
+pub mod reach;
 pub mod replay;
 pub mod settings;
 pub mod turn;

@@ -58,6 +58,9 @@ pub struct ConnectionReport {
     pub patch_format: String,
     /// Whether the server streams a round that offers tools (else such rounds are asked without streaming).
     pub streams_tools: bool,
+    /// Whether the chat model plans an edit by calling `patch_resume` with a target that is in the resume
+    /// (else turns plan on this computer and go to the patch model at once: the one-model path).
+    pub calls_tools: bool,
 }
 
 impl ConnectionReport {
@@ -123,6 +126,9 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
             answer(provider.stream_patch(body, &operations_schema()).await).await
         }
     };
+    if chat.ok {
+        provider.set_calls_tools(plans(provider).await);
+    }
     ConnectionReport {
         base_url: config.base_url.clone(),
         models,
@@ -131,7 +137,66 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
         patch,
         patch_format: provider.patch_format().to_owned(),
         streams_tools: provider.streams_tools(),
+        calls_tools: provider.calls_tools(),
     }
+}
+
+/// The ask the planner check makes, on a resume of two fields.
+const PLANNER_ASK: &str = "Add Python to my skills.";
+
+/// Whether the chat model plans an edit: asked [`PLANNER_ASK`] on a tiny resume, it calls `patch_resume`
+/// with targets, each a pointer inside `/skills`. A server error says nothing of the model: it counts as
+/// yes (the turn's own errors will say what is wrong).
+async fn plans(provider: &Provider) -> bool {
+    let resume = json!({"basics": {"name": "Ada Lovelace"}, "skills": [{"name": "Programming", "keywords": ["Rust"]}]});
+    let body = json!({
+        "model": provider.config().chat_model,
+        "messages": [
+            {"role": "system", "content": format!("You are a resume editor. When the user asks for a change, call patch_resume with the changes and the JSON Pointers of the parts to change.\n\nResume:\n{resume}")},
+            {"role": "user", "content": PLANNER_ASK},
+        ],
+        "tools": [{"type": "function", "function": {"name": "patch_resume", "description": "Change the resume.",
+            "parameters": {"type": "object", "properties": {
+                "changes": {"type": "string"},
+                "targets": {"type": "array", "items": {"type": "string"}, "description": "JSON Pointers, e.g. /skills/0/keywords"}
+            }, "required": ["changes", "targets"]}}}],
+        "tool_choice": "auto",
+        "temperature": 0.1,
+        "max_tokens": 200,
+    });
+    let Ok(deltas) = provider.complete(body).await else {
+        return true;
+    };
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for delta in deltas {
+        if let crate::provider::Delta::ToolCall {
+            index,
+            name,
+            arguments,
+            ..
+        } = delta
+        {
+            while calls.len() <= index {
+                calls.push(Default::default());
+            }
+            calls[index].0.push_str(name.as_deref().unwrap_or_default());
+            calls[index].1.push_str(&arguments);
+        }
+    }
+    calls.iter().any(|(name, arguments)| {
+        let args: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
+        let targets: Vec<&str> = args["targets"]
+            .as_array()
+            .map(|t| t.iter().filter_map(|t| t.as_str()).collect())
+            .unwrap_or_default();
+        name == "patch_resume"
+            && args["changes"].is_string()
+            && !targets.is_empty()
+            && targets.iter().all(|t| {
+                (*t == "/skills" || t.starts_with("/skills/"))
+                    && crate::reach::Reach::of(&resume, &[(*t).to_owned()]).is_some()
+            })
+    })
 }
 
 /// Reads a whole (tiny) answer: it worked if the stream opened and ended without an error.

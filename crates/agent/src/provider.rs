@@ -8,7 +8,8 @@
 //! takes time that grows with its square. Errors are put in the user's words.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use async_openai::error::OpenAIError;
@@ -265,6 +266,15 @@ pub struct Learned {
     pub patch_format: String,
     /// False for a server that cuts a streamed round with tools (llama.cpp's).
     pub streams_tools: bool,
+    /// False when the chat model could not call `patch_resume` with targets that are in the resume: a
+    /// turn then plans on this computer and goes to the patch model at once (the one-model path,
+    /// [`crate::aim`]).
+    #[serde(default = "yes")]
+    pub calls_tools: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for Learned {
@@ -272,6 +282,7 @@ impl Default for Learned {
         Learned {
             patch_format: FORMAT_NAMES[0].to_owned(),
             streams_tools: true,
+            calls_tools: true,
         }
     }
 }
@@ -292,6 +303,10 @@ pub struct Provider {
     /// Whether rounds that offer tools are streamed: a server that cuts them (llama.cpp's cannot stream
     /// automatic tool choice) is asked without streaming from then on.
     streams_tools: AtomicBool,
+    /// Whether the chat model plans edits by calling tools (see [`Learned::calls_tools`]).
+    calls_tools: AtomicBool,
+    /// Tokens the server reported using, in and out, over every answer so far.
+    usage: Arc<[AtomicU64; 2]>,
 }
 
 impl Provider {
@@ -315,6 +330,8 @@ impl Provider {
             config,
             patch_format: AtomicU8::new(FORMAT_SCHEMA),
             streams_tools: AtomicBool::new(true),
+            calls_tools: AtomicBool::new(true),
+            usage: Arc::default(),
         }
     }
 
@@ -326,6 +343,8 @@ impl Provider {
         }
         self.streams_tools
             .store(learned.streams_tools, Ordering::Relaxed);
+        self.calls_tools
+            .store(learned.calls_tools, Ordering::Relaxed);
         self
     }
 
@@ -334,6 +353,7 @@ impl Provider {
         Learned {
             patch_format: self.patch_format().to_owned(),
             streams_tools: self.streams_tools(),
+            calls_tools: self.calls_tools(),
         }
     }
 
@@ -363,6 +383,7 @@ impl Provider {
             started: false,
             chunks: ChunkReader::default(),
             host: host(&self.config.base_url),
+            usage: self.usage.clone(),
         })
     }
 
@@ -420,6 +441,77 @@ impl Provider {
         self.streams_tools.load(Ordering::Relaxed)
     }
 
+    /// The tokens the server reported using so far, in and out (zero for a server that reports none, as
+    /// llama.cpp's does not on a stream).
+    pub fn usage(&self) -> (u64, u64) {
+        (
+            self.usage[0].load(Ordering::Relaxed),
+            self.usage[1].load(Ordering::Relaxed),
+        )
+    }
+
+    /// How many tokens `text` is for this server's model, by its tokenizer endpoint where it has one
+    /// (llama-cpp-python's `/extras/tokenize/count`, llama.cpp's `/tokenize`); `None` elsewhere.
+    pub async fn count_tokens(&self, text: &str) -> Option<u64> {
+        let base = self.config.base_url.trim_end_matches('/');
+        let root = base.strip_suffix("/v1").unwrap_or(base);
+        let asks = [
+            (
+                format!("{root}/extras/tokenize/count"),
+                serde_json::json!({"input": text}),
+            ),
+            (
+                format!("{root}/tokenize"),
+                serde_json::json!({"content": text}),
+            ),
+        ];
+        for (url, body) in asks {
+            let request = self
+                .http
+                .post(url)
+                .header("content-type", "application/json")
+                .body(body.to_string());
+            let Ok(bytes) = self
+                .send_capped(request, "", 16 << 20, Duration::from_secs(30))
+                .await
+            else {
+                continue;
+            };
+            let Ok(answer) = serde_json::from_slice::<Value>(&bytes) else {
+                continue;
+            };
+            if let Some(count) = answer["count"].as_u64() {
+                return Some(count);
+            }
+            if let Some(tokens) = answer["tokens"].as_array() {
+                return Some(tokens.len() as u64);
+            }
+        }
+        None
+    }
+
+    /// Adds an answer's `usage` to [`Provider::usage`].
+    fn count_usage(usage: &[AtomicU64; 2], answer: &Value) {
+        for (i, key) in ["prompt_tokens", "completion_tokens"]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(n) = answer["usage"][key].as_u64() {
+                usage[i].fetch_add(n, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Whether the chat model plans edits by calling `patch_resume` (else the one-model path).
+    pub fn calls_tools(&self) -> bool {
+        self.calls_tools.load(Ordering::Relaxed)
+    }
+
+    /// Sets whether the chat model plans edits by calling tools (the connection test finds out).
+    pub fn set_calls_tools(&self, calls: bool) {
+        self.calls_tools.store(calls, Ordering::Relaxed);
+    }
+
     /// This server cut a streamed round that offered tools: ask such rounds without streaming from now on.
     pub fn stop_streaming_tools(&self) {
         self.streams_tools.store(false, Ordering::Relaxed);
@@ -457,6 +549,7 @@ impl Provider {
             }
             too_many => ProviderError::TooLong(too_many.to_string()),
         })?;
+        Provider::count_usage(&self.usage, &answer);
         // The answer's message as the one chunk of a stream: the same lenient reading, the same limits.
         let choices: Vec<Value> = answer["choices"]
             .as_array()
@@ -733,6 +826,8 @@ pub struct DeltaStream {
     chunks: ChunkReader,
     /// The server, for messages.
     host: String,
+    /// The provider's token counts, which a usage chunk adds to.
+    usage: Arc<[AtomicU64; 2]>,
 }
 
 impl DeltaStream {
@@ -784,6 +879,7 @@ impl DeltaStream {
                 }
                 Err(too_many) => return Some(Err(ProviderError::TooLong(too_many.to_string()))),
             };
+            Provider::count_usage(&self.usage, &chunk);
             let read = self.chunks.read(&chunk);
             if read.as_ref().is_ok_and(|d| !d.is_empty()) {
                 self.started = true;

@@ -473,6 +473,7 @@ mod tests {
         let llama = Learned {
             patch_format: "json_object".into(),
             streams_tools: false,
+            calls_tools: false,
         };
         remember(
             &mut store,
@@ -489,6 +490,7 @@ mod tests {
         assert_eq!(again.learned(), llama);
         assert_eq!(again.patch_format(), "json_object");
         assert!(!again.streams_tools());
+        assert!(!again.calls_tools());
         // … another server is not.
         let other = ProviderConfig::new(Some("http://127.0.0.1:11434/v1".into()), None);
         assert_eq!(

@@ -22,6 +22,7 @@ use crate::provider::{
     CHAT_MAX_TOKENS, Delta, MAX_ARGUMENTS_BYTES, MAX_REPLY_BYTES, PATCH_MAX_TOKENS, Provider,
     ProviderError,
 };
+use crate::reach::{Fit, Reach};
 
 /// The most `patch_resume` calls one turn carries out (a message asks for one change, sometimes a few);
 /// later ones are refused, so a model in a loop cannot keep rewriting the resume.
@@ -66,6 +67,18 @@ pub struct TurnOutcome {
     pub warnings: Vec<String>,
     /// Edits held for the user's confirmation, not applied.
     pub held: Vec<Held>,
+    /// What each request to the patch model said and got back, for the evals' token counts.
+    #[serde(skip)]
+    pub patch_prompts: Vec<PatchPrompt>,
+}
+
+/// One request to the patch model as text: its messages, its answer, and whether the answer was held to
+/// the targets' places ([`crate::reach`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatchPrompt {
+    pub prompt: String,
+    pub answer: String,
+    pub constrained: bool,
 }
 
 /// Why a turn failed; the document stays at its last committed revision.
@@ -114,6 +127,18 @@ fn patch_rules() -> &'static str {
         )
     })
 }
+
+/// The rules when the patch model is shown only the part it edits ([`crate::reach`]): shorter, with no
+/// shape of the whole resume, as the places it may write to are listed one by one.
+const PART_RULES: &str = "You edit part of a resume by writing JSON Patch operations. Answer with one JSON \
+object {\"operations\": [...]} and nothing else. Each operation has \"op\", \"path\" and, except for remove \
+and move, \"value\". Use only the paths listed. To change a field, replace it with its whole new text. To add an \
+item to a list, add it at the path that ends in /-. To fill a field that is not set, add it. To delete \
+something, remove it. Change only what is asked; never invent numbers, employers, titles or dates that the \
+resume or the user did not give. Dates are written YYYY-MM-DD, YYYY-MM or YYYY.\n\nExample.\n\
+/skills/0/name: Programming\n/skills/0/keywords/0: Rust\nWhere something can be added:\n\
+/skills/0/keywords/- (a new item at the end)\nRequested changes: Add Go to my skills.\nAnswer: \
+{\"operations\": [{\"op\": \"add\", \"path\": \"/skills/0/keywords/-\", \"value\": \"Go\"}]}";
 
 const NO_RESUME_YET: &str = "There is no resume yet. Ask for what is missing; once the user has told you \
 enough, call create_resume with the resume in JSON Resume format, using only what the user said.";
@@ -398,19 +423,25 @@ fn resume_heading(revision: u64) -> String {
     format!("Resume (revision {revision}):")
 }
 
+/// The line that introduces the part of the resume a request shows, when it shows only the targets.
+fn part_heading(revision: u64) -> String {
+    format!("The part of the resume to edit (revision {revision}), one field a line:")
+}
+
 /// A request to the patch model as the audit keeps it: the resume it showed is a reference to its revision
 /// (the history has it), and the rules a reference to this version of Redline (its source has them), not
 /// another copy of each for every attempt.
 fn audited(body: &Value, revision: u64) -> String {
     let mut body = body.clone();
     if let Some(rules) = body.pointer_mut("/messages/0/content")
-        && rules.as_str() == Some(patch_rules())
+        && (rules.as_str() == Some(patch_rules()) || rules.as_str() == Some(PART_RULES))
     {
         *rules = Value::String(format!(
             "[the patch rules of Redline {}]",
             env!("CARGO_PKG_VERSION")
         ));
     }
+    // The part of a resume a request showed when it showed only its targets is kept as sent: a few fields.
     let heading = resume_heading(revision);
     if let Some(Value::String(text)) = body.pointer_mut("/messages/1/content")
         && let Some(start) = text.find(&heading)
@@ -435,6 +466,8 @@ fn audited(body: &Value, revision: u64) -> String {
 struct Attempt {
     model: String,
     body: Value,
+    /// The schema the answer was asked to follow.
+    schema: Value,
     /// The revision the request showed the model.
     revision: u64,
     raw: String,
@@ -494,6 +527,7 @@ impl Turn<'_> {
             revisions: Vec::new(),
             warnings: Vec::new(),
             held: Vec::new(),
+            patch_prompts: Vec::new(),
         };
         let mut asks = Asks {
             message,
@@ -501,6 +535,35 @@ impl Turn<'_> {
             asked,
             patch_calls: 0,
         };
+        match asks.asked {
+            Some(asked) if !self.provider.calls_tools() => {
+                self.one_model(&mut messages, &mut asks, asked, &mut outcome, emit)
+                    .await?
+            }
+            _ => {
+                self.rounds(&mut messages, &mut asks, &mut outcome, emit)
+                    .await?
+            }
+        }
+        if let Some(doc) = self.document_id
+            && !outcome.reply.is_empty()
+        {
+            self.store
+                .add_message(doc, Role::Assistant, &outcome.reply)?;
+        }
+        outcome.document_id = self.document_id;
+        Ok(outcome)
+    }
+
+    /// The conversation's rounds: the chat model answers, calls tools, hears what they did, up to three
+    /// times.
+    async fn rounds(
+        &mut self,
+        messages: &mut Vec<Value>,
+        asks: &mut Asks<'_>,
+        outcome: &mut TurnOutcome,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<(), TurnError> {
         for _round in 0..3 {
             let body = json!({
                 "model": self.provider.config().chat_model,
@@ -522,18 +585,63 @@ impl Turn<'_> {
             messages.push(json!({"role": "assistant", "content": text, "tool_calls": tool_calls}));
             for call in calls {
                 let tool = ToolCall::read(&call, self.policy.max_path_chars);
-                let result = self.answer(tool, &mut asks, &mut outcome, emit).await?;
+                let result = self.answer(tool, asks, outcome, emit).await?;
                 messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": result}));
             }
         }
-        if let Some(doc) = self.document_id
-            && !outcome.reply.is_empty()
-        {
-            self.store
-                .add_message(doc, Role::Assistant, &outcome.reply)?;
+        Ok(())
+    }
+
+    /// The one-model path, for a chat model that cannot plan an edit by calling tools: an ask that reads
+    /// as an edit is planned here ([`crate::aim`]: its words against the resume's outline, or the
+    /// selection) and goes to the patch model at once, said in the chat ("Editing: …"); any other message
+    /// is answered by the chat model, offered no tools.
+    async fn one_model(
+        &mut self,
+        messages: &mut [Value],
+        asks: &mut Asks<'_>,
+        asked: i64,
+        outcome: &mut TurnOutcome,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<(), TurnError> {
+        let mut say = |text: String, outcome: &mut TurnOutcome| {
+            outcome.reply.push_str(&text);
+            emit(TurnEvent::Chat { text });
+        };
+        if !crate::aim::looks_like_edit(asks.message) {
+            let body = json!({
+                "model": self.provider.config().chat_model,
+                "messages": messages,
+                "max_tokens": CHAT_MAX_TOKENS,
+            });
+            let (text, _) = self.chat(body, emit).await?;
+            outcome.reply.push_str(&text);
+            return Ok(());
         }
-        outcome.document_id = self.document_id;
-        Ok(outcome)
+        let head = self.store.head(self.doc())?;
+        let Some(aim) = crate::aim::aim(&head.document, asks.message, self.selection()) else {
+            say(
+                "I could not tell which part of your resume to change. Name it (for example “my skills” \
+                 or “my job at Pied Piper”), or select it in the resume and ask again."
+                    .to_owned(),
+                outcome,
+            );
+            return Ok(());
+        };
+        say(format!("Editing: {}.\n", aim.words), outcome);
+        let request = PatchRequest {
+            changes: asks.message.to_owned(),
+            targets: aim.targets,
+        };
+        asks.patch_calls += 1;
+        let said = asks.said.clone();
+        let told = self.patch(request, asked, &said, outcome, emit).await?;
+        let mut say = |text: String, outcome: &mut TurnOutcome| {
+            outcome.reply.push_str(&text);
+            emit(TurnEvent::Chat { text });
+        };
+        say(for_the_user(&told), outcome);
+        Ok(())
     }
 
     /// Carries out one tool call of the chat model, within this message's limits; returns what the model
@@ -729,12 +837,23 @@ impl Turn<'_> {
             targets: request.targets.clone(),
         });
         let scope = self.scope(&request.targets);
+        // An ask planned on this computer is narrowed to what its words need; a model's plan is not.
+        let fit = (!self.provider.calls_tools()).then(|| Fit::of(&request.changes));
         let mut refusal: Option<String> = None;
         for attempt in 0..2 {
             let head = self.store.head(self.doc())?;
+            let reach = match &scope {
+                Scope::Targets(targets) => Reach::of(&head.document, targets),
+                _ => None,
+            };
             let mut tried = Attempt {
                 model: self.provider.config().patch_model.clone(),
-                body: self.patch_body(&head, &request, refusal.as_deref()),
+                body: self.patch_body(&head, reach.as_ref(), &request, refusal.as_deref()),
+                schema: match (&reach, &fit) {
+                    (Some(reach), Some(fit)) => reach.schema_for(fit),
+                    (Some(reach), None) => reach.schema(),
+                    (None, _) => operations_schema(),
+                },
                 revision: head.number,
                 raw: String::new(),
             };
@@ -756,11 +875,23 @@ impl Turn<'_> {
                 self.provider,
                 &self.cancel,
                 &mut stabilizer,
-                tried.body.clone(),
-                &mut tried.raw,
+                &mut tried,
                 emit,
             )
             .await;
+            outcome.patch_prompts.push(PatchPrompt {
+                prompt: tried.body["messages"]
+                    .as_array()
+                    .map(|m| {
+                        m.iter()
+                            .filter_map(|m| m["content"].as_str())
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    })
+                    .unwrap_or_default(),
+                answer: tried.raw.clone(),
+                constrained: reach.is_some(),
+            });
             if let Err(error) = streamed {
                 return Err(abandon(self.store, &head, stabilizer, &tried, error, emit));
             }
@@ -811,36 +942,82 @@ impl Turn<'_> {
         }
     }
 
-    /// The request to the patch model: the whole resume at `head`, what is asked, and why the last answer
-    /// was refused, if it was.
-    fn patch_body(&self, head: &Revision, request: &PatchRequest, refused: Option<&str>) -> Value {
-        let targets = match request.targets.is_empty() {
-            true => "(not given)".to_owned(),
-            false => request.targets.join(", "),
+    /// The request to the patch model: the part of the resume at `head` it may change (the whole resume
+    /// when the targets are not known or too many), what is asked, and why the last answer was refused, if
+    /// it was.
+    fn patch_body(
+        &self,
+        head: &Revision,
+        reach: Option<&Reach>,
+        request: &PatchRequest,
+        refused: Option<&str>,
+    ) -> Value {
+        let (rules, mut text) = match reach {
+            Some(reach) => (
+                PART_RULES,
+                format!(
+                    "{}\n{}\nRequested changes: {}\n",
+                    part_heading(head.number),
+                    reach.excerpt(),
+                    request.changes
+                ),
+            ),
+            None => {
+                let targets = match request.targets.is_empty() {
+                    true => "(not given)".to_owned(),
+                    false => request.targets.join(", "),
+                };
+                (
+                    patch_rules(),
+                    format!(
+                        "{}\n{}\n\nRequested changes: {}\nTarget pointers: {targets}\n",
+                        resume_heading(head.number),
+                        head.document,
+                        request.changes
+                    ),
+                )
+            }
         };
-        let mut text = format!(
-            "{}\n{}\n\nRequested changes: {}\nTarget pointers: {targets}\n",
-            resume_heading(head.number),
-            head.document,
-            request.changes
-        );
         if let Some(selected) = self.selection() {
             text.push_str(&format!("The user selected: {selected}\n"));
         }
-        if let Some(reason) = refused {
-            text.push_str(&format!(
+        match refused {
+            // A small model (the one-model path) copies what it is told into its answer: it is told
+            // only that its answer was refused.
+            Some(_) if !self.provider.calls_tools() => {
+                text.push_str("Your previous answer was refused. Write it again, correctly.\n")
+            }
+            Some(reason) => text.push_str(&format!(
                 "Your previous operations were refused: {reason}. Write them again, correctly.\n"
-            ));
+            )),
+            None => {}
+        }
+        if reach.is_some() {
+            text.push_str("Answer:");
         }
         json!({
             "model": self.provider.config().patch_model,
             "temperature": 0.1,
             "max_tokens": PATCH_MAX_TOKENS,
             "messages": [
-                {"role": "system", "content": patch_rules()},
+                {"role": "system", "content": rules},
                 {"role": "user", "content": text},
             ],
         })
+    }
+}
+
+/// What a tool call's result (written for the chat model) says to the user: its first sentences, without
+/// the resume it quotes.
+fn for_the_user(told: &str) -> String {
+    let said = told
+        .split(" The resume now reads:")
+        .next()
+        .unwrap_or(told)
+        .trim();
+    match said.strip_prefix("Committed as revision") {
+        Some(rest) => format!("Saved as revision{rest}"),
+        None => said.to_owned(),
     }
 }
 
@@ -983,20 +1160,19 @@ struct Landing<'a> {
     tried: &'a Attempt,
 }
 
-/// Streams the patch model's answer for `body` into `stabilizer`, until the bundle completes or fails, the
-/// answer ends, or the user stops it. `raw` keeps what the model sent, for the audit.
+/// Streams the patch model's answer for `tried` into `stabilizer`, until the bundle completes or fails,
+/// the answer ends, or the user stops it. What the model sent is kept in `tried`, for the audit.
 async fn drive(
     provider: &Provider,
     cancel: &CancellationToken,
     stabilizer: &mut Stabilizer<'_>,
-    body: Value,
-    raw: &mut String,
+    tried: &mut Attempt,
     emit: &mut (dyn FnMut(TurnEvent) + Send),
 ) -> Result<(), TurnError> {
-    let schema = operations_schema();
+    let raw = &mut tried.raw;
     let mut stream = tokio::select! {
         _ = cancel.cancelled() => return Err(TurnError::Cancelled),
-        opened = provider.stream_patch(body, &schema) => opened?,
+        opened = provider.stream_patch(tried.body.clone(), &tried.schema) => opened?,
     };
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     loop {

@@ -245,15 +245,34 @@ async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
         redline_agent::provider::CHAT_MAX_TOKENS
     );
     let rules = requests[1]["messages"][0]["content"].as_str().unwrap();
-    // The rules, and the schema's shape (the schema itself would not fit a small model's context).
+    // The planner named its target: the patch model sees that part only, one field a line, and the
+    // rules for it (neither the whole resume nor the schema's shape).
     assert!(
-        rules.contains("RFC 6902")
-            && rules.contains(redline_resume::shape())
-            && !rules.contains("\"definitions\""),
-        "the rules and the schema's shape"
+        rules.contains("JSON Patch") && !rules.contains(redline_resume::shape()),
+        "{rules}"
     );
     let patch_prompt = requests[1]["messages"][1]["content"].as_str().unwrap();
-    assert!(patch_prompt.contains("Richard Hendriks") && patch_prompt.contains("Add Python"));
+    assert!(
+        patch_prompt.contains("/skills/0/keywords/0: HTML")
+            && patch_prompt.contains("/skills/0/keywords/- (a new item at the end)")
+            && patch_prompt.contains("Add Python")
+            && !patch_prompt.contains("Richard Hendriks"),
+        "{patch_prompt}"
+    );
+    // Its answer is held to the places inside the target.
+    let schema = &requests[1]["response_format"]["json_schema"]["schema"];
+    let paths: Vec<&str> = schema["properties"]["operations"]["items"]["anyOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|kind| kind["properties"]["path"]["enum"].as_array().unwrap())
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(paths.contains(&"/skills/0/keywords/-"), "{paths:?}");
+    assert!(
+        paths.iter().all(|p| p.starts_with("/skills/0/keywords")),
+        "{paths:?}"
+    );
     let tool_result = requests[2]["messages"].as_array().unwrap().last().unwrap();
     assert_eq!(tool_result["role"], "tool");
     assert!(
@@ -272,8 +291,44 @@ async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
         said,
         ["Add Python to my web development skills.", "On it.Done."]
     );
-    // The audit keeps the request with the resume by reference to the revision it showed, not a copy:
-    // everything else is as it was sent.
+    // The audit keeps the request with the rules by reference to this version of Redline; the part of the
+    // resume it showed is a few fields, kept as sent.
+    let calls = store.model_calls(id).unwrap();
+    let kept: Value = serde_json::from_str(&calls[0].call.request).unwrap();
+    assert_eq!(
+        kept["messages"][0]["content"],
+        format!("[the patch rules of Redline {}]", env!("CARGO_PKG_VERSION"))
+    );
+    assert_eq!(kept["messages"][1]["content"], patch_prompt);
+    assert_eq!(kept["model"], requests[1]["model"]);
+}
+
+/// A planner that names no target: the patch model sees the whole resume and the schema's shape, and the
+/// audit keeps the resume by reference to the revision it showed, not a copy.
+#[tokio::test]
+async fn without_targets_the_patch_model_gets_the_whole_resume_and_the_audit_a_reference() {
+    let fixture = fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/20-identity-held-without-targets.json"),
+    )
+    .unwrap();
+    let (result, _, store, id, server) = play(&fixture).await;
+    assert!(result.is_ok());
+    let requests = server.requests();
+    let rules = requests[1]["messages"][0]["content"].as_str().unwrap();
+    // The rules, and the schema's shape (the schema itself would not fit a small model's context).
+    assert!(
+        rules.contains("RFC 6902")
+            && rules.contains(redline_resume::shape())
+            && !rules.contains("\"definitions\""),
+        "the rules and the schema's shape"
+    );
+    assert_eq!(
+        requests[1]["response_format"]["json_schema"]["schema"],
+        redline_agent::turn::operations_schema()
+    );
+    let patch_prompt = requests[1]["messages"][1]["content"].as_str().unwrap();
+    assert!(patch_prompt.contains("Richard Hendriks") && patch_prompt.contains("Add Python"));
     let calls = store.model_calls(id).unwrap();
     let kept: Value = serde_json::from_str(&calls[0].call.request).unwrap();
     let kept_prompt = kept["messages"][1]["content"].as_str().unwrap();
@@ -292,7 +347,6 @@ async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
         "the rules are long: {} bytes",
         rules.len()
     );
-    assert_eq!(kept["model"], requests[1]["model"]);
     assert!(
         kept_prompt.replace(
             "[revision 1 of this resume, in its history]",

@@ -173,6 +173,10 @@ enum Command {
     /// committed as a revision. The key comes from OPENAI_API_KEY (local servers need none). Ctrl-C stops
     /// and rolls back whatever was being previewed.
     Chat(cmd::chat::Args),
+    /// Measure how well the configured model edits: a suite of asks, each run on a fresh copy of its
+    /// resume in a throwaway store (your resumes are not touched), each result checked without a model.
+    /// Prints pass or miss per ask, its seconds and tokens, how the server was asked, and the totals.
+    Eval(cmd::eval::Args),
     /// A copy of a resume tailored to a job posting (a variant linked to it, opened next in the app), with
     /// the posting's terms it has and lacks. `redline chat --doc ID` on the copy shows the model the
     /// posting. Without --posting, the report of a copy made earlier.
@@ -639,6 +643,7 @@ fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result
         Command::Backup { json } => cmd::backup::run(store, json, out),
         Command::Check { json } => cmd::backup::check(store, json, out),
         Command::Chat(args) => cmd::chat::run(store, args),
+        Command::Eval(args) => cmd::eval::run(store, args, out),
         Command::Demo { json } => cmd::chat::demo(store, json),
         _ => unreachable!("the other commands are carried out before the store is opened"),
     }

@@ -471,6 +471,49 @@ fn governing_part(pointer: &str) -> Arc<Part> {
     part
 }
 
+/// What a value at `pointer` may be, as a self-contained JSON schema a model server can hold its output to
+/// (`None` where the bundled schema says nothing): references inlined, a date by its pattern, text never
+/// empty, an object with only the fields the schema names. Stricter than the schema on purpose: it guides a
+/// small model's decoding; what is checked is still [`validate_at`].
+///
+/// ```
+/// let date = redline_resume::value_schema("/work/0/startDate").unwrap();
+/// assert!(date["pattern"].as_str().unwrap().starts_with("^([1-2]"));
+/// let keywords = redline_resume::value_schema("/skills/0/keywords").unwrap();
+/// assert_eq!(keywords["items"]["type"], "string");
+/// ```
+pub fn value_schema(pointer: &str) -> Option<Value> {
+    let schema = schema_value();
+    sub_schema(schema, pointer).map(|node| guide(schema, node, 0))
+}
+
+/// One schema node in the form of [`value_schema`].
+fn guide(schema: &Value, node: &Value, depth: usize) -> Value {
+    let node = resolve(schema, node);
+    match node["type"].as_str() {
+        Some("array") if depth < 4 => {
+            serde_json::json!({"type": "array", "items": guide(schema, &node["items"], depth + 1)})
+        }
+        Some("object") if depth < 4 => {
+            let properties: serde_json::Map<String, Value> = node["properties"]
+                .as_object()
+                .map(|p| {
+                    p.iter()
+                        .filter(|(name, _)| !name.starts_with('$'))
+                        .map(|(name, field)| (name.clone(), guide(schema, field, depth + 1)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            serde_json::json!({"type": "object", "properties": properties, "additionalProperties": false})
+        }
+        Some(kind @ ("number" | "integer" | "boolean")) => serde_json::json!({"type": kind}),
+        _ => match node["pattern"].as_str() {
+            Some(pattern) => serde_json::json!({"type": "string", "pattern": pattern}),
+            None => serde_json::json!({"type": "string", "minLength": 1}),
+        },
+    }
+}
+
 /// The part of the schema that governs a document pointer (`None` where the schema says nothing).
 fn sub_schema<'s>(schema: &'s Value, pointer: &str) -> Option<&'s Value> {
     let mut node = schema;

@@ -32,4 +32,9 @@ patchFormat: string,
 /**
  * Whether the server streams a round that offers tools (else such rounds are asked without streaming).
  */
-streamsTools: boolean, };
+streamsTools: boolean, 
+/**
+ * Whether the chat model plans an edit by calling `patch_resume` with a target that is in the resume
+ * (else turns plan on this computer and go to the patch model at once: the one-model path).
+ */
+callsTools: boolean, };

@@ -51,6 +51,7 @@ vi.mock("../lib/backend", () => ({
     patch: { ok: false, problem: "the model “nope” was not found at 127.0.0.1:11434", kind: "model_not_found" },
     patchFormat: "json_schema",
     streamsTools: false,
+    callsTools: true,
   }),
 }));
 

@@ -7,6 +7,7 @@ pub mod backup;
 pub mod chat;
 pub mod delete;
 pub mod diff;
+pub mod eval;
 pub mod export;
 pub mod held;
 pub mod history;

@@ -111,12 +111,17 @@ fn show_provider(
     match learned {
         Some(learned) => writeln!(
             out,
-            "server takes JSON by {}; rounds with tools {}",
+            "server takes JSON by {}; rounds with tools {}; edits planned {}",
             learned.patch_format,
             if learned.streams_tools {
                 "streamed"
             } else {
                 "asked without streaming"
+            },
+            if learned.calls_tools {
+                "by the chat model (tools)"
+            } else {
+                "on this computer (the one-model path)"
             }
         )?,
         None => writeln!(

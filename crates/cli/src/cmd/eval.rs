@@ -1,0 +1,148 @@
+//! `redline eval`: a suite of asks against the configured model, each on a fresh copy of its resume, each
+//! result checked with no model ([`redline_agent::eval`]). The user's own resumes are never touched: every
+//! ask runs in a throwaway store.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use redline_agent::OsKeychain;
+use redline_agent::eval::{Outcome, Suite, Totals};
+use redline_store::Store;
+use serde_json::json;
+
+use super::plain;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A suite of asks (JSON: {"asks": [{name, kind, single, message, selected, resume, expect, part,
+    /// held}]}); default: the suite Redline ships.
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// Only the asks that change one field or one item.
+    #[arg(long)]
+    pub single: bool,
+    /// Only the asks whose name holds this text.
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
+    /// An OpenAI-compatible base URL (default: the saved provider).
+    #[arg(long, value_name = "URL", env = "REDLINE_BASE_URL")]
+    pub base_url: Option<String>,
+    /// The chat model.
+    #[arg(long, value_name = "M", env = "REDLINE_MODEL")]
+    pub model: Option<String>,
+    /// The patch model.
+    #[arg(long, value_name = "M", env = "REDLINE_PATCH_MODEL")]
+    pub patch_model: Option<String>,
+    /// One JSON object: each ask's outcome and the totals.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `redline eval`.
+pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
+    let suite: Suite = match &args.suite {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the suite {}", path.display()))?;
+            serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a suite of asks", path.display()))?
+        }
+        None => Suite::shipped(),
+    };
+    let asks: Vec<_> = suite
+        .asks
+        .into_iter()
+        .filter(|a| !args.single || a.single)
+        .filter(|a| {
+            args.only
+                .as_ref()
+                .is_none_or(|o| a.name.contains(o.as_str()))
+        })
+        .collect();
+    let config = redline_agent::settings::resolve(store, &OsKeychain, |settings| {
+        settings.choose(args.base_url, args.model, args.patch_model)
+    })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    // What the server takes, learned once (the connection test) when nothing was learned before.
+    let learned = match redline_agent::settings::learned(store, &config.base_url)? {
+        Some(learned) => learned,
+        None => {
+            let provider = redline_agent::Provider::new(config.clone());
+            let report = runtime.block_on(redline_agent::probe::test_connection(&provider));
+            if !report.works() {
+                let problem = report
+                    .chat
+                    .problem
+                    .or(report.patch.problem)
+                    .unwrap_or_default();
+                anyhow::bail!("the server does not answer as a model server should: {problem}");
+            }
+            redline_agent::settings::remember(store, &provider, true)?;
+            provider.learned()
+        }
+    };
+    if !args.json {
+        writeln!(
+            out,
+            "{} asks against {} (chat {}, patch {})",
+            asks.len(),
+            config.base_url,
+            config.chat_model,
+            config.patch_model
+        )?;
+    }
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for ask in &asks {
+        let dir = tempfile::tempdir()?;
+        let outcome =
+            runtime.block_on(redline_agent::eval::run(&config, &learned, ask, dir.path()));
+        if !args.json {
+            line(out, &outcome)?;
+        }
+        outcomes.push(outcome);
+    }
+    let totals = Totals::of(&outcomes);
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &json!({"asks": outcomes, "totals": totals}))?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "passed {} of {} (single-field asks: {} of {}); invariants broken: {}; {:.0} s in all",
+            totals.passed,
+            totals.asks,
+            totals.single_passed,
+            totals.single,
+            totals.broke,
+            totals.seconds
+        )?;
+    }
+    Ok(())
+}
+
+/// One ask's outcome on a line, and why it missed on the next.
+fn line(out: &mut impl Write, o: &Outcome) -> Result<()> {
+    let tokens = |n: Option<u64>| n.map_or("—".to_owned(), |n| n.to_string());
+    writeln!(
+        out,
+        "{:<5} {:<34} {:<9} {:>6.1} s  in {:>5}  out {:>4}  {}",
+        match (&o.broke, o.pass) {
+            (Some(_), _) => "BROKE",
+            (None, true) => "pass",
+            (None, false) => "miss",
+        },
+        plain(&o.name),
+        o.kind,
+        o.seconds,
+        tokens(o.tokens_in),
+        tokens(o.tokens_out),
+        o.asked
+    )?;
+    if let Some(why) = o.broke.as_ref().or(o.miss.as_ref()) {
+        writeln!(out, "      {}", plain(why))?;
+    }
+    Ok(())
+}
