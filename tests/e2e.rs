@@ -246,9 +246,12 @@ async fn settings_point_the_app_at_a_model_server() {
             .join("crates/agent/fixtures/01-add-keyword.json"),
     )
     .unwrap();
+    // The connection test: the chat model, the patch model, and whether the chat model plans an edit with
+    // tools (it names a target in the test's resume: it does).
     let mut replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
         {"say": "OK"},
-        {"patch": {"operations": []}}
+        {"patch": {"operations": []}},
+        {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add Python", "targets": ["/skills/0/keywords"]}}}
     ]))
     .unwrap();
     replies.extend(fixture.replies.clone());
@@ -291,7 +294,9 @@ async fn settings_point_the_app_at_a_model_server() {
         .unwrap();
     let report = wait_for_text(&client, "settings-report", |t| t.contains("Patch model")).await;
     assert!(
-        report.contains("answers, 2 model(s)") && report.contains("Chat model: answers"),
+        report.contains("answers, 2 model(s)")
+            && report.contains("Chat model: answers")
+            && !report.contains("cannot plan"),
         "{report}"
     );
     screenshot(&client, "settings.png").await;

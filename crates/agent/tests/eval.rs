@@ -223,3 +223,60 @@ async fn on_the_one_model_path_a_question_gets_an_answer_and_no_tools() {
     assert_eq!(outcome.said, "Python is in demand.");
     assert_eq!(outcome.miss.as_deref(), Some("nothing was committed"));
 }
+
+#[tokio::test]
+async fn a_server_that_only_does_tools_gets_the_targets_schema_as_the_tools_parameters() {
+    let replies = vec![
+        plan("Add Python", &["/skills/0/keywords"]),
+        patch(json!([{"op": "add", "path": "/skills/0/keywords/-", "value": "Python"}])),
+        say("Done."),
+    ];
+    let tools_only = Learned {
+        patch_format: "tool".into(),
+        ..Learned::default()
+    };
+    let (outcome, requests) = run(&add_python(), replies, &tools_only).await;
+    assert!(
+        outcome
+            .asked
+            .starts_with("tools, tool, held to the targets"),
+        "{}",
+        outcome.asked
+    );
+    let request = &requests[1];
+    assert!(request.get("response_format").is_none());
+    assert_eq!(
+        request["tool_choice"]["function"]["name"],
+        "write_operations"
+    );
+    let parameters = request["tools"][0]["function"]["parameters"].to_string();
+    assert!(parameters.contains("/skills/0/keywords/-") && !parameters.contains("/work/0"));
+}
+
+/// The connection test learns whether the chat model plans: a call that names a target in its resume is
+/// yes; one that names none, or a place that is not there, is no, and the turns then plan here.
+#[tokio::test]
+async fn the_connection_test_learns_whether_the_chat_model_plans_with_tools() {
+    for (planner, plans) in [
+        (plan("Add Python", &["/skills/0/keywords"]), true),
+        (plan("Add Python", &["/skills"]), true),
+        (plan("][", &["description"]), false),
+        (plan("Add Python", &[]), false),
+        (say("Sure, Python is a great skill."), false),
+    ] {
+        let replies = vec![say("OK"), patch(json!([])), planner.clone()];
+        let server = ReplayServer::start(replies, Pace::default()).await.unwrap();
+        let mut config = ProviderConfig::new(Some(server.base_url()), None);
+        config.chat_model = "replay-chat".into();
+        config.patch_model = "replay-patch".into();
+        let provider = redline_agent::Provider::new(config);
+        let report = redline_agent::probe::test_connection(&provider).await;
+        assert!(report.works());
+        assert_eq!(report.calls_tools, plans, "{planner:?}");
+        assert_eq!(provider.learned().calls_tools, plans);
+        assert_eq!(
+            server.requests()[2]["messages"][1]["content"],
+            "Add Python to my skills."
+        );
+    }
+}
