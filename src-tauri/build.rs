@@ -17,6 +17,7 @@ fn main() {
         "app_info",
         "send_message",
         "start_demo",
+        "tidy_import",
         "apply_held",
         "stop_turn",
         "chat_history",

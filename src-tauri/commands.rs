@@ -67,6 +67,17 @@ pub async fn send_message(
     engine.send(&text, selected, &mut emit).await
 }
 
+/// "Tidy with the model" after an import from `source`: a turn whose edits all wait for the user's review.
+#[tauri::command]
+pub async fn tidy_import(
+    engine: State<'_, Engine>,
+    source: redline_engine::ipc::TidySource,
+    stream: Channel<Streamed>,
+) -> Result<TurnSummary, IpcError> {
+    let mut emit = turn_emitter(stream);
+    engine.tidy(&source, &mut emit).await
+}
+
 /// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming over `stream`.
 #[tauri::command]
 pub async fn start_demo(

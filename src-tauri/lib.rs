@@ -66,6 +66,7 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::app_info,
             commands::send_message,
             commands::start_demo,
+            commands::tidy_import,
             commands::apply_held,
             commands::stop_turn,
             commands::chat_history,

@@ -2078,3 +2078,77 @@ fn import_reads_a_pdf_and_text_by_their_content_and_dry_run_writes_nothing() {
         2
     );
 }
+
+/// `redline import FILE --tidy`: the file is imported as read (revision 1), then the configured model is
+/// asked about the lines that found no place, from the file's own text; its edits wait for the user even
+/// with review mode off, and nothing more is committed.
+#[test]
+fn import_tidy_asks_the_model_and_every_edit_waits_for_the_user() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    let replies: Vec<redline_agent::Reply> = serde_json::from_value(serde_json::json!([
+        {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add the interest", "targets": ["/interests"]}}},
+        {"patch": {"operations": [{"op": "add", "path": "/interests", "value": [{"name": "A clock that runs backwards"}]}]}},
+        {"say": "Proposed."}
+    ]))
+    .unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime
+        .block_on(redline_agent::ReplayServer::start(
+            replies,
+            redline_agent::Pace::default(),
+        ))
+        .unwrap();
+    ok(redline(
+        data,
+        &[
+            "provider",
+            "set",
+            "--preset",
+            "custom",
+            "--base-url",
+            &server.base_url(),
+            "--model",
+            "m",
+            "--patch-model",
+            "m",
+        ],
+    ));
+    let file = data.join("grace.md");
+    std::fs::write(
+        &file,
+        "# Grace Hopper\n\ngrace@example.com\n\n## Experience\n\n### Rear Admiral | US Navy | 1943 – 1986\n\n- Wrote the first compiler\n\n## Things I Keep\n\nA clock that runs backwards\n",
+    )
+    .unwrap();
+    let said = runtime.block_on(async {
+        let (data, file) = (data.to_owned(), file.to_str().unwrap().to_owned());
+        tokio::task::spawn_blocking(move || redline(&data, &["import", &file, "--tidy"]))
+            .await
+            .unwrap()
+    });
+    let asked = server.requests();
+    drop(server);
+    let said = ok(said);
+    assert!(said.contains("Imported “Grace Hopper"), "{said}");
+    assert!(said.contains("wait for you"), "{said}");
+    let ask = asked[0]["messages"].to_string();
+    assert!(
+        ask.contains("Tidy the resume I just imported from grace.md (text)")
+            && ask.contains("The file's text:"),
+        "{ask}"
+    );
+    let history = json(redline(data, &["history", "--json"]));
+    assert_eq!(
+        history.as_array().unwrap().len(),
+        1,
+        "only the import: {history}"
+    );
+    let held = json(redline(data, &["held", "--json"]));
+    assert_eq!(held["held"][0]["proposal"], true, "{held}");
+    // Not with --dry-run: nothing is written, so there is nothing to tidy.
+    let both = redline(
+        data,
+        &["import", file.to_str().unwrap(), "--tidy", "--dry-run"],
+    );
+    assert_eq!(both.status.code(), Some(2));
+}

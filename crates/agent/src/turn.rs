@@ -356,6 +356,9 @@ struct Refusal(String);
 struct PatchRequest {
     changes: String,
     targets: Vec<String>,
+    /// How the chat says what is being edited, when not by `changes` (the one-model path names the
+    /// place: "your job at Pied Piper").
+    shown: Option<String>,
 }
 
 impl ToolCall {
@@ -402,7 +405,11 @@ impl PatchRequest {
                  {max_path_chars} characters."
             )));
         }
-        Ok(PatchRequest { changes, targets })
+        Ok(PatchRequest {
+            changes,
+            targets,
+            shown: None,
+        })
     }
 }
 
@@ -604,10 +611,6 @@ impl Turn<'_> {
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<(), TurnError> {
-        let mut say = |text: String, outcome: &mut TurnOutcome| {
-            outcome.reply.push_str(&text);
-            emit(TurnEvent::Chat { text });
-        };
         if !crate::aim::looks_like_edit(asks.message) {
             let body = json!({
                 "model": self.provider.config().chat_model,
@@ -622,25 +625,22 @@ impl Turn<'_> {
         let Some(aim) = crate::aim::aim(&head.document, asks.message, self.selection()) else {
             say(
                 "I could not tell which part of your resume to change. Name it (for example “my skills” \
-                 or “my job at Pied Piper”), or select it in the resume and ask again."
-                    .to_owned(),
+                 or “my job at Pied Piper”), or select it in the resume and ask again.",
                 outcome,
+                emit,
             );
             return Ok(());
         };
-        say(format!("Editing: {}.\n", aim.words), outcome);
+        // The chat says "Editing: your job at Pied Piper" (the planning event, as for a model's plan).
         let request = PatchRequest {
             changes: asks.message.to_owned(),
             targets: aim.targets,
+            shown: Some(aim.words),
         };
         asks.patch_calls += 1;
         let said = asks.said.clone();
         let told = self.patch(request, asked, &said, outcome, emit).await?;
-        let mut say = |text: String, outcome: &mut TurnOutcome| {
-            outcome.reply.push_str(&text);
-            emit(TurnEvent::Chat { text });
-        };
-        say(for_the_user(&told), outcome);
+        say(&for_the_user(&told), outcome, emit);
         Ok(())
     }
 
@@ -833,7 +833,10 @@ impl Turn<'_> {
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<String, TurnError> {
         emit(TurnEvent::Planning {
-            changes: request.changes.clone(),
+            changes: request
+                .shown
+                .clone()
+                .unwrap_or_else(|| request.changes.clone()),
             targets: request.targets.clone(),
         });
         let scope = self.scope(&request.targets);
@@ -1005,6 +1008,14 @@ impl Turn<'_> {
             ],
         })
     }
+}
+
+/// Says `text` in the chat, as the turn's reply.
+fn say(text: &str, outcome: &mut TurnOutcome, emit: &mut (dyn FnMut(TurnEvent) + Send)) {
+    outcome.reply.push_str(text);
+    emit(TurnEvent::Chat {
+        text: text.to_owned(),
+    });
 }
 
 /// What a tool call's result (written for the chat model) says to the user: its first sentences, without

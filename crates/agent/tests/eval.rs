@@ -165,7 +165,7 @@ async fn a_server_learned_not_to_plan_gets_the_ask_planned_here_and_its_schema_i
     assert!(
         outcome
             .said
-            .starts_with("Editing: your skill “Web Development”."),
+            .starts_with("Saved as revision 2: Add “Python”"),
         "{}",
         outcome.said
     );

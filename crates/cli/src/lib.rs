@@ -60,9 +60,15 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
         /// Print one JSON object: the new document's id, title and revision (null with --dry-run), the
-        /// format read, the document, and the lines not placed.
+        /// format read, the document, and the lines not placed (with --tidy, the turn's JSON lines after
+        /// it, as `redline chat --json` prints them).
         #[arg(long)]
         json: bool,
+        /// Then have the configured model tidy what was read (never needed): place the lines that found
+        /// no place and correct what was read wrongly, from the file's own text. Every edit waits for you
+        /// (`redline held`), whatever review mode says.
+        #[arg(long, conflicts_with = "dry_run")]
+        tidy: bool,
     },
     /// Print a resume as JSON (by default the current one, at its head revision).
     Show {
@@ -605,7 +611,8 @@ fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result
             title,
             dry_run,
             json,
-        } => cmd::import::run(store, file, title, dry_run, json, out),
+            tidy,
+        } => cmd::import::run(store, file, title, dry_run, json, tidy, out),
         Command::Show { doc, revision } => cmd::show::run(store, doc, revision, out),
         Command::History {
             doc,

@@ -867,18 +867,61 @@ mod tests {
         }
     }
 
+    /// A resume as Markdown with a part Redline has no place for ("Things I Keep"), written under `dir`.
+    fn grace_md(dir: &std::path::Path) -> std::path::PathBuf {
+        let text = dir.join("grace.md");
+        std::fs::write(
+            &text,
+            "# Grace Hopper\n\ngrace@example.com\n\n## Experience\n\n### Rear Admiral | US Navy | 1943 – 1986\n\n- Wrote the first compiler\n\n## Things I Keep\n\nA clock that runs backwards\n",
+        )
+        .unwrap();
+        text
+    }
+
+    /// "Tidy with the model": the model gets the file's lines, and its edits wait on a card even with
+    /// review mode off; nothing is committed until the user accepts.
+    #[tokio::test]
+    async fn a_tidy_after_an_import_is_held_for_review_whatever_review_mode_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+            {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add the interest", "targets": ["/interests"]}}},
+            {"patch": {"operations": [{"op": "add", "path": "/interests", "value": [{"name": "A clock that runs backwards"}]}]}},
+            {"say": "Proposed."}
+        ]))
+        .unwrap();
+        let (server, engine) = engine_with_replies(dir.path(), replies).await;
+        let mut sent = Sent::default();
+        let text = grace_md(dir.path());
+        let preview = engine.preview_import(&text).await.unwrap();
+        let done = engine
+            .import_reviewed(preview.document.clone(), &preview.format, &mut sent.emit())
+            .await
+            .unwrap();
+        assert!(!crate::kept::review_mode(&engine.open().unwrap().lock().await.store).unwrap());
+        let summary = engine
+            .tidy(&(&preview).into(), &mut sent.emit())
+            .await
+            .unwrap();
+        assert!(summary.revisions.is_empty(), "nothing committed");
+        assert_eq!(engine.state().await.unwrap().revision, done.state.revision);
+        let held = engine.held().await.unwrap();
+        assert_eq!(held.len(), 1);
+        assert!(held[0].proposal);
+        // The model was asked from the file's own lines.
+        let asked = server.requests()[0]["messages"].to_string();
+        assert!(
+            asked.contains("Lines that found no place:")
+                && asked.contains("A clock that runs backwards")
+        );
+    }
+
     #[tokio::test]
     async fn a_resume_as_text_or_pdf_is_imported_and_its_unplaced_lines_are_said() {
         let dir = tempfile::tempdir().unwrap();
         let engine = engine(dir.path());
         let mut sent = Sent::default();
         // A resume as text, with a part Redline has no place for: imported, and the lines not placed said.
-        let text = dir.path().join("grace.md");
-        std::fs::write(
-            &text,
-            "# Grace Hopper\n\ngrace@example.com\n\n## Experience\n\n### Rear Admiral | US Navy | 1943 – 1986\n\n- Wrote the first compiler\n\n## Things I Keep\n\nA clock that runs backwards\n",
-        )
-        .unwrap();
+        let text = grace_md(dir.path());
         let from_text = engine.import(&text, &mut sent.emit()).await.unwrap();
         assert_eq!(from_text.format, "text");
         assert!(from_text.state.title.starts_with("Grace Hopper"));

@@ -389,6 +389,28 @@ pub struct ImportPreview {
     pub unplaced: Vec<String>,
 }
 
+/// A file that was imported, as "Tidy with the model" needs it: its name and format, its own lines, and
+/// the lines that found no place (an [`ImportPreview`] without the resume read, which the store has).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TidySource {
+    pub name: String,
+    pub format: String,
+    pub lines: Vec<String>,
+    pub unplaced: Vec<String>,
+}
+
+impl From<&ImportPreview> for TidySource {
+    fn from(preview: &ImportPreview) -> TidySource {
+        TidySource {
+            name: preview.name.clone(),
+            format: preview.format.clone(),
+            lines: preview.lines.clone(),
+            unplaced: preview.unplaced.clone(),
+        }
+    }
+}
+
 /// Which page of the history the panel asks for.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, TS)]
 #[serde(rename_all = "camelCase", default)]
@@ -581,6 +603,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     DocState::export_all(&cfg)?;
     ImportDone::export_all(&cfg)?;
     ImportPreview::export_all(&cfg)?;
+    TidySource::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;
     HistoryQuery::export_all(&cfg)?;
     HistoryPage::export_all(&cfg)?;

@@ -30,6 +30,7 @@ use redline_agent::fixtures::DEMO_TITLE;
 mod documents;
 pub mod ipc;
 pub mod kept;
+pub mod tidy;
 #[doc(hidden)]
 pub mod year;
 
@@ -322,7 +323,19 @@ impl Engine {
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<TurnSummary, IpcError> {
         let config = self.configured().await?;
-        self.turn(config, message, selected, emit).await
+        self.turn(config, message, selected, false, emit).await
+    }
+
+    /// "Tidy with the model" after an import from `source` (see [`tidy`]): a turn whose every edit waits
+    /// for the user's review, whatever review mode says.
+    pub async fn tidy(
+        &self,
+        source: &crate::ipc::TidySource,
+        emit: &mut (dyn FnMut(Streamed) + Send),
+    ) -> Result<TurnSummary, IpcError> {
+        let config = self.configured().await?;
+        self.turn(config, &tidy::ask(source), None, true, emit)
+            .await
     }
 
     /// Plays the scripted demo on a fresh copy of the sample resume, through a replay server on
@@ -357,16 +370,18 @@ impl Engine {
                     format!("the demo could not start its local server: {e}"),
                 )
             })?;
-        let summary = self.turn(config, &fixture.message, None, emit).await;
+        let summary = self.turn(config, &fixture.message, None, false, emit).await;
         drop(server);
         summary
     }
 
+    /// One turn for `message`; with `review`, every edit waits for the user whatever review mode says.
     async fn turn(
         &self,
         config: ProviderConfig,
         message: &str,
         selected: Option<String>,
+        review: bool,
         emit: &mut (dyn FnMut(Streamed) + Send),
     ) -> Result<TurnSummary, IpcError> {
         let cancel = CancellationToken::new();
@@ -375,7 +390,7 @@ impl Engine {
         let mut open = self.open()?.lock().await;
         let provider = redline_agent::settings::provider(&open.store, config)?;
         let job = kept::job_of(&open.store, open.document_id)?;
-        let review = kept::review_mode(&open.store)?;
+        let review = review || kept::review_mode(&open.store)?;
         let Open {
             store,
             document_id,
@@ -982,7 +997,7 @@ mod tests {
             .unwrap();
         let mut chat = Vec::new();
         engine
-            .turn(config, &fixture.message, None, &mut |e| {
+            .turn(config, &fixture.message, None, false, &mut |e| {
                 if let Streamed::Chat(c) = e {
                     chat.push(c)
                 }
@@ -1136,7 +1151,7 @@ mod tests {
         )
         .unwrap();
         let config = ProviderConfig::new(Some("http://127.0.0.1:9/v1".into()), None);
-        let failed = engine.turn(config, "hi", None, &mut |_| {}).await;
+        let failed = engine.turn(config, "hi", None, false, &mut |_| {}).await;
         assert!(failed.is_err());
         assert!(!engine.stop(), "no turn is running any more");
         let base = engine.state().await.unwrap().revision;

@@ -43,6 +43,10 @@ pub struct Line {
     /// The line before it ran on to its column's right edge: this one carries on its sentence.
     #[serde(default)]
     pub wrapped: bool,
+    /// Where each of its parts set apart by a wide space (`"   "` in `text`) starts, in body-text sizes
+    /// from its column's left edge; empty where the source does not say (all but PDF).
+    #[serde(default)]
+    pub cells: Vec<f32>,
 }
 
 impl Line {
@@ -57,6 +61,7 @@ impl Line {
             indent: 0.0,
             gap: false,
             wrapped: false,
+            cells: Vec::new(),
         }
     }
 }

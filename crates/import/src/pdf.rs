@@ -548,6 +548,12 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
             line.gap = last_y.is_some_and(|(ly, ls)| y - ly > ls.max(size) * 1.75);
             line.heading = size > body * 1.15 && line.text.chars().count() <= 60;
             line.wrapped = !line.gap && last_end >= right_edge - body * 4.0;
+            if row.len() > 1 {
+                line.cells = row
+                    .iter()
+                    .map(|r| ((r.x0 - left_edge) / body) as f32)
+                    .collect();
+            }
             last_end = row.last().map_or(f64::MIN, |r| r.x1);
             last_y = Some((y, size));
             if !line.text.is_empty() {

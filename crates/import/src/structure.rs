@@ -878,6 +878,18 @@ fn keyword_items(text: &str) -> Vec<String> {
     list_items(&text).unwrap_or_else(|| vec![text.trim().to_owned()])
 }
 
+/// True for a name of one to four words, each starting with a capital letter or a digit ("Hooli", "ACM
+/// Queue"), not the end of a sentence ("3d media in practice").
+fn is_proper_name(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (1..=4).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+        })
+}
+
 /// The separators between a title's parts on one line.
 const SEPARATORS: &[&str] = &[
     " · ", " | ", " • ", " ∙ ", " — ", " – ", " @ ", " at ", "  ",
@@ -1297,8 +1309,16 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
                 .filter(|s| !s.is_empty())
                 .collect::<Vec<_>>()
                 .join("\n\n");
-            let (title, subtitle) = title_and_subtitle(&raw, |_| 0, true);
-            let (org, _, url) = subtitle_parts(&subtitle);
+            let (mut title, subtitle) = title_and_subtitle(&raw, |_| 0, true);
+            let (mut org, _, url) = subtitle_parts(&subtitle);
+            // "Video compression for 3d media in Hooli": a publication's title, then where it appeared.
+            if id == "publications"
+                && org.is_empty()
+                && let Some((name, publisher)) = title.rsplit_once(" in ")
+                && is_proper_name(publisher)
+            {
+                (title, org) = (name.trim().to_owned(), publisher.trim().to_owned());
+            }
             let (name, by, date) = match id {
                 "awards" => ("title", "awarder", "date"),
                 "certificates" => ("name", "issuer", "date"),
@@ -1594,12 +1614,18 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
 
 /// Entries set side by side in a grid (skills in two columns: names, then levels, then keywords, each a
 /// row) back one after the other: consecutive lines with as many wide-gap cells as each other, two or
-/// more, read column by column.
+/// more, read column by column; or, where the file says where each cell starts, a row of names over rows
+/// with more cells, each cell under the name it stands beneath.
 fn ungridded(lines: &[&Line]) -> Vec<Line> {
     let cells = |l: &Line| l.text.split("   ").count();
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
+        if let Some((columns, used)) = under_names(&lines[i..]) {
+            out.extend(columns);
+            i += used;
+            continue;
+        }
         let n = cells(lines[i]);
         let mut end = i + 1;
         while end < lines.len() && n >= 2 && cells(lines[end]) == n {
@@ -1620,6 +1646,60 @@ fn ungridded(lines: &[&Line]) -> Vec<Line> {
         i = end;
     }
     out
+}
+
+/// A row of two or more names (`lines[0]`) over rows with more cells, each cell standing under one of the
+/// names (by where it starts, which PDF lines carry): the names one after the other, each followed by the
+/// cells under it, a line a row. `None` unless every name has a cell under it in the first row below, and
+/// with the number of lines read.
+fn under_names(lines: &[&Line]) -> Option<(Vec<Line>, usize)> {
+    let names = lines.first()?;
+    let parts = |l: &Line| {
+        l.text
+            .split("   ")
+            .map(str::trim)
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let heads = parts(names);
+    if heads.len() < 2 || names.cells.len() != heads.len() {
+        return None;
+    }
+    // The column a cell starting at `x` stands in: the last name starting at or before it (half a body
+    // size to spare for glyphs' side bearings).
+    let column = |x: f32| names.cells.iter().rposition(|start| *start <= x + 0.5);
+    let mut rows: Vec<(&Line, Vec<Vec<String>>)> = Vec::new();
+    for line in &lines[1..] {
+        let cells = parts(line);
+        if line.cells.len() != cells.len() || cells.len() <= heads.len() {
+            break;
+        }
+        let mut by_column = vec![Vec::new(); heads.len()];
+        for (cell, x) in cells.into_iter().zip(&line.cells) {
+            by_column[column(*x)?].push(cell);
+        }
+        if by_column.iter().any(Vec::is_empty) {
+            break;
+        }
+        rows.push((line, by_column));
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (c, head) in heads.iter().enumerate() {
+        let mut name = Line::plain(head);
+        name.size = names.size;
+        name.heading = names.heading;
+        name.bold = names.bold;
+        out.push(name);
+        for (line, by_column) in &rows {
+            let mut l = Line::plain(&by_column[c].join("   "));
+            l.size = line.size;
+            out.push(l);
+        }
+    }
+    Some((out, 1 + rows.len()))
 }
 
 fn languages(lines: &[&Line]) -> Vec<Value> {
@@ -1666,6 +1746,31 @@ fn section(id: &str, lines: &[&Line], unplaced: &mut Vec<String>) -> Vec<Value> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_in_a_row_take_the_cells_that_stand_under_them() {
+        let mut names = Line::plain("Web Development   Compression");
+        names.size = 1.5;
+        names.heading = true;
+        names.cells = vec![0.0, 20.0];
+        let mut keywords = Line::plain("HTML   CSS   Mpeg   GIF");
+        keywords.cells = vec![0.1, 4.0, 20.2, 25.0];
+        let (lines, used) = under_names(&[&names, &keywords]).unwrap();
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Web Development", "HTML   CSS", "Compression", "Mpeg   GIF"]
+        );
+        assert_eq!(used, 2);
+        assert!(lines[0].heading && !lines[1].heading);
+        // Where the file does not say where cells start, or a name has nothing under it: not a grid.
+        let mut unplaced = keywords.clone();
+        unplaced.cells.clear();
+        assert!(under_names(&[&names, &unplaced]).is_none());
+        let mut left = keywords.clone();
+        left.cells = vec![0.1, 4.0, 8.0, 12.0];
+        assert!(under_names(&[&names, &left]).is_none());
+    }
 
     fn lines(text: &str) -> Vec<Line> {
         crate::text::lines(text)

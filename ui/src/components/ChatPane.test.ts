@@ -109,11 +109,12 @@ describe("chat errors", () => {
     expect(onsettings).toHaveBeenCalledTimes(1);
   });
 
-  it("offers to tidy an import with the model, and sends the ask", async () => {
+  it("offers to tidy an import with the model, and asks for it", async () => {
     const ontidy = vi.fn();
+    const source = { name: "ada.pdf", format: "PDF", lines: ["Ada Lovelace"], unplaced: [] };
     render(ChatPane, {
       messages: [
-        { role: "notice", text: "Imported “Ada” (PDF).", tidy: "Tidy the resume I just imported" },
+        { role: "notice", text: "Imported “Ada” (PDF).", tidy: source },
         { role: "notice", text: "Saved as revision 2." },
       ],
       onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {}, ontidy,
@@ -124,7 +125,7 @@ describe("chat errors", () => {
     expect(ontidy).toHaveBeenCalledWith(0);
     cleanup();
     // Not while a turn runs.
-    render(ChatPane, { messages: [{ role: "notice", text: "Imported", tidy: "Tidy" }], running: true,
+    render(ChatPane, { messages: [{ role: "notice", text: "Imported", tidy: source }], running: true,
       onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {}, ontidy });
     expect((screen.getByTestId("chat-tidy") as HTMLButtonElement).disabled).toBe(true);
   });

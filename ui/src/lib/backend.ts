@@ -16,6 +16,7 @@ import type { ExportRequest } from "../bindings/ExportRequest";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { IpcError } from "../bindings/IpcError";
 import type { Streamed } from "../bindings/Streamed";
+import type { TidySource } from "../bindings/TidySource";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
 import type { DocState } from "../bindings/DocState";
@@ -100,6 +101,11 @@ function channel(to: TurnStream): Channel<Streamed> {
 /** Runs an AI turn for `text`; the reply and the edits stream `to` the view and the chat while it runs. */
 export function sendMessage(text: string, selected: string | null, to: TurnStream): Promise<TurnSummary> {
   return invoke<TurnSummary>("send_message", { text, selected, stream: channel(to) });
+}
+
+/** "Tidy with the model" after an import from a file: a turn whose every edit waits for the user's review. */
+export function tidyImport(source: TidySource, to: TurnStream): Promise<TurnSummary> {
+  return invoke<TurnSummary>("tidy_import", { source, stream: channel(to) });
 }
 
 /** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming `to`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyChatEvent, importedNotice, tidyAsk, type ChatMessage } from "./chat";
+import { applyChatEvent, importedNotice, type ChatMessage } from "./chat";
 
 describe("applyChatEvent", () => {
   it("grows the assistant's reply in place and keeps other events as their own lines", () => {
@@ -73,37 +73,5 @@ describe("importedNotice", () => {
     const lines = importedNotice({ state, format: "text", unplaced }).split("\n");
     expect(lines).toHaveLength(1 + 20 + 1);
     expect(lines.at(-1)).toBe("and 5 more");
-  });
-});
-
-describe("tidyAsk", () => {
-  const preview = {
-    name: "ada.pdf",
-    format: "PDF",
-    document: {},
-    lines: ["Ada Lovelace", "Things I Keep", "A clock"],
-    unplaced: ["Things I Keep", "A clock"],
-  };
-
-  it("asks for the lines that found no place to be placed from the file's text, adding nothing", () => {
-    const ask = tidyAsk(preview);
-    expect(ask).toContain("from ada.pdf (PDF)");
-    expect(ask).toContain("add nothing it does not say");
-    expect(ask).toContain("Lines that found no place:\n- Things I Keep\n- A clock");
-    expect(ask.endsWith("The file's text:\nAda Lovelace\nThings I Keep\nA clock")).toBe(true);
-  });
-
-  it("is bounded however long the file", () => {
-    const lines = Array.from({ length: 5000 }, (_, i) => `line ${i} of a very long file`);
-    const ask = tidyAsk({ ...preview, lines, unplaced: lines });
-    expect(ask.length).toBeLessThan(10_000);
-    expect(ask).toContain("(and 4940 more)");
-    expect(ask).toContain("(the rest of the file is not quoted)");
-  });
-
-  it("says nothing of unplaced lines or the file's text when there are none", () => {
-    const ask = tidyAsk({ ...preview, lines: [], unplaced: [] });
-    expect(ask).not.toContain("Lines that found no place");
-    expect(ask).not.toContain("The file's text");
   });
 });

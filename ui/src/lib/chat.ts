@@ -3,15 +3,15 @@
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { ImportDone } from "../bindings/ImportDone";
-import type { ImportPreview } from "../bindings/ImportPreview";
+import type { TidySource } from "../bindings/TidySource";
 
 export interface ChatMessage {
   role: "user" | "assistant" | "notice" | "warning" | "error" | "held";
   text: string;
   /** For `error`: what the user can do about it (the chat shows a button). */
   action?: "settings" | "replace-key";
-  /** For a notice after an import: the ask that has the model tidy it (the chat shows a button). */
-  tidy?: string;
+  /** For a notice after an import from a file: what the model needs to tidy it (the chat shows a button). */
+  tidy?: TidySource;
   /** For `held`: the edits waiting for the user, and what became of them. */
   held?: { edits: HeldEdits; state: "open" | "applying" | "applied" | "discarded"; error?: string };
 }
@@ -80,31 +80,3 @@ export function importedNotice(done: ImportDone): string {
   return `${said} ${lines} of it found no place in the resume; add ${n === 1 ? "it" : "them"} by hand if they belong:\n${quoted.join("\n")}`;
 }
 
-/** The most characters of a file's own text a tidy ask carries: a two-page resume's, about. */
-const MAX_SOURCE = 6000;
-
-/** The most lines not placed a tidy ask lists. */
-const MAX_TIDY_LINES = 60;
-
-/** The ask that has the model tidy an import (never needed: the import stands without it): place the lines
- * that found no place and correct what was read wrongly, from the file's own text and nothing else. It goes
- * through the usual turn — streamed, checked, held in review mode — and since the file's text is part of
- * what the user said, a name or number the model brings from anywhere else is flagged as invented. */
-export function tidyAsk(preview: ImportPreview): string {
-  const parts = [
-    `Tidy the resume I just imported from ${preview.name} (${preview.format}). Put each line of the file ` +
-      "that found no place where it belongs, and correct any field that was read wrongly. Use only what " +
-      "the file says: add nothing it does not say, and leave the rest as it is.",
-  ];
-  const unplaced = preview.unplaced.slice(0, MAX_TIDY_LINES);
-  if (unplaced.length > 0) {
-    const more = preview.unplaced.length - unplaced.length;
-    parts.push(
-      ["Lines that found no place:", ...unplaced.map((line) => `- ${line}`), ...(more > 0 ? [`(and ${more} more)`] : [])].join("\n"),
-    );
-  }
-  let source = preview.lines.join("\n");
-  if (source.length > MAX_SOURCE) source = `${source.slice(0, MAX_SOURCE)}\n(the rest of the file is not quoted)`;
-  if (source.trim() !== "") parts.push(`The file's text:\n${source}`);
-  return parts.join("\n\n");
-}

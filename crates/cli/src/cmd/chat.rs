@@ -57,11 +57,12 @@ pub fn run(store: &mut Store, args: Args) -> Result<()> {
     let config = redline_agent::settings::resolve(&*store, &OsKeychain, |settings| {
         settings.choose(base_url, model, patch_model)
     })?;
-    run_turn(&mut *store, doc, config, &message, json, None)?;
+    run_turn(&mut *store, doc, config, &message, json, None, false)?;
     Ok(())
 }
 
-/// Runs one turn for `message` on `doc` and prints it as it streams.
+/// Runs one turn for `message` on `doc` and prints it as it streams; with `always_review`, every edit
+/// waits for the user (`redline held`) whatever review mode says.
 pub fn run_turn(
     store: &mut Store,
     doc: Option<i64>,
@@ -69,6 +70,7 @@ pub fn run_turn(
     message: &str,
     json: bool,
     server: Option<ReplayServer>,
+    always_review: bool,
 ) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -85,7 +87,8 @@ pub fn run_turn(
         });
         // As in the window: review mode holds every edit for the user, and a tailored copy shows the
         // model its posting.
-        let review = redline_engine::kept::review_mode(store).map_err(super::failed)?;
+        let review =
+            always_review || redline_engine::kept::review_mode(store).map_err(super::failed)?;
         let job = match doc {
             Some(id) => redline_engine::kept::job_of(store, id).map_err(super::failed)?,
             None => None,
@@ -226,6 +229,7 @@ pub fn demo(store: &mut Store, json: bool) -> Result<()> {
         &fixture.message,
         json,
         Some(server),
+        false,
     )
 }
 

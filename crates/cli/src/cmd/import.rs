@@ -94,6 +94,7 @@ pub fn run(
     title: Option<String>,
     dry_run: bool,
     json: bool,
+    tidy: bool,
     out: &mut impl Write,
 ) -> Result<()> {
     let bytes = bytes_of(&file)?;
@@ -106,8 +107,20 @@ pub fn run(
         let row = store.document(id)?;
         (Some(id), row.title, Some(row.head_revision))
     };
+    // With --tidy, the model is asked about the new document once the import is said.
+    let tidy = id.filter(|_| tidy).map(|id| {
+        let source = redline_engine::ipc::TidySource {
+            name: file.file_name().map_or("standard input".into(), |n| {
+                n.to_string_lossy().into_owned()
+            }),
+            format: imported.format.label().to_owned(),
+            lines: imported.lines.clone(),
+            unplaced: imported.unplaced.clone(),
+        };
+        (id, redline_engine::tidy::ask(&source))
+    });
     if json {
-        return print_json(
+        print_json(
             &mut *out,
             &json!({
                 "id": id,
@@ -117,7 +130,8 @@ pub fn run(
                 "document": imported.document,
                 "unplaced": imported.unplaced,
             }),
-        );
+        )?;
+        return tidied(store, tidy, json, out);
     }
     let what = imported.format.label();
     match id {
@@ -145,5 +159,23 @@ pub fn run(
             writeln!(out, "  {}", super::plain(line))?;
         }
     }
-    Ok(())
+    tidied(store, tidy, json, out)
+}
+
+/// Runs the tidy turn, if one was asked for, on the new document: its edits all wait for the user.
+fn tidied(
+    store: &mut Store,
+    tidy: Option<(i64, String)>,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let Some((id, ask)) = tidy else {
+        return Ok(());
+    };
+    if !json {
+        writeln!(out, "\nTidying with the model; every edit waits for you.")?;
+    }
+    out.flush()?;
+    let config = redline_agent::settings::resolve(&*store, &redline_agent::OsKeychain, |_| {})?;
+    super::chat::run_turn(store, Some(id), config, &ask, json, None, true)
 }
