@@ -143,6 +143,19 @@ pub fn key(text: &str) -> String {
 
 /// The part the heading `text` starts, and the language whose own heading it is (if it is one).
 pub fn part(text: &str) -> Option<(Part, Option<Language>)> {
+    // "Work Experience (3)": a count of the section's entries after its heading.
+    let text = match text
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|t| t.rsplit_once('('))
+    {
+        Some((heading, count))
+            if !count.is_empty() && count.chars().all(|c| c.is_ascii_digit()) =>
+        {
+            heading
+        }
+        _ => text,
+    };
     let key = key(text);
     // A heading is a few words: a sentence that happens to say "experience" is not one.
     if key.is_empty() || key.chars().count() > 40 || text.chars().count() > 60 {
@@ -165,6 +178,16 @@ pub fn part(text: &str) -> Option<(Part, Option<Language>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_after_a_heading_is_not_part_of_it() {
+        assert_eq!(
+            part("Work Experience(1)").map(|(p, _)| p),
+            part("Work Experience").map(|(p, _)| p)
+        );
+        assert!(part("Projects (12)").is_some());
+        assert!(part("Projects (many)").is_none());
+    }
 
     #[test]
     fn headings_are_known_in_every_language_and_in_their_variants() {

@@ -26,6 +26,14 @@ struct Block<'a> {
 /// `lines` (in reading order) as a resume.
 pub fn read(lines: &[Line]) -> Read {
     let mut unplaced = Vec::new();
+    // A web page's own links ("Skip to content"), kept when a word processor saved the page: not the
+    // resume's, so not placed in it (and listed, as every line not placed is).
+    let (chrome, lines): (Vec<Line>, Vec<Line>) = lines
+        .iter()
+        .cloned()
+        .partition(|l| PAGE_CHROME.contains(&headings::key(&l.text).as_str()));
+    unplaced.extend(chrome.into_iter().map(|l| l.text));
+    let lines = &lines[..];
     let (blocks, language) = blocks(lines);
     let mut document = Map::new();
     let mut basics = Map::new();
@@ -1101,11 +1109,43 @@ fn title_and_subtitle(
 
 fn put(map: &mut Map<String, Value>, key: &str, value: impl Into<String>) {
     let value = value.into();
-    let value = value.trim();
+    let mut value = value.trim();
+    // An entry's name that was a link ("Pied Piper <http://piedpiper.example.com/>", as a Word file's
+    // link is read): the name, and the link as the entry's site.
+    if NAMES.contains(&key)
+        && let Some((name, target)) = value
+            .strip_suffix('>')
+            .and_then(|v| v.rsplit_once(" <"))
+            .filter(|(name, _)| !name.trim().is_empty())
+    {
+        value = name.trim();
+        if is_url(target) && !target.starts_with("mailto:") && !target.starts_with("tel:") {
+            put(map, "url", full_url(target));
+        }
+    }
     if !value.is_empty() && !map.contains_key(key) {
         map.insert(key.into(), json!(value));
     }
 }
+
+/// A web page's own links, by their [`headings::key`].
+const PAGE_CHROME: &[&str] = &[
+    "skiptocontent",
+    "skiptomaincontent",
+    "jumptocontent",
+    "backtotop",
+];
+
+/// The fields that name an entry.
+const NAMES: &[&str] = &[
+    "name",
+    "organization",
+    "institution",
+    "title",
+    "publisher",
+    "awarder",
+    "issuer",
+];
 
 fn put_dates(map: &mut Map<String, Value>, raw: &Raw, start: &str, end: &str) {
     if let Some(span) = &raw.dates {
@@ -1311,6 +1351,12 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
                 .join("\n\n");
             let (mut title, subtitle) = title_and_subtitle(&raw, |_| 0, true);
             let (mut org, _, url) = subtitle_parts(&subtitle);
+            // "in Hooli" on a line of its own under a publication's title: where it appeared.
+            if id == "publications"
+                && let Some(publisher) = org.strip_prefix("in ").filter(|p| is_proper_name(p))
+            {
+                org = publisher.trim().to_owned();
+            }
             // "Video compression for 3d media in Hooli": a publication's title, then where it appeared.
             if id == "publications"
                 && org.is_empty()
