@@ -388,9 +388,8 @@ fn chat_streams_the_turn_and_fails_in_plain_words() {
     // An edit outside what was asked is shown and not applied.
     let held = ok(chat("16-out-of-scope-held.json", false));
     assert!(
-        held.contains(
-            "held, not applied (outside what was asked): Change your title to “Pythonista”"
-        ) && held.contains("✓ revision 4:"),
+        held.contains("held for your confirmation, not applied: Change your title to “Pythonista”")
+            && held.contains("✓ revision 4:"),
         "{held}"
     );
     assert_eq!(

@@ -1232,7 +1232,8 @@ fn hold(
     emit(TurnEvent::Held { held: held.clone() });
     outcome.held.push(held);
     format!(
-        " {count} operation(s) outside the named targets were not applied: they wait for the user's confirmation."
+        " {count} operation(s) were not applied: they wait for the user's confirmation (each changes something \
+         outside what was asked, or who the resume is about, or a link the user never gave)."
     )
 }
 

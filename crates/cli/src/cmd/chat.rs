@@ -265,7 +265,7 @@ fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::
         TurnEvent::Warning { text } => writeln!(out, "  ! {text}")?,
         TurnEvent::Held { held } => {
             for line in &held.descriptions {
-                writeln!(out, "  held, not applied (outside what was asked): {line}")?;
+                writeln!(out, "  held for your confirmation, not applied: {line}")?;
             }
         }
     }
