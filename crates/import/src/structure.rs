@@ -452,7 +452,6 @@ fn one_word(text: &str) -> bool {
 
 /// Reads the contact details in `line` into `basics`; false when the line is not contact details.
 fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
-    let pieces = pieces(line);
     let contact = |p: &str| {
         is_email(p)
             || is_phone(p)
@@ -460,6 +459,12 @@ fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
             || network_piece(p).is_some()
             || user_and_network(p).is_some()
     };
+    let mut pieces = pieces(line);
+    // None known: perhaps a link written after its words ("(912) 555-4321 <https://…>", "neutralthoughts
+    // <https://twitter.com/>", as a Word file's links are read), the words and the address each a piece.
+    if !pieces.iter().any(|p| contact(p)) {
+        pieces = pieces.iter().flat_map(|p| linked(p)).collect();
+    }
     let known = pieces.iter().filter(|p| contact(p)).count();
     if known == 0 {
         return false;
@@ -502,6 +507,40 @@ fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
         }
     }
     true
+}
+
+/// `text` with each link written after its words (`words <https://…>`) as two parts, the words and the
+/// address; the words are left out when there are none.
+fn linked(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest
+        .find(" <")
+        .or_else(|| rest.starts_with('<').then_some(0))
+    {
+        let from = if rest[open..].starts_with(" <") {
+            open + 2
+        } else {
+            open + 1
+        };
+        let Some(close) = rest[from..].find('>').map(|c| from + c) else {
+            break;
+        };
+        let target = &rest[from..close];
+        if !is_url(target) || target.contains(char::is_whitespace) {
+            break;
+        }
+        let words = rest[..open].trim();
+        if !words.is_empty() {
+            out.push(words.to_owned());
+        }
+        out.push(target.to_owned());
+        rest = &rest[close + 1..];
+    }
+    if !rest.trim().is_empty() {
+        out.push(rest.trim().to_owned());
+    }
+    out
 }
 
 /// Words that label a contact detail set on the line above it ("Email", then the address).
