@@ -2151,3 +2151,21 @@ fn import_tidy_asks_the_model_and_every_edit_waits_for_the_user() {
     );
     assert_eq!(both.status.code(), Some(2));
 }
+
+/// `redline eval --suite FILE`: a file that is not a suite, or is larger than any suite, is refused in
+/// words before any model is asked.
+#[test]
+fn eval_refuses_a_suite_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    let huge = data.join("huge.json");
+    std::fs::write(&huge, vec![b' '; (8 << 20) + 1]).unwrap();
+    let out = redline(data, &["eval", "--suite", huge.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 8 MB"));
+    let wrong = data.join("wrong.json");
+    std::fs::write(&wrong, r#"{"type": "service_account"}"#).unwrap();
+    let out = redline(data, &["eval", "--suite", wrong.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a suite of asks"));
+}

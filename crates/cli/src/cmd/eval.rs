@@ -2,7 +2,7 @@
 //! result checked with no model ([`redline_agent::eval`]). The user's own resumes are never touched: every
 //! ask runs in a throwaway store.
 
-use std::io::Write;
+use std::io::{Read as _, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -12,6 +12,10 @@ use redline_store::Store;
 use serde_json::json;
 
 use super::plain;
+
+/// The largest suite read, in bytes: a suite of a hundred asks, each with a resume of its own, is under
+/// 2 MB.
+const MAX_SUITE_BYTES: u64 = 8 << 20;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -43,8 +47,21 @@ pub struct Args {
 pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
     let suite: Suite = match &args.suite {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let mut text = String::new();
+            redline_resume::open_regular(path, &path.display().to_string())?
+                .take(MAX_SUITE_BYTES + 1)
+                .read_to_string(&mut text)
                 .with_context(|| format!("cannot read the suite {}", path.display()))?;
+            if text.len() as u64 > MAX_SUITE_BYTES {
+                return Err(crate::fail(
+                    crate::Exit::Refused,
+                    format!(
+                        "{} is larger than {} MB, far more than a suite of asks",
+                        path.display(),
+                        MAX_SUITE_BYTES >> 20
+                    ),
+                ));
+            }
             serde_json::from_str(&text)
                 .with_context(|| format!("{} is not a suite of asks", path.display()))?
         }
