@@ -205,12 +205,18 @@ fn name_field(section: &str) -> &'static [&'static str] {
 /// Where `message` asks to change `resume`: the selection when there is one, else an entry it names (and
 /// a field of it, if it names one), else a section or a detail it names. `None` when it names nothing.
 pub fn aim(resume: &Value, message: &str, selected: Option<&str>) -> Option<Aim> {
-    let targets = match selected.filter(|s| s.starts_with('/') && resume.pointer(s).is_some()) {
+    let mut targets = match selected.filter(|s| s.starts_with('/') && resume.pointer(s).is_some()) {
         Some(selected) => vec![selected.to_owned()],
         None => by_words(resume, message),
     };
     if targets.is_empty() {
         return None;
+    }
+    if removes_only(message) {
+        targets = targets
+            .into_iter()
+            .flat_map(|t| named_inside(resume, &t, message))
+            .collect();
     }
     let words: Vec<String> = targets
         .iter()
@@ -220,6 +226,61 @@ pub fn aim(resume: &Value, message: &str, selected: Option<&str>) -> Option<Aim>
         targets,
         words: words.join(" and "),
     })
+}
+
+/// True when `message` asks only to remove something ("Remove GIF from my skills").
+pub fn removes_only(message: &str) -> bool {
+    let fit = crate::reach::Fit::of(message);
+    fit.remove && fit.verbs.as_ref().is_some_and(Vec::is_empty)
+}
+
+/// What a removal inside `target` names: the text values under it that `message` says word for word ("GIF"
+/// → that keyword), an entry's name standing for its entry; `target` itself when it names none.
+fn named_inside(resume: &Value, target: &str, message: &str) -> Vec<String> {
+    let lower = message.to_lowercase();
+    let mut found: Vec<String> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut walk = vec![(target.to_owned(), resume.pointer(target))];
+    while let Some((pointer, value)) = walk.pop() {
+        match value {
+            Some(Value::String(text))
+                if text.chars().count() >= 2 && contains_words(&lower, &text.to_lowercase()) =>
+            {
+                // An entry's name stands for the entry.
+                match pointer.rsplit_once('/') {
+                    Some((entry, field))
+                        if ["name", "language", "institution", "organization", "title"]
+                            .contains(&field) =>
+                    {
+                        names.push(entry.to_owned())
+                    }
+                    _ => found.push(pointer),
+                }
+            }
+            Some(Value::Object(fields)) => walk.extend(fields.iter().map(|(k, v)| {
+                (
+                    format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    Some(v),
+                )
+            })),
+            Some(Value::Array(items)) => walk.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("{pointer}/{i}"), Some(v))),
+            ),
+            _ => {}
+        }
+    }
+    // A word inside the entry is more precise than the entry's name ("Remove GIF from Compression").
+    let mut chosen = if found.is_empty() { names } else { found };
+    chosen.sort();
+    chosen.dedup();
+    if chosen.is_empty() {
+        vec![target.to_owned()]
+    } else {
+        chosen
+    }
 }
 
 fn by_words(resume: &Value, message: &str) -> Vec<String> {
@@ -356,6 +417,18 @@ mod tests {
         );
         assert_eq!(aimed("Add a project called Redline"), ["/projects"]);
         assert!(aimed("Make it better").is_empty());
+    }
+
+    #[test]
+    fn a_removal_aims_at_what_it_names() {
+        assert_eq!(aimed("Remove the skill Compression."), ["/skills/1"]);
+        assert_eq!(
+            aimed("Remove GIF from my Compression skill."),
+            ["/skills/1/keywords/2"]
+        );
+        assert_eq!(aimed("Remove the interest Wildlife."), ["/interests/0"]);
+        // Nothing named inside: the section.
+        assert_eq!(aimed("Remove my languages"), ["/languages"]);
     }
 
     #[test]

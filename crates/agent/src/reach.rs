@@ -86,6 +86,8 @@ pub struct Reach {
     pub places: Vec<Place>,
     /// The lists whose items may be reordered (two items or more), by pointer and length.
     lists: Vec<(String, usize)>,
+    /// The targets the places were listed from.
+    roots: Vec<String>,
 }
 
 impl Reach {
@@ -95,6 +97,7 @@ impl Reach {
         let mut reach = Reach {
             places: Vec::new(),
             lists: Vec::new(),
+            roots: targets.to_vec(),
         };
         let mut sorted: Vec<&String> = targets.iter().collect();
         sorted.sort();
@@ -221,10 +224,13 @@ impl Reach {
                 ])
             })
             .collect();
+        // An ask that only removes removes what it aimed at, not a part of it.
+        let removes_only = fit.verbs.as_ref().is_some_and(Vec::is_empty) && !fit.reorder;
         let there: Vec<&str> = self
             .places
             .iter()
             .filter(|p| p.now.is_some())
+            .filter(|p| !removes_only || self.roots.contains(&p.pointer))
             .map(|p| p.pointer.as_str())
             .collect();
         if !there.is_empty() && fit.remove {
@@ -511,7 +517,13 @@ mod tests {
         assert!(verbs_at(&add, "/skills/0").is_empty(), "no remove, no move");
         let remove = reach.schema_for(&Fit::of("Remove the skill Web Development"));
         assert_eq!(remove["properties"]["operations"]["maxItems"], 1);
+        // Only what was aimed at, not a part of it.
+        assert_eq!(verbs_at(&remove, "/skills"), ["remove"]);
+        assert!(verbs_at(&remove, "/skills/0").is_empty());
+        let entry = Reach::of(&doc, &["/skills/0".to_owned()]).unwrap();
+        let remove = entry.schema_for(&Fit::of("Remove the skill Web Development"));
         assert_eq!(verbs_at(&remove, "/skills/0"), ["remove"]);
+        assert!(verbs_at(&remove, "/skills/0/keywords/0").is_empty());
         let reorder = reach.schema_for(&Fit::of("Move Compression to the top"));
         assert_eq!(verbs_at(&reorder, "/skills/0"), ["move"]);
         assert!(verbs_at(&reorder, "/skills/0/name").is_empty());
