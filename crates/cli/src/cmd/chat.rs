@@ -21,6 +21,19 @@ pub struct Args {
     /// The document's id (see `redline list`); default: the one changed last.
     #[arg(long, value_name = "ID")]
     pub doc: Option<i64>,
+    #[command(flatten)]
+    pub server: Server,
+    /// One JSON object per line (chat deltas, surface messages), ending with the committed revision.
+    #[arg(long)]
+    pub json: bool,
+    /// Start a new resume from the conversation (the model creates it) instead of editing one.
+    #[arg(long, conflicts_with = "doc")]
+    pub new: bool,
+}
+
+/// The server and models a command asks, over the saved provider (`redline chat`, `redline eval`).
+#[derive(Debug, clap::Args)]
+pub struct Server {
     /// An OpenAI-compatible base URL (default: OpenAI; e.g. http://127.0.0.1:11434/v1 for Ollama).
     #[arg(long, value_name = "URL", env = "REDLINE_BASE_URL")]
     pub base_url: Option<String>,
@@ -30,12 +43,22 @@ pub struct Args {
     /// The patch model (asked at a low temperature).
     #[arg(long, value_name = "M", env = "REDLINE_PATCH_MODEL")]
     pub patch_model: Option<String>,
-    /// One JSON object per line (chat deltas, surface messages), ending with the committed revision.
-    #[arg(long)]
-    pub json: bool,
-    /// Start a new resume from the conversation (the model creates it) instead of editing one.
-    #[arg(long, conflicts_with = "doc")]
-    pub new: bool,
+}
+
+impl Server {
+    /// The saved provider, with the environment and then these flags on top.
+    pub fn config(self, store: &Store) -> Result<ProviderConfig> {
+        let Server {
+            base_url,
+            model,
+            patch_model,
+        } = self;
+        Ok(redline_agent::settings::resolve(
+            store,
+            &OsKeychain,
+            |settings| settings.choose(base_url, model, patch_model),
+        )?)
+    }
 }
 
 /// `redline chat`: the saved provider, with the environment and then the flags on top.
@@ -43,9 +66,7 @@ pub fn run(store: &mut Store, args: Args) -> Result<()> {
     let Args {
         message,
         doc,
-        base_url,
-        model,
-        patch_model,
+        server,
         json,
         new,
     } = args;
@@ -54,9 +75,7 @@ pub fn run(store: &mut Store, args: Args) -> Result<()> {
     } else {
         Some(document(&mut *store, doc)?)
     };
-    let config = redline_agent::settings::resolve(&*store, &OsKeychain, |settings| {
-        settings.choose(base_url, model, patch_model)
-    })?;
+    let config = server.config(store)?;
     run_turn(&mut *store, doc, config, &message, json, None, false)?;
     Ok(())
 }

@@ -6,7 +6,6 @@ use std::io::{Read as _, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use redline_agent::OsKeychain;
 use redline_agent::eval::{Outcome, Suite, Totals};
 use redline_store::Store;
 use serde_json::json;
@@ -29,15 +28,8 @@ pub struct Args {
     /// Only the asks whose name holds this text.
     #[arg(long, value_name = "TEXT")]
     pub only: Option<String>,
-    /// An OpenAI-compatible base URL (default: the saved provider).
-    #[arg(long, value_name = "URL", env = "REDLINE_BASE_URL")]
-    pub base_url: Option<String>,
-    /// The chat model.
-    #[arg(long, value_name = "M", env = "REDLINE_MODEL")]
-    pub model: Option<String>,
-    /// The patch model.
-    #[arg(long, value_name = "M", env = "REDLINE_PATCH_MODEL")]
-    pub patch_model: Option<String>,
+    #[command(flatten)]
+    pub server: super::chat::Server,
     /// One JSON object: each ask's outcome and the totals.
     #[arg(long)]
     pub json: bool,
@@ -77,9 +69,7 @@ pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
                 .is_none_or(|o| a.name.contains(o.as_str()))
         })
         .collect();
-    let config = redline_agent::settings::resolve(store, &OsKeychain, |settings| {
-        settings.choose(args.base_url, args.model, args.patch_model)
-    })?;
+    let config = args.server.config(store)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
