@@ -112,9 +112,19 @@ fn runs_text(node: roxmltree::Node, links: &[(String, String)], out: &mut String
                 .attribute((R, "id"))
                 .and_then(|id| links.iter().find(|(i, _)| i == id))
                 .map(|(_, t)| t.as_str());
-            if let Some(target) = target {
+            // A link cut in two (`Miss Direction ∙ ` and the address, each a link to the same place):
+            // the target is said once, after the last piece.
+            let continued = child
+                .next_sibling_element()
+                .filter(|n| n.has_tag_name((W, "hyperlink")))
+                .and_then(|n| n.attribute((R, "id")))
+                .and_then(|id| links.iter().find(|(i, _)| i == id))
+                .is_some_and(|(_, t)| Some(t.as_str()) == target);
+            if let Some(target) = target.filter(|_| !continued) {
                 let text = out[start..].trim().to_owned();
-                if !same_target(&text, target) {
+                if let Some(full) = address_said(&text, target) {
+                    out.replace_range(start.., &full);
+                } else if !same_target(&text, target) {
                     out.push_str(&format!(" <{target}>"));
                 }
             }
@@ -151,10 +161,28 @@ fn odt_text(node: roxmltree::Node, out: &mut String) {
     }
 }
 
-/// Whether a link's text already says its target (`ada@x.com` for `mailto:ada@x.com`, a trailing `/`).
+/// Whether a link's text already says its target (`ada@x.com` for `mailto:ada@x.com`, a phone's number
+/// for `tel:`, a trailing `/`).
 fn same_target(text: &str, target: &str) -> bool {
     let bare = target.trim_start_matches("mailto:");
-    text == target || text == bare || text.trim_end_matches('/') == target.trim_end_matches('/')
+    let digits = |t: &str| t.chars().filter(char::is_ascii_digit).collect::<String>();
+    let phone = target
+        .strip_prefix("tel:")
+        .is_some_and(|number| !number.is_empty() && digits(number) == digits(text));
+    phone
+        || text == target
+        || text == bare
+        || text.trim_end_matches('/') == target.trim_end_matches('/')
+}
+
+/// A link's text that is its web address with the scheme left out (`ada.example.com` for
+/// `http://ada.example.com/`): the address as the link has it, without the trailing `/`.
+fn address_said(text: &str, target: &str) -> Option<String> {
+    let full = target.trim_end_matches('/');
+    let bare = full
+        .strip_prefix("https://")
+        .or_else(|| full.strip_prefix("http://"))?;
+    (text.trim_end_matches('/') == bare).then(|| full.to_owned())
 }
 
 /// The lines of an OpenDocument text's body.
@@ -189,4 +217,65 @@ pub fn odt(archive: &mut Archive) -> Result<Vec<Line>, ImportError> {
         out.push(line);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paragraph(body: &str, links: &[(String, String)]) -> String {
+        let xml = format!(r#"<w:p xmlns:w="{W}" xmlns:r="{R}">{body}</w:p>"#);
+        let doc = parse(&xml).unwrap();
+        let mut out = String::new();
+        runs_text(doc.root_element(), links, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_link_is_said_once_after_its_text() {
+        let links = [
+            ("a".to_owned(), "http://md.example.com/".to_owned()),
+            ("b".to_owned(), "http://md.example.com/".to_owned()),
+            ("c".to_owned(), "https://ada.example.com/".to_owned()),
+        ];
+        let run = |id: &str, text: &str| {
+            format!(
+                r#"<w:hyperlink r:id="{id}"><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:hyperlink>"#
+            )
+        };
+        // One link cut in two pieces, the second its address: nothing added.
+        let cut = run("a", "Miss Direction ∙ ") + &run("b", "http://md.example.com");
+        assert_eq!(
+            paragraph(&cut, &links),
+            "Miss Direction ∙ http://md.example.com"
+        );
+        // A link whose text does not say where it goes: its target after it.
+        assert_eq!(
+            paragraph(&run("c", "Site"), &links),
+            "Site <https://ada.example.com/>"
+        );
+        // An address with its scheme left out: the link's own; a phone's number: as it is.
+        let links = [
+            ("d".to_owned(), "http://ada.example.com/".to_owned()),
+            ("e".to_owned(), "tel:(912)555-4321".to_owned()),
+        ];
+        assert_eq!(
+            paragraph(&run("d", "ada.example.com"), &links),
+            "http://ada.example.com"
+        );
+        assert_eq!(
+            paragraph(&run("e", "(912) 555-4321"), &links),
+            "(912) 555-4321"
+        );
+        let links = [
+            ("a".to_owned(), "http://md.example.com/".to_owned()),
+            ("c".to_owned(), "https://ada.example.com/".to_owned()),
+        ];
+        // Two links to different places, side by side: each said.
+        let two = run("a", "Miss Direction") + &run("c", " Site");
+        assert_eq!(
+            paragraph(&two, &links),
+            "Miss Direction <http://md.example.com/> Site <https://ada.example.com/>"
+        );
+    }
 }

@@ -103,11 +103,31 @@ fn skills_unheaded(unplaced: &mut Vec<String>) -> Option<Vec<Value>> {
         if let Some(keywords) = row(next) {
             return Some((json!({"name": name, "keywords": keywords}), 2));
         }
-        let keywords = row(unplaced.get(i + 2)?).filter(|_| is_level(next))?;
-        Some((
-            json!({"name": name, "level": next, "keywords": keywords}),
-            3,
-        ))
+        if !is_level(next) {
+            return None;
+        }
+        if let Some(keywords) = row(unplaced.get(i + 2)?) {
+            return Some((
+                json!({"name": name, "level": next, "keywords": keywords}),
+                3,
+            ));
+        }
+        // One keyword a line (a word processor's paragraphs), up to the next name with its level.
+        let mut keywords = Vec::new();
+        for (j, k) in unplaced.iter().enumerate().skip(i + 2) {
+            let names_next = unplaced.get(j + 1).is_some_and(|n| is_level(n));
+            if !short(k) || k.split_whitespace().count() > 3 || is_level(k) || names_next {
+                break;
+            }
+            keywords.push(k.clone());
+        }
+        let taken = 2 + keywords.len();
+        (!keywords.is_empty()).then(|| {
+            (
+                json!({"name": name, "level": next, "keywords": keywords}),
+                taken,
+            )
+        })
     };
     for start in 0..unplaced.len() {
         let (mut skills, mut end) = (Vec::new(), start);
@@ -374,6 +394,11 @@ fn location(text: &str) -> Value {
         .filter(|p| !p.is_empty())
         .collect();
     let code = |p: &str| p.len() == 2 && p.chars().all(|c| c.is_ascii_uppercase());
+    if parts.len() == 1
+        && let Some(place) = address_words(&parts[0])
+    {
+        return Value::Object(place);
+    }
     let mut place = Map::new();
     if parts.len() > 1 {
         let last = parts.last().cloned().unwrap_or_default();
@@ -425,6 +450,147 @@ fn location(text: &str) -> Value {
         place.insert((*key).into(), json!(value));
     }
     Value::Object(place)
+}
+
+/// Words that end a street's name in an address.
+const STREET_WORDS: &[&str] = &[
+    "st",
+    "street",
+    "ave",
+    "avenue",
+    "rd",
+    "road",
+    "blvd",
+    "boulevard",
+    "ln",
+    "lane",
+    "dr",
+    "drive",
+    "way",
+    "ct",
+    "court",
+    "pl",
+    "place",
+    "sq",
+    "square",
+    "pkwy",
+    "parkway",
+    "hwy",
+    "highway",
+    "ter",
+    "terrace",
+    "cir",
+    "circle",
+];
+
+/// The states of the United States, whose addresses are the ones most often written with no commas.
+const US_STATES: &[&str] = &[
+    "Alabama",
+    "Alaska",
+    "Arizona",
+    "Arkansas",
+    "California",
+    "Colorado",
+    "Connecticut",
+    "Delaware",
+    "Florida",
+    "Georgia",
+    "Hawaii",
+    "Idaho",
+    "Illinois",
+    "Indiana",
+    "Iowa",
+    "Kansas",
+    "Kentucky",
+    "Louisiana",
+    "Maine",
+    "Maryland",
+    "Massachusetts",
+    "Michigan",
+    "Minnesota",
+    "Mississippi",
+    "Missouri",
+    "Montana",
+    "Nebraska",
+    "Nevada",
+    "New Hampshire",
+    "New Jersey",
+    "New Mexico",
+    "New York",
+    "North Carolina",
+    "North Dakota",
+    "Ohio",
+    "Oklahoma",
+    "Oregon",
+    "Pennsylvania",
+    "Rhode Island",
+    "South Carolina",
+    "South Dakota",
+    "Tennessee",
+    "Texas",
+    "Utah",
+    "Vermont",
+    "Virginia",
+    "Washington",
+    "West Virginia",
+    "Wisconsin",
+    "Wyoming",
+    "District of Columbia",
+];
+
+/// An address written with no commas (`2712 Broadway St San Francisco California CA 94115 US`, a theme's
+/// lines run together), split by what its words are: a number and a street up to a street's word, then
+/// the city, a state's name, a state's code with its ZIP code, a country code. `None` when it is not one.
+fn address_words(text: &str) -> Option<Map<String, Value>> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let code = |w: &str| w.len() == 2 && w.chars().all(|c| c.is_ascii_uppercase());
+    let zip = |w: &str| w.len() >= 4 && w.chars().all(|c| c.is_ascii_digit() || c == '-');
+    if words.len() < 4 || !words[0].starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let street =
+        words.iter().skip(1).position(|w| {
+            STREET_WORDS.contains(&w.trim_end_matches('.').to_lowercase().as_str())
+        })? + 1;
+    let mut place = Map::new();
+    place.insert("address".into(), json!(words[..=street].join(" ")));
+    let mut rest = &words[street + 1..];
+    if let [before @ .., last] = rest
+        && code(last)
+        && before.last().is_some_and(|w| zip(w))
+    {
+        place.insert("countryCode".into(), json!(last));
+        rest = before;
+    }
+    if let [before @ .., number] = rest
+        && zip(number)
+    {
+        match before {
+            [head @ .., state] if code(state) => {
+                place.insert("postalCode".into(), json!(format!("{state} {number}")));
+                rest = head;
+            }
+            _ => {
+                place.insert("postalCode".into(), json!(number));
+                rest = before;
+            }
+        }
+    }
+    for n in [3, 2, 1] {
+        if rest.len() > n {
+            let name = rest[rest.len() - n..].join(" ");
+            if US_STATES.iter().any(|s| s.eq_ignore_ascii_case(&name)) {
+                place.insert("region".into(), json!(name));
+                rest = &rest[..rest.len() - n];
+                break;
+            }
+        }
+    }
+    if !rest.is_empty() {
+        place.insert("city".into(), json!(rest.join(" ")));
+    }
+    // A street and nothing the words could tell apart after it is not read as an address.
+    (place.len() >= 3).then_some(place)
 }
 
 /// A network known by its name ("Twitter", "github"): its name as written in [`NETWORKS`].
@@ -499,6 +665,18 @@ fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
             let network = profile_of(&url).map(|(n, _)| n).unwrap_or_default();
             push_profile(basics, &network, p, &url);
             i += 1;
+        } else if let Some(network) = p
+            .strip_prefix('(')
+            .and_then(|n| n.strip_suffix(')'))
+            .and_then(network_named)
+        {
+            // "neutralthoughts <https://…> (Twitter)": the network of the profile just read.
+            if let Some(Value::Object(last)) = basics
+                .get_mut("profiles")
+                .and_then(|l| l.as_array_mut()?.last_mut())
+            {
+                last.entry("network").or_insert_with(|| json!(network));
+            }
         } else if !basics.contains_key("location") {
             basics.insert("location".into(), location(p));
         } else {
@@ -727,7 +905,7 @@ fn header(
         } else if !basics.contains_key("label") && short(text) && i <= name_at + 2 {
             basics.insert("label".into(), json!(text));
         } else if short(text)
-            && (prose.is_empty() || line.gap)
+            && (prose.is_empty() || line.gap || line.bullet)
             && !basics.contains_key("location")
             && text.contains([',', '、', '،'])
         {
@@ -774,14 +952,21 @@ impl Raw {
 }
 
 /// The entries of a section whose entries have titles and dates.
-fn entries(lines: &[&Line]) -> Vec<Raw> {
+/// `keywords_first`: a list of words one to a bullet right under a title is the entry's keywords (a
+/// project's), not its highlights.
+fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
     let mut out: Vec<Raw> = Vec::new();
     let mut current = Raw::default();
     let mut last_bullet: Option<&Line> = None;
     let mut last_was_head = false;
     let mut items_spaced = false;
     let mut entry_indent = lines.first().map_or(0.0, |l| l.indent);
-    for line in lines {
+    let mut skip = 0;
+    for (at, line) in lines.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
         let text = line.text.trim();
         if text.is_empty() {
             continue;
@@ -818,6 +1003,23 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
             // Right under the title, the line with the entry's dates is its second line, however far in
             // it stands (a right-to-left page sets a short line far from the left).
             && !(current.dates.is_none() && !current.has_body() && dates::find(text).is_some());
+        // Words one to a bullet right under an entry's title, before anything else of it (a theme's
+        // keywords over the description): a list of their own.
+        if keywords_first
+            && !current.head.is_empty()
+            && !current.has_body()
+            && current.lists.is_empty()
+            && let Some(n) = keyword_bullets(&lines[at..])
+        {
+            let items = lines[at..at + n].iter().map(|l| {
+                strip_bullet(l.text.trim())
+                    .unwrap_or(l.text.trim())
+                    .to_owned()
+            });
+            current.lists.push(("keywords".into(), items.collect()));
+            skip = n - 1;
+            continue;
+        }
         if let Some(item) = strip_bullet(text).or((line.bullet || drawn_bullet).then_some(text)) {
             // A list whose items stand apart (a space between them): a line with none before it
             // carries on the item above.
@@ -830,13 +1032,25 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
         if let Some(bullet) = last_bullet
             && (!line.gap && line.indent > bullet.indent + 0.3
                 || line.wrapped && items_spaced && (line.indent - bullet.indent).abs() <= 0.3
-                || text.starts_with(|c: char| c.is_lowercase()))
+                || text.starts_with(|c: char| c.is_lowercase()) && !is_url(text))
             && let Some(last) = current.bullets.last_mut()
         {
             join_wrapped(last, text);
             continue;
         }
         last_bullet = None;
+        // Words one to a line between a description and its bullets (a project's keywords as a word
+        // processor keeps them): a list of their own.
+        if (!current.paragraphs.is_empty() || keywords_first && current.head.len() >= 2)
+            && current.bullets.is_empty()
+            && let Some(n) = keyword_lines(&lines[at..])
+        {
+            let items = lines[at..at + n].iter().map(|l| l.text.trim().to_owned());
+            current.lists.push((UNLABELLED.into(), items.collect()));
+            current.in_paragraph = false;
+            skip = n - 1;
+            continue;
+        }
         let span = dates::find(text);
         let rest = span
             .as_ref()
@@ -897,6 +1111,50 @@ fn entries(lines: &[&Line]) -> Vec<Raw> {
         out.push(current);
     }
     out
+}
+
+/// The key of a list that stood under no label ([`keyword_lines`]).
+const UNLABELLED: &str = "";
+
+/// How many lines from the first are bullets of a keyword each, two or more, followed by a line that is
+/// not a bullet; `None` when they are not.
+fn keyword_bullets(lines: &[&Line]) -> Option<usize> {
+    let item = |l: &Line| {
+        let t = l.text.trim();
+        let bare = strip_bullet(t).or(l.bullet.then_some(t));
+        bare.is_some_and(a_keyword)
+    };
+    let n = lines.iter().take_while(|l| item(l)).count();
+    let next = lines.get(n)?;
+    (n >= 2 && !next.bullet && strip_bullet(next.text.trim()).is_none()).then_some(n)
+}
+
+/// How many lines from the first are a list of words one to a line (two or more, each of at most three
+/// words and no sentence, none a date, none bold, all of a size) right before a bulleted line; `None`
+/// when they are not (a title in bold over its bullets starts an entry).
+fn keyword_lines(lines: &[&Line]) -> Option<usize> {
+    let size = lines.first()?.size;
+    let word = |l: &Line| {
+        let t = l.text.trim();
+        !l.bullet
+            && !l.bold
+            && (l.size - size).abs() < 0.05
+            && strip_bullet(t).is_none()
+            && a_keyword(t)
+    };
+    let n = lines.iter().take_while(|l| word(l)).count();
+    let next = lines.get(n)?;
+    (n >= 2 && (next.bullet || strip_bullet(next.text.trim()).is_some())).then_some(n)
+}
+
+/// A keyword, not a sentence or a title with its dates: at most three words, no sentence's end.
+fn a_keyword(text: &str) -> bool {
+    let t = text.trim();
+    short(t)
+        && t.split_whitespace().count() <= 3
+        && !t.ends_with([',', ':', ';'])
+        && !is_url(t)
+        && dates::find(t).is_none()
 }
 
 /// Labels an entry's lists are set under, by their key: highlights, courses, keywords.
@@ -1259,6 +1517,9 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             raw.bullets.extend(items);
         } else if id == "projects" {
             keywords.extend(items);
+        } else if label == UNLABELLED {
+            // Elsewhere, lines under no label stay the description's.
+            raw.paragraphs.extend(items);
         } else {
             raw.bullets.push(items.join(", "));
         }
@@ -1335,12 +1596,15 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             let mut bullets = raw.bullets;
             // The subject over the degree, each a line of its own ("Information Technology", then
             // "Bachelor"): the degree's word, set in under it, was taken for the first course.
-            let (study, area) = if courses.is_empty()
-                && area.is_empty()
-                && !is_degree(&study)
-                && bullets.first().is_some_and(|b| is_degree(b))
-            {
-                (bullets.remove(0), study)
+            // Or a line of the title's own, under the subject: taken for the first course too.
+            let (study, area) = if area.is_empty() && !is_degree(&study) {
+                if courses.first().is_some_and(|c| is_degree(c)) {
+                    (courses.remove(0), study)
+                } else if courses.is_empty() && bullets.first().is_some_and(|b| is_degree(b)) {
+                    (bullets.remove(0), study)
+                } else {
+                    (study, area)
+                }
             } else {
                 (study, area)
             };
@@ -1450,6 +1714,21 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
                 }
                 _ => true,
             });
+            // The name run on after the quotation's last sentence ("… any company. ” Erlich Bachman"),
+            // its own paragraph in the file but joined to the text above it.
+            if names.is_empty()
+                && let Some(last) = text.last_mut()
+                && let Some((at, mark)) = last
+                    .char_indices()
+                    .rfind(|(_, c)| matches!(c, '.' | '!' | '?' | '”' | '"' | '»'))
+                && let end = at + mark.len_utf8()
+                && let tail = last[end..].trim()
+                && tail.split_whitespace().count() >= 2
+                && is_proper_name(tail)
+            {
+                names.push(tail.to_owned());
+                last.truncate(end);
+            }
             put(&mut m, "name", names.join(", "));
             let quoted = text.join("\n\n");
             let quoted = quoted
@@ -1513,6 +1792,17 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
                 highlights(&mut m, "keywords", keywords);
             }
             put(&mut m, "description", paragraphs.join("\n\n"));
+            // Words one to a bullet after the highlights (a theme's list of keywords under them).
+            let tail = raw
+                .bullets
+                .iter()
+                .rev()
+                .take_while(|b| a_keyword(b))
+                .count();
+            if !m.contains_key("keywords") && tail >= 2 && tail < raw.bullets.len() {
+                let words = raw.bullets.split_off(raw.bullets.len() - tail);
+                highlights(&mut m, "keywords", words);
+            }
             highlights(&mut m, "highlights", raw.bullets);
         }
     }
@@ -1616,6 +1906,8 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
     let lines = ungridded(lines);
     // The size and indent of the last name: smaller lines, or lines set in, under it are its keywords.
     let mut name_at: Option<(f32, f32)> = None;
+    // Whether the last name was a line of its own, not a list item.
+    let mut name_plain = false;
     for line in &lines {
         let text = strip_bullet(&line.text).unwrap_or(&line.text).trim();
         if text.is_empty() {
@@ -1632,9 +1924,11 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
         // Keywords one to a line, set in under their name or smaller than it.
         // (By indent only where the names stand at the left edge: a right-to-left page's lines end
         // there instead.)
+        // A list item under a name that is not one: that name's keyword (an interest and its bullets).
+        let bulleted = line.bullet || strip_bullet(&line.text).is_some();
         let under = name_at.is_some_and(|(size, indent)| {
             line.size < size - 0.05 || indent < 0.5 && line.indent > indent + 0.5
-        });
+        }) || bulleted && name_plain;
         if under && !(level_key.is_some() && is_level(text)) {
             let items = keyword_items(text);
             if let Some(Value::Array(keywords)) = out.last_mut().and_then(|m| m.get_mut("keywords"))
@@ -1659,6 +1953,7 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
             let items = list_items(rest).unwrap_or_else(|| vec![rest.to_owned()]);
             highlights(&mut m, "keywords", items);
             out.push(m);
+            name_plain = false;
             continue;
         }
         let current = out.last_mut();
@@ -1674,6 +1969,7 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
                 let mut m = Map::new();
                 highlights(&mut m, "keywords", items);
                 out.push(m);
+                name_plain = false;
             }
             (None, Some(m))
                 if level_key.is_some()
@@ -1691,6 +1987,7 @@ fn named_lists(id: &str, lines: &[&Line]) -> Vec<Value> {
                 put(&mut m, "name", text);
                 out.push(m);
                 name_at = Some((line.size, line.indent));
+                name_plain = !bulleted;
             }
         }
     }
@@ -1819,7 +2116,7 @@ fn section(id: &str, lines: &[&Line], unplaced: &mut Vec<String>) -> Vec<Value> 
         "languages" => languages(lines),
         _ => {
             let words = Words::english();
-            entries(lines)
+            entries(lines, id == "projects")
                 .into_iter()
                 .map(|raw| entry_value(id, raw, &words))
                 .filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
@@ -1935,6 +2232,28 @@ mod tests {
             .to_vec();
         assert_eq!(skills_unheaded(&mut one), None);
         assert_eq!(one.len(), 3);
+        // Each keyword a line of its own, under a name and its level (a word processor's paragraphs).
+        let mut paragraphs: Vec<String> = [
+            "Web Development",
+            "Master",
+            "HTML",
+            "CSS",
+            "Compression",
+            "Master",
+            "Mpeg",
+            "GIF",
+            "A sentence that says more than a keyword.",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            skills_unheaded(&mut paragraphs).unwrap(),
+            [
+                json!({"name": "Web Development", "level": "Master", "keywords": ["HTML", "CSS"]}),
+                json!({"name": "Compression", "level": "Master", "keywords": ["Mpeg", "GIF"]}),
+            ]
+        );
+        assert_eq!(paragraphs, ["A sentence that says more than a keyword."]);
     }
 
     #[test]
@@ -1953,6 +2272,32 @@ mod tests {
     }
 
     #[test]
+    fn a_word_processor_s_paragraphs_are_read_as_their_fields() {
+        let read = read(&lines(
+            "Ada Lovelace\nEngineer\n\nProjects\nDifference Engine\nAug 2016 - Aug 2017\nA machine that adds numbers\nBrass\nSteam Power\n- Built the first part of it\n- Showed it in London\n\nEducation\nUniversity of London\nMathematics\nBachelor\n2011 - 2014\n\nInterests\nMathematics\n- Analysis\n- Poetry\n\nReferences\n“She wrote the first program.”\nCharles Babbage\n",
+        ));
+        let d = &read.document;
+        let project = &d["projects"][0];
+        assert_eq!(project["name"], "Difference Engine");
+        assert_eq!(project["keywords"], json!(["Brass", "Steam Power"]));
+        assert_eq!(
+            project["highlights"],
+            json!(["Built the first part of it", "Showed it in London"])
+        );
+        assert_eq!(d["education"][0]["studyType"], "Bachelor");
+        assert_eq!(d["education"][0]["area"], "Mathematics");
+        assert_eq!(
+            d["interests"][0],
+            json!({"name": "Mathematics", "keywords": ["Analysis", "Poetry"]})
+        );
+        assert_eq!(d["references"][0]["name"], "Charles Babbage");
+        assert_eq!(
+            d["references"][0]["reference"],
+            "She wrote the first program."
+        );
+    }
+
+    #[test]
     fn conventions_of_published_themes_are_read() {
         let read = read(&lines(
             "Ada Lovelace\nAnalytical Engineer\n2 Marylebone Rd, NW1 5LR, London, England (GB)\nadal · https://twitter.com/adal   enginefan · https://soundcloud.example.com/enginefan\n\nContact\nEmail\nada@example.com\nGitHub\nada\n\nExperience\nSenior Engineer at Analytical Engines Ltd   Jan 2020 - Dec 2021\nLondon, UK\nSkills: Rust · SQL\n\nSkills\nLanguages   Mathematics\nExpert   Advanced\nRust · Python   Analysis · Algebra\n\nReferences\n“She wrote the first program.”\n— Charles Babbage\n",
@@ -1964,6 +2309,20 @@ mod tests {
         assert_eq!(place["city"], "London");
         assert_eq!(place["region"], "England");
         assert_eq!(place["countryCode"], "GB");
+        // The same with no commas, as a theme runs its lines together.
+        assert_eq!(
+            location("2712 Broadway St San Francisco California CA 94115 US"),
+            json!({"address": "2712 Broadway St", "city": "San Francisco", "region": "California",
+                   "postalCode": "CA 94115", "countryCode": "US"})
+        );
+        assert_eq!(
+            location("350 Fifth Avenue New York NY 10118"),
+            json!({"address": "350 Fifth Avenue", "city": "New York", "postalCode": "NY 10118"})
+        );
+        assert_eq!(
+            location("221B Baker Street"),
+            json!({"city": "221B Baker Street"})
+        );
         let profiles = &d["basics"]["profiles"];
         assert_eq!(profiles[0]["network"], "Twitter");
         assert_eq!(profiles[0]["username"], "adal");
