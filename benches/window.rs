@@ -238,8 +238,63 @@ async fn page_view_from_a_change_to_the_new_page_on_screen() {
         times[times.len() - 1]
     );
     assert_eq!(times.len(), 100);
+    page_view_split(&client).await;
     client.close().await.ok();
     drop(driver);
+}
+
+/// Where the Page view's time goes, timed inside the page: the command (layout, both pages drawn and their
+/// PNGs over the bridge, nothing held), then the two PNGs decoded by WebKit (`HTMLImageElement.decode`).
+async fn page_view_split(client: &Client) {
+    let split = client
+        .execute_async(
+            r#"
+            const [resume, done] = [arguments[0], arguments[arguments.length - 1]];
+            const invoke = window.__TAURI_INTERNALS__.invoke;
+            const command = [], decode = [];
+            (async () => {
+              for (let k = 0; k < 40; k++) {
+                const template = k % 2 ? "modern" : "classic";
+                let start = performance.now();
+                const bytes = new Uint8Array(await invoke("page_images",
+                  { document: resume, request: { format: "pdf", template, page: "a4" }, have: [] }));
+                command.push(performance.now() - start);
+                const length = new DataView(bytes.buffer).getUint32(0, true);
+                const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+                let at = 4 + length;
+                start = performance.now();
+                await Promise.all(header.pages.map((p) => {
+                  const img = new Image();
+                  img.src = URL.createObjectURL(new Blob([bytes.slice(at, at += p.bytes)], { type: "image/png" }));
+                  return img.decode();
+                }));
+                decode.push(performance.now() - start);
+              }
+              done([command, decode]);
+            })();
+            "#,
+            vec![redline_resume::sample()],
+        )
+        .await
+        .unwrap();
+    let median = |v: &serde_json::Value| {
+        let mut t: Vec<f64> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|x| x.as_f64())
+            .collect();
+        t.sort_by(f64::total_cmp);
+        (
+            t[t.len() / 2],
+            t[((t.len() - 1) as f64 * 0.9).round() as usize],
+        )
+    };
+    let (command, decode) = (median(&split[0]), median(&split[1]));
+    println!(
+        "page view, split (40 changes, nothing held): the command {:.1} ms median ({:.1} p90), both pages decoded {:.1} ms median ({:.1} p90)",
+        command.0, command.1, decode.0, decode.1
+    );
 }
 
 /// The sample with every list ten times as long (the view's size test in Vitest uses the same shape).
