@@ -435,7 +435,8 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
         teams that ship them. "
             .repeat(24);
     let entry = json!({
-        "name": "Hooli", "position": "Staff Engineer, Nucleus", "url": "https://hooli.example.com",
+        // No link: a link a model brings is held for the user (it would not be saved, and the turn not timed).
+        "name": "Hooli", "position": "Staff Engineer, Nucleus",
         "startDate": "2011-01-01", "endDate": "2013-12-01",
         "summary": "Led the Nucleus compression team through its first three releases. ".repeat(8),
         "highlights": (0..6).map(|i| format!("Shipped release {i} of Nucleus to every Hooli data centre, on time and with a smaller footprint")).collect::<Vec<_>>(),
@@ -492,7 +493,16 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
         let after = quiet_after_growing(&sent_log, before).await;
         streams.push(before..after);
         let saved = format!("Saved as revision {}.", turn + 1);
-        assert!(chat_says(&client, &saved).await, "turn {turn} did not save");
+        if !chat_says(&client, &saved).await {
+            let chat = client
+                .execute(
+                    "return [...document.querySelectorAll('.chat li')].slice(-6).map((l) => l.innerText);",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            panic!("turn {turn} did not save; the chat's last lines: {chat}");
+        }
         wait_for_text(&client, "chat-send", |t| t == "Send").await;
     }
     let data = client
