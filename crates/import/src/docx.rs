@@ -108,18 +108,17 @@ fn runs_text(node: roxmltree::Node, links: &[(String, String)], out: &mut String
         } else if child.has_tag_name((W, "hyperlink")) {
             let start = out.len();
             runs_text(child, links, out);
-            let target = child
-                .attribute((R, "id"))
-                .and_then(|id| links.iter().find(|(i, _)| i == id))
-                .map(|(_, t)| t.as_str());
+            let target_of = |link: roxmltree::Node| {
+                let id = link.attribute((R, "id"))?;
+                links.iter().find(|(i, _)| i == id).map(|(_, t)| t.as_str())
+            };
+            let target = target_of(child);
             // A link cut in two (`Miss Direction ∙ ` and the address, each a link to the same place):
             // the target is said once, after the last piece.
             let continued = child
                 .next_sibling_element()
                 .filter(|n| n.has_tag_name((W, "hyperlink")))
-                .and_then(|n| n.attribute((R, "id")))
-                .and_then(|id| links.iter().find(|(i, _)| i == id))
-                .is_some_and(|(_, t)| Some(t.as_str()) == target);
+                .is_some_and(|n| target_of(n) == target);
             if let Some(target) = target.filter(|_| !continued) {
                 let text = out[start..].trim().to_owned();
                 if let Some(full) = address_said(&text, target) {
@@ -234,10 +233,13 @@ mod tests {
     #[test]
     fn a_link_is_said_once_after_its_text() {
         let links = [
-            ("a".to_owned(), "http://md.example.com/".to_owned()),
-            ("b".to_owned(), "http://md.example.com/".to_owned()),
-            ("c".to_owned(), "https://ada.example.com/".to_owned()),
-        ];
+            ("a", "http://md.example.com/"),
+            ("b", "http://md.example.com/"),
+            ("c", "https://ada.example.com/"),
+            ("d", "http://ada.example.com/"),
+            ("e", "tel:(912)555-4321"),
+        ]
+        .map(|(id, target)| (id.to_owned(), target.to_owned()));
         let run = |id: &str, text: &str| {
             format!(
                 r#"<w:hyperlink r:id="{id}"><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:hyperlink>"#
@@ -255,10 +257,6 @@ mod tests {
             "Site <https://ada.example.com/>"
         );
         // An address with its scheme left out: the link's own; a phone's number: as it is.
-        let links = [
-            ("d".to_owned(), "http://ada.example.com/".to_owned()),
-            ("e".to_owned(), "tel:(912)555-4321".to_owned()),
-        ];
         assert_eq!(
             paragraph(&run("d", "ada.example.com"), &links),
             "http://ada.example.com"
@@ -267,10 +265,6 @@ mod tests {
             paragraph(&run("e", "(912) 555-4321"), &links),
             "(912) 555-4321"
         );
-        let links = [
-            ("a".to_owned(), "http://md.example.com/".to_owned()),
-            ("c".to_owned(), "https://ada.example.com/".to_owned()),
-        ];
         // Two links to different places, side by side: each said.
         let two = run("a", "Miss Direction") + &run("c", " Site");
         assert_eq!(

@@ -114,9 +114,9 @@ fn skills_unheaded(unplaced: &mut Vec<String>) -> Option<Vec<Value>> {
         }
         // One keyword a line (a word processor's paragraphs), up to the next name with its level.
         let mut keywords = Vec::new();
-        for (j, k) in unplaced.iter().enumerate().skip(i + 2) {
+        for (j, k) in unplaced.iter().enumerate().skip(i + 2).take(MAX_KEYWORDS) {
             let names_next = unplaced.get(j + 1).is_some_and(|n| is_level(n));
-            if !short(k) || k.split_whitespace().count() > 3 || is_level(k) || names_next {
+            if !a_keyword(k) || is_level(k) || names_next {
                 break;
             }
             keywords.push(k.clone());
@@ -1124,8 +1124,12 @@ fn keyword_bullets(lines: &[&Line]) -> Option<usize> {
         let bare = strip_bullet(t).or(l.bullet.then_some(t));
         bare.is_some_and(a_keyword)
     };
-    let n = lines.iter().take_while(|l| item(l)).count();
-    let next = lines.get(n)?;
+    let n = lines
+        .iter()
+        .take(MAX_KEYWORDS + 1)
+        .take_while(|l| item(l))
+        .count();
+    let next = lines.get(n).filter(|_| n <= MAX_KEYWORDS)?;
     (n >= 2 && !next.bullet && strip_bullet(next.text.trim()).is_none()).then_some(n)
 }
 
@@ -1142,10 +1146,18 @@ fn keyword_lines(lines: &[&Line]) -> Option<usize> {
             && strip_bullet(t).is_none()
             && a_keyword(t)
     };
-    let n = lines.iter().take_while(|l| word(l)).count();
-    let next = lines.get(n)?;
+    let n = lines
+        .iter()
+        .take(MAX_KEYWORDS + 1)
+        .take_while(|l| word(l))
+        .count();
+    let next = lines.get(n).filter(|_| n <= MAX_KEYWORDS)?;
     (n >= 2 && (next.bullet || strip_bullet(next.text.trim()).is_some())).then_some(n)
 }
+
+/// The most keywords one to a line an entry is read with: a longer run is not a list of keywords, and
+/// each line of a file is looked ahead from at most this far (a file of a million short lines stays linear).
+const MAX_KEYWORDS: usize = 64;
 
 /// A keyword, not a sentence or a title with its dates: at most three words, no sentence's end.
 fn a_keyword(text: &str) -> bool {
@@ -2269,6 +2281,24 @@ mod tests {
             award["summary"],
             "For the notes on the engine\nRead aloud in London"
         );
+    }
+
+    #[test]
+    fn a_run_of_words_longer_than_a_list_of_keywords_is_not_one() {
+        let word = Line::plain("Brass");
+        let mut bullet = Line::plain("Built it");
+        bullet.bullet = true;
+        for n in [2, MAX_KEYWORDS] {
+            let mut run: Vec<&Line> = vec![&word; n];
+            run.push(&bullet);
+            assert_eq!(keyword_lines(&run), Some(n));
+        }
+        let mut long: Vec<&Line> = vec![&word; 100_000];
+        long.push(&bullet);
+        assert_eq!(keyword_lines(&long), None);
+        let mut bullets: Vec<&Line> = vec![&bullet; 100_000];
+        bullets.push(&word);
+        assert_eq!(keyword_bullets(&bullets), None);
     }
 
     #[test]
