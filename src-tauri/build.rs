@@ -1,4 +1,12 @@
 fn main() {
+    // Release binaries on x86-64 Linux are linked by LLD (Rust's default there): fold the functions whose
+    // machine code is identical. The app and `redline` both carry the engine, Typst and the TLS stack, and
+    // generic code is emitted many times over; the `.deb` has a budget of 20 MB (README "Budgets").
+    let target = std::env::var("TARGET").unwrap_or_default();
+    if target == "x86_64-unknown-linux-gnu" && std::env::var("PROFILE").as_deref() == Ok("release")
+    {
+        println!("cargo:rustc-link-arg-bins=-Wl,--icf=all");
+    }
     // The capabilities live beside the app's sources, not in the default `capabilities/` at the root.
     println!("cargo:rerun-if-changed=src-tauri/capabilities");
     // Every command the window may call gets a permission of its own (`allow-open-surface`, …), and only
