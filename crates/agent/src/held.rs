@@ -7,7 +7,7 @@
 //! other bundle, and saved as a revision of its own.
 
 use redline_kind::ErrorKind;
-use redline_patch::{Operation, Policy, PolicyError, RebaseError, Scope};
+use redline_patch::{Hold, Operation, Policy, PolicyError, RebaseError, Scope};
 use redline_store::{Change, Committed, Source, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -33,6 +33,10 @@ pub struct Held {
     /// made outside what was asked.
     #[serde(default)]
     pub proposal: bool,
+    /// Why each operation waits, in their order (the chat's card says it); empty for a proposal, and in
+    /// edits kept before it was recorded.
+    #[serde(default)]
+    pub why: Vec<Hold>,
 }
 
 impl Held {
@@ -46,7 +50,13 @@ impl Held {
             ops,
             descriptions,
             proposal: false,
+            why: Vec::new(),
         }
+    }
+
+    /// The same, with why each operation waits (`why[i]` for `ops[i]`).
+    pub fn because(self, why: Vec<Hold>) -> Held {
+        Held { why, ..self }
     }
 
     /// A whole bundle proposed for the user's review, nothing of it applied.

@@ -1129,7 +1129,8 @@ fn commit(
                 emit(TurnEvent::Warning { text: text.clone() });
                 outcome.warnings.push(text);
             }
-            let held = hold(doc, n, bundle.held, &committed.document, outcome, emit);
+            let held = Held::new(doc, n, bundle.held, &committed.document).because(bundle.why_held);
+            let held = hold(held, outcome, emit);
             Ok(Landed::Told(format!(
                 "Committed as revision {n}: {summary}.{held} The resume now reads:\n{}",
                 committed.document
@@ -1143,7 +1144,9 @@ fn commit(
             let mut record = tried.record(Outcome::Refused, json!([]), Some(nothing.into()));
             record.refused = held_json;
             store.record_model_call(doc, &record)?;
-            let held = hold(doc, head.number, bundle.held, &head.document, outcome, emit);
+            let held =
+                Held::new(doc, head.number, bundle.held, &head.document).because(bundle.why_held);
+            let held = hold(held, outcome, emit);
             Ok(Landed::Told(format!(
                 "Nothing changed: the operations left the resume as it was.{held}"
             )))
@@ -1214,21 +1217,13 @@ async fn drive(
     }
 }
 
-/// Reports the operations a bundle held for the user's confirmation (written against `base`) and returns
-/// what the conversation is told of them.
-fn hold(
-    document_id: i64,
-    base: u64,
-    ops: Vec<redline_patch::Operation>,
-    base_document: &Value,
-    outcome: &mut TurnOutcome,
-    emit: &mut (dyn FnMut(TurnEvent) + Send),
-) -> String {
-    if ops.is_empty() {
+/// Reports the operations a bundle held for the user's confirmation and returns what the conversation is
+/// told of them.
+fn hold(held: Held, outcome: &mut TurnOutcome, emit: &mut (dyn FnMut(TurnEvent) + Send)) -> String {
+    if held.ops.is_empty() {
         return String::new();
     }
-    let count = ops.len();
-    let held = Held::new(document_id, base, ops, base_document);
+    let count = held.ops.len();
     emit(TurnEvent::Held { held: held.clone() });
     outcome.held.push(held);
     format!(

@@ -744,7 +744,7 @@ fn read_import(path: &std::path::Path) -> Result<redline_import::Imported, Strin
 mod tests {
     use std::sync::Arc;
 
-    use redline_patch::SurfaceUpdate;
+    use redline_patch::{Hold, SurfaceUpdate};
     use redline_store::{Change, Source};
     use serde_json::json;
 
@@ -1504,6 +1504,8 @@ mod tests {
                     "Change the title of your job at Pied Piper to “CTO”"
                 ]
             );
+            // Each says why it waits (the chat's card says it).
+            assert_eq!(held[1].why, [Hold::Outside, Hold::Outside]);
         }
         // After a restart they still wait.
         let engine = engine(dir.path());
@@ -1526,6 +1528,7 @@ mod tests {
             held[1].descriptions,
             ["Change your summary to “Writes Rust.”"]
         );
+        assert_eq!(held[1].why, [Hold::Outside], "kept beside its operation");
         // Rejected ones are not offered again.
         engine.discard_held(&held[0]).await.unwrap();
         engine.discard_held(&held[1]).await.unwrap();

@@ -84,15 +84,15 @@ pub fn drop_held(store: &mut Store, held: &Held) -> Result<(), IpcError> {
     let mut all = held_of(store, held.document_id)?;
     for waiting in all.iter_mut().filter(|w| w.base == held.base) {
         if held.ops.iter().all(|op| waiting.ops.contains(op)) {
-            let (ops, descriptions) = waiting
-                .ops
-                .iter()
-                .zip(&waiting.descriptions)
-                .filter(|(op, _)| !held.ops.contains(op))
-                .map(|(op, d)| (op.clone(), d.clone()))
-                .unzip();
-            waiting.ops = ops;
-            waiting.descriptions = descriptions;
+            let left: Vec<usize> = (0..waiting.ops.len())
+                .filter(|&i| !held.ops.contains(&waiting.ops[i]))
+                .collect();
+            fn kept<T: Clone>(all: &[T], left: &[usize]) -> Vec<T> {
+                left.iter().filter_map(|&i| all.get(i).cloned()).collect()
+            }
+            waiting.why = kept(&waiting.why, &left);
+            waiting.descriptions = kept(&waiting.descriptions, &left);
+            waiting.ops = kept(&waiting.ops, &left);
             break;
         }
     }

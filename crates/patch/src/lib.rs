@@ -29,7 +29,7 @@ pub mod text;
 
 pub use apply::{ApplyError, applied, apply, to_patch};
 pub use operation::{Operation, describe_all, summarize, summarize_in};
-pub use policy::{Admission, Policy, PolicyError, Scope};
+pub use policy::{Admission, Hold, Policy, PolicyError, Scope};
 pub use rebase::{RebaseError, rebase};
 pub use stabilizer::{Bundle, Notice, Output, Stabilizer, StabilizerError, Status};
 pub use surface::{PatchState, Surface, SurfaceUpdate};

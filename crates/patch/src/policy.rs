@@ -151,7 +151,23 @@ pub enum Admission {
     NeedsConfirmation {
         /// The path that needs confirmation.
         path: String,
+        /// Why it waits.
+        why: Hold,
     },
+}
+
+/// Why a model's edit waits for the user's confirmation, told to the user beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Hold {
+    /// It writes outside the places the planner named for the ask.
+    Outside,
+    /// It changes who the resume is about (the fields that always need confirmation).
+    AboutYou,
+    /// It removes a whole entry: a job, a degree, a section.
+    RemovesEntry,
+    /// It brings a link that is neither in the resume nor in what the user wrote.
+    NewLink,
 }
 
 /// Why an edit was refused.
@@ -325,18 +341,31 @@ impl Policy {
                 });
             }
         }
-        let held = writes
-            .iter()
-            .find(|path| self.holds(path, scope))
-            .map(|path| (*path).to_owned())
-            .or_else(|| (*scope != Scope::User && removes_entry(op)).then(|| op.path().to_owned()))
-            .or_else(|| {
-                (*scope != Scope::User && self.adds_a_link(op)).then(|| op.path().to_owned())
-            });
-        Ok(match held {
-            Some(path) => Admission::NeedsConfirmation { path },
+        Ok(match self.why_held(op, writes, scope) {
+            Some((path, why)) => Admission::NeedsConfirmation { path, why },
             None => Admission::Allowed,
         })
+    }
+
+    /// The first of `writes` (the places `op` writes) that waits for the user's confirmation, and why.
+    fn why_held(&self, op: &Operation, writes: &[&str], scope: &Scope) -> Option<(String, Hold)> {
+        if *scope == Scope::User {
+            return None;
+        }
+        let held = |path: &str, why| Some((path.to_owned(), why));
+        if let Some(path) = writes.iter().find(|path| !scope.contains(path)) {
+            return held(path, Hold::Outside);
+        }
+        if let Some(path) = writes.iter().find(|path| self.always_confirm(path)) {
+            return held(path, Hold::AboutYou);
+        }
+        if removes_entry(op) {
+            return held(op.path(), Hold::RemovesEntry);
+        }
+        if self.adds_a_link(op) {
+            return held(op.path(), Hold::NewLink);
+        }
+        None
     }
 
     /// Checks the size of a value and of every string in it.
@@ -543,7 +572,10 @@ mod tests {
         let held = |op: &Operation, scope: &Scope| {
             matches!(
                 policy.check_operation(op, scope).unwrap(),
-                Admission::NeedsConfirmation { .. }
+                Admission::NeedsConfirmation {
+                    why: Hold::NewLink,
+                    ..
+                }
             )
         };
         for op in [
@@ -595,8 +627,48 @@ mod tests {
         assert_eq!(
             policy.check_operation(&outside, &scope),
             Ok(Admission::NeedsConfirmation {
-                path: "/work/1/summary".into()
+                path: "/work/1/summary".into(),
+                why: Hold::Outside,
             })
+        );
+    }
+
+    /// Each held edit says why it waits, for the chat's card; outside the ask comes first.
+    #[test]
+    fn a_held_edit_says_why_it_waits() {
+        let policy = Policy::default();
+        let scope = Scope::Targets(vec!["/work".into(), "/basics".into()]);
+        let why = |op: Operation| match policy.check_operation(&op, &scope) {
+            Ok(Admission::NeedsConfirmation { why, .. }) => Some(why),
+            _ => None,
+        };
+        let replace = |path: &str, value: Value| Operation::Replace {
+            path: path.into(),
+            value,
+        };
+        assert_eq!(
+            why(replace("/skills/0/name", json!("Rust"))),
+            Some(Hold::Outside)
+        );
+        assert_eq!(
+            why(replace("/basics/name", json!("Someone Else"))),
+            Some(Hold::AboutYou)
+        );
+        assert_eq!(
+            why(Operation::Remove {
+                path: "/work/1".into()
+            }),
+            Some(Hold::RemovesEntry)
+        );
+        assert_eq!(
+            why(replace("/work/0/url", json!("https://evil.example"))),
+            Some(Hold::NewLink)
+        );
+        assert_eq!(why(replace("/work/0/summary", json!("Shipped."))), None);
+        // Outside the ask and a new link at once: the first reason is the one said.
+        assert_eq!(
+            why(replace("/projects/0/url", json!("https://evil.example"))),
+            Some(Hold::Outside)
         );
     }
 

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use redline_stream::{Event, Limits, Reader, Segment};
 use serde_json::{Map, Value};
 
-use crate::policy::{Admission, Policy, PolicyError, Scope};
+use crate::policy::{Admission, Hold, Policy, PolicyError, Scope};
 use crate::surface::{PatchState, Surface, SurfaceUpdate};
 use crate::text::{self, TextVerb};
 use crate::{Operation, pointer};
@@ -96,6 +96,8 @@ pub struct Bundle {
     pub document: Value,
     /// Operations held for the user's confirmation (not in `ops`).
     pub held: Vec<Operation>,
+    /// Why each of `held` waits, in its order.
+    pub why_held: Vec<Hold>,
 }
 
 /// Where the stream stands.
@@ -282,6 +284,7 @@ pub struct Stabilizer<'s> {
     active: Option<usize>,
     ops: Vec<Operation>,
     held: Vec<Operation>,
+    why_held: Vec<Hold>,
     status: Status,
     stall_after: Duration,
     last_progress: Instant,
@@ -320,6 +323,7 @@ impl<'s> Stabilizer<'s> {
             active: None,
             ops: Vec::new(),
             held: Vec::new(),
+            why_held: Vec::new(),
             status: Status::Streaming,
             stall_after: Duration::from_secs(8),
             last_progress: now,
@@ -768,7 +772,7 @@ impl<'s> Stabilizer<'s> {
             self.policy.check_schema_at(path, value)?;
         }
         match self.policy.check_operation(&op, &self.scope)? {
-            Admission::NeedsConfirmation { .. } => {
+            Admission::NeedsConfirmation { why, .. } => {
                 if self.held.len() >= self.policy.max_held {
                     return Err(PolicyError::TooManyHeld {
                         limit: self.policy.max_held,
@@ -778,6 +782,7 @@ impl<'s> Stabilizer<'s> {
                 // Whatever of it was shown (before its path said where it really goes) is withdrawn.
                 self.show_exactly_settled(out);
                 self.held.push(op.clone());
+                self.why_held.push(why);
                 out.push(Output::Notice(Notice::Held {
                     operation: index,
                     op,
@@ -883,6 +888,7 @@ impl<'s> Stabilizer<'s> {
             ops: self.ops.clone(),
             document: self.settled.clone(),
             held: self.held.clone(),
+            why_held: self.why_held.clone(),
         });
         Ok(())
     }

@@ -14,6 +14,7 @@ const edits = {
   ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
   descriptions: ["Change your title to “Pythonista”"],
   proposal: false,
+  why: ["outside" as const],
 };
 
 function pane(messages: ChatMessage[], running = false) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyChatEvent, importedNotice, type ChatMessage } from "./chat";
+import { applyChatEvent, heldMessage, importedNotice, type ChatMessage } from "./chat";
 
 describe("applyChatEvent", () => {
   it("grows the assistant's reply in place and keeps other events as their own lines", () => {
@@ -30,6 +30,7 @@ describe("applyChatEvent", () => {
       ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
       descriptions: ["Change your title to “Pythonista”"],
       proposal: false,
+      why: ["outside" as const],
     };
     applyChatEvent(messages, { kind: "held", edits });
     expect(messages).toEqual([
@@ -52,9 +53,37 @@ describe("applyChatEvent", () => {
       ],
       descriptions: ["Add “Python” to the keywords of your skill “Web Development”", "Change your title to “Pythonista”"],
       proposal: true,
+      why: [],
     };
     applyChatEvent(messages, { kind: "held", edits });
     expect(messages[0]?.text).toBe("For your review — nothing is saved until you accept: 2 edits.");
+  });
+});
+
+describe("heldMessage", () => {
+  const edits = {
+    documentId: 1,
+    base: 2,
+    ops: [
+      { op: "add" as const, path: "/basics/profiles/-", value: { network: "GitHub", url: "https://evil.example" } },
+      { op: "remove" as const, path: "/work/1" },
+    ],
+    descriptions: ["Add a profile on GitHub", "Remove your job at Pied Piper"],
+    proposal: false,
+  };
+
+  it("says why each kind of edit waits, once each", () => {
+    const held = heldMessage({ ...edits, why: ["newLink", "removesEntry"] });
+    expect(held.text).toBe("Held for you to confirm — not applied: 2 edits (a link you never gave; a whole entry removed).");
+    const about = heldMessage({ ...edits, why: ["aboutYou", "aboutYou"] });
+    expect(about.text).toBe("Held for you to confirm — not applied: 2 edits (a change to who the resume is about).");
+  });
+
+  it("keeps the words of edits outside the ask, and of edits kept before the reason was", () => {
+    expect(heldMessage({ ...edits, why: ["outside", "outside"] }).text).toBe(
+      "Also proposed, outside what you asked — not applied: 2 edits.",
+    );
+    expect(heldMessage({ ...edits, why: [] }).text).toBe("Also proposed, outside what you asked — not applied: 2 edits.");
   });
 });
 

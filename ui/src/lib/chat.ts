@@ -2,6 +2,7 @@
 
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { HeldEdits } from "../bindings/HeldEdits";
+import type { Hold } from "../bindings/Hold";
 import type { ImportDone } from "../bindings/ImportDone";
 import type { TidySource } from "../bindings/TidySource";
 
@@ -52,17 +53,25 @@ export function applyChatEvent(messages: ChatMessage[], event: ChatEvent): void 
   }
 }
 
-/** The chat's card for edits held for the user: listed in words, with Accept and Reject. */
+/** Why an edit was held, as the chat's card says it. */
+const HELD_BECAUSE: Record<Hold, string> = {
+  outside: "outside what you asked",
+  aboutYou: "a change to who the resume is about",
+  removesEntry: "a whole entry removed",
+  newLink: "a link you never gave",
+};
+
+/** The chat's card for edits held for the user: why, then each listed in words, with Accept and Reject. */
 export function heldMessage(edits: HeldEdits): ChatMessage {
   const n = edits.ops.length;
   const count = n === 1 ? "one edit" : `${n} edits`;
-  return {
-    role: "held",
-    text: edits.proposal
-      ? `For your review — nothing is saved until you accept: ${count}.`
-      : `Also proposed, outside what you asked — not applied: ${count}.`,
-    held: { edits, state: "open" },
-  };
+  const reasons = [...new Set(edits.why)];
+  let text: string;
+  if (edits.proposal) text = `For your review — nothing is saved until you accept: ${count}.`;
+  else if (reasons.length === 0 || (reasons.length === 1 && reasons[0] === "outside"))
+    text = `Also proposed, outside what you asked — not applied: ${count}.`;
+  else text = `Held for you to confirm — not applied: ${count} (${reasons.map((r) => HELD_BECAUSE[r]).join("; ")}).`;
+  return { role: "held", text, held: { edits, state: "open" } };
 }
 
 /** The most lines not placed an import's notice quotes; the rest are counted. */
