@@ -708,7 +708,12 @@ async fn chunk_to_pixel_during_a_fast_turn() {
             let (blank50, blank99, blank_longest) = quantiles(m.blank.frames.clone());
             let (_, blank_work99, _) = quantiles(m.blank.work.clone());
             println!(
-                "frames against a blank page, {name}: while the turn streamed p99 {frame99:.1} ms, {late:.1} late                  (over 1.5 refreshes) per 100 frames, the page's own work p99 {work99:.1} ms; the blank page in the                  same window ({blank_n} frames): median {blank50:.1} ms, p99 {blank99:.1} ms, the longest                  {blank_longest:.1} ms, {blank_late:.1} late per 100 frames, its work p99 {blank_work99:.1} ms.                  Goals: p99 within {over:+.1} ms of the blank page's (≤ +2), late frames {late_over:+.1} per 100                  (≤ +1), work p99 ≤ 8 ms",
+                "frames against a blank page, {name}: while the turn streamed p99 {frame99:.1} ms, \
+                 {late:.1} late (over 1.5 refreshes) per 100 frames, the page's own work p99 {work99:.1} \
+                 ms; the blank page in the same window ({blank_n} frames): median {blank50:.1} ms, p99 \
+                 {blank99:.1} ms, the longest {blank_longest:.1} ms, {blank_late:.1} late per 100 frames, \
+                 its work p99 {blank_work99:.1} ms. Goals: p99 within {over:+.1} ms of the blank page's (≤ \
+                 +2), late frames {late_over:+.1} per 100 (≤ +1), work p99 ≤ 8 ms",
                 late = per_100(&m.frames),
                 blank_n = m.blank.frames.len(),
                 blank_late = per_100(&m.blank.frames),
