@@ -1124,13 +1124,8 @@ fn keyword_bullets(lines: &[&Line]) -> Option<usize> {
         let bare = strip_bullet(t).or(l.bullet.then_some(t));
         bare.is_some_and(a_keyword)
     };
-    let n = lines
-        .iter()
-        .take(MAX_KEYWORDS + 1)
-        .take_while(|l| item(l))
-        .count();
-    let next = lines.get(n).filter(|_| n <= MAX_KEYWORDS)?;
-    (n >= 2 && !next.bullet && strip_bullet(next.text.trim()).is_none()).then_some(n)
+    let (n, next) = run_of(lines, item)?;
+    (!next.bullet && strip_bullet(next.text.trim()).is_none()).then_some(n)
 }
 
 /// How many lines from the first are a list of words one to a line (two or more, each of at most three
@@ -1146,13 +1141,20 @@ fn keyword_lines(lines: &[&Line]) -> Option<usize> {
             && strip_bullet(t).is_none()
             && a_keyword(t)
     };
+    let (n, next) = run_of(lines, word)?;
+    (next.bullet || strip_bullet(next.text.trim()).is_some()).then_some(n)
+}
+
+/// How many lines from the first are each `item` — two to [`MAX_KEYWORDS`], looked ahead no further — and
+/// the line after them; `None` for a shorter or longer run, or one that ends the lines.
+fn run_of<'a>(lines: &[&'a Line], item: impl Fn(&Line) -> bool) -> Option<(usize, &'a Line)> {
     let n = lines
         .iter()
         .take(MAX_KEYWORDS + 1)
-        .take_while(|l| word(l))
+        .take_while(|l| item(l))
         .count();
-    let next = lines.get(n).filter(|_| n <= MAX_KEYWORDS)?;
-    (n >= 2 && (next.bullet || strip_bullet(next.text.trim()).is_some())).then_some(n)
+    let next = lines.get(n).filter(|_| (2..=MAX_KEYWORDS).contains(&n))?;
+    Some((n, *next))
 }
 
 /// The most keywords one to a line an entry is read with: a longer run is not a list of keywords, and
