@@ -129,6 +129,22 @@ install_local_model() {
   printf '%s\n' "$LLAMA_BUILD" >"$LLAMA_VENV/redline-build"
 }
 
+# For tests: RenderCV (PyPI), whose Typst templates make PDFs the import reads back
+# (crates/import/corpus/rendercv), in a virtual environment of its own, remade when its pins change.
+RENDERCV_VENV="${XDG_CACHE_HOME:-$HOME/.cache}/redline/rendercv-venv"
+install_rendercv() {
+  [ "$WITH_TESTS" = 1 ] || return 0
+  local pins="$ROOT/crates/import/corpus/rendercv/requirements.txt"
+  if cmp -s "$pins" "$RENDERCV_VENV/redline-pins" && "$RENDERCV_VENV/bin/python" -c 'import rendercv.api' 2>/dev/null; then
+    return 0
+  fi
+  say "Installing RenderCV for the import's tests"
+  rm -rf "$RENDERCV_VENV"
+  python3 -m venv "$RENDERCV_VENV"
+  "$RENDERCV_VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$pins"
+  cp "$pins" "$RENDERCV_VENV/redline-pins"
+}
+
 repair_dev_null
 [ "${1:-}" = "--dev-null" ] && exit 0
 install_system_packages
@@ -136,3 +152,4 @@ install_toolchains
 install_npm_packages
 install_test_tools
 install_local_model
+install_rendercv

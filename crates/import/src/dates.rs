@@ -252,7 +252,12 @@ pub fn trim_separators(text: &str) -> String {
     let t = text.trim_matches(is_separator);
     // A bracket left open or closed by taking the dates out.
     let t = t.strip_suffix('(').unwrap_or(t);
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
+    // Parts a wide space set apart (a PDF's cells) stay apart.
+    t.split("   ")
+        .map(|part| part.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("   ")
 }
 
 /// Whether `text` is a date span and nothing else (separators aside).

@@ -415,7 +415,25 @@ fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band) -> bool {
             * 2
             >= side.len()
     };
-    if dated(&band.left) || dated(&band.right) || !edged(&band.left) || !edged(&band.right) {
+    // Places and dates set flush right beside each title (a LaTeX or Typst template's right-hand column)
+    // end together and start where their length puts them: not a column of text, whose lines start
+    // together.
+    let flush_right = |side: &[usize]| {
+        let right = side.iter().map(|&i| runs[i].x1).fold(f64::MIN, f64::max);
+        let left = side.iter().map(|&i| runs[i].x0).fold(f64::MAX, f64::min);
+        let size = side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min);
+        let share = |near: &dyn Fn(&Run) -> bool| {
+            side.iter().filter(|&&i| near(&runs[i])).count() * 5 >= side.len() * 4
+        };
+        share(&|r| right - r.x1 <= size * 0.3) && !share(&|r| r.x0 - left <= size * 0.2)
+    };
+    if dated(&band.left)
+        || dated(&band.right)
+        || !edged(&band.left)
+        || !edged(&band.right)
+        || flush_right(&band.left)
+        || flush_right(&band.right)
+    {
         return false;
     }
     // The right side's runs are in page order, top to bottom: each left run looks only at those near its
@@ -528,6 +546,55 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
                 rows.swap(i - 1, i);
             }
         }
+        // A word hyphenated in a narrow cell of its own ("Bach-" over "elor", a degree in a column left of
+        // its school): the word, whole, in the cell's line.
+        for i in 1..rows.len() {
+            let [above, below] = &mut rows[i - 1..=i] else {
+                continue;
+            };
+            // The cell run into the text beside it, a space apart ("Bach\u{ad} University of …"): two.
+            // The word's rest: one word, under the cell's start.
+            let rest_below = |below: &[Run], x0: f64| {
+                below.iter().position(|r| {
+                    (r.x0 - x0).abs() <= body * 0.5
+                        && r.text.starts_with(char::is_lowercase)
+                        && !r.text.trim().contains(char::is_whitespace)
+                })
+            };
+            if let Some(k) = above
+                .iter()
+                .position(|r| r.text.contains("\u{ad} ") && rest_below(below, r.x0).is_some())
+            {
+                let run = &mut above[k];
+                let (head, tail) = run.text.split_once("\u{ad} ").unwrap_or_default();
+                let (head, tail) = (format!("{head}\u{ad}"), tail.to_owned());
+                let share = head.chars().count() as f64 / run.text.chars().count().max(1) as f64;
+                let split = run.x0 + (run.x1 - run.x0) * share;
+                let rest = Run {
+                    x0: split + body * 0.3,
+                    text: tail,
+                    ..run.clone()
+                };
+                (run.text, run.x1) = (head, split);
+                above.insert(k + 1, rest);
+            }
+            if above.len() < 2 {
+                continue;
+            }
+            for cell in above
+                .iter_mut()
+                .filter(|r| r.text.ends_with(['\u{ad}', '-']))
+            {
+                let Some(k) = rest_below(below, cell.x0) else {
+                    continue;
+                };
+                let rest = below.remove(k);
+                cell.text.pop();
+                cell.text.push_str(rest.text.trim());
+                cell.x1 = cell.x1.max(rest.x1);
+            }
+        }
+        rows.retain(|row| !row.is_empty());
         let right_edge = rows
             .iter()
             .flat_map(|row| row.iter().map(|r| r.x1))
@@ -597,6 +664,30 @@ mod tests {
         assert_eq!(texts[0], ["Ada Lovelace, Analytical Engineer and more"]);
         assert!(texts[1].iter().all(|t| *t == "side"));
         assert!(texts[2].iter().all(|t| *t == "main column line"));
+    }
+
+    #[test]
+    fn places_set_flush_right_beside_titles_are_not_a_column() {
+        // A template's entries (RenderCV's classic): the title and bullets at the left; each entry's
+        // place flush right on the title's baseline, and the first entry's dates beside its first bullet.
+        // Flush right at 560 (the `run` helper makes a run 6 wide for each byte).
+        let right = |text: &str| 560.0 - 6.0 * text.len() as f64;
+        let mut runs = Vec::new();
+        for (k, place) in ["San Francisco, CA", "Seattle, WA", "Portland, OR"]
+            .iter()
+            .enumerate()
+        {
+            let y = 100.0 + 80.0 * k as f64;
+            runs.push(run(40.0, y, "Northwind Payments, Staff Engineer"));
+            for b in 1..4 {
+                runs.push(run(50.0, y + 14.0 * b as f64, "• a bullet of the entry"));
+            }
+            runs.push(run(right(place), y, place));
+        }
+        let dates = "Mar 2021 - Feb 2022";
+        runs.push(run(right(dates), 113.0, dates));
+        let groups = columns(runs, 600.0);
+        assert_eq!(groups.len(), 1, "read across, as rows");
     }
 
     #[test]

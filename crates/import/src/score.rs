@@ -146,3 +146,42 @@ pub fn score(want: &Value, got: &Value, shown: &str) -> Score {
     }
     score
 }
+
+/// The source's lines that are in neither the document nor the lines not placed: what an import dropped
+/// without a word. A line counts as kept when each of its words (three letters or more, its dates and
+/// the labels the reader reads by aside) stands somewhere in the document's text or in a line not placed;
+/// a heading is kept as the section it opened.
+pub fn dropped(lines: &[String], document: &Value, unplaced: &[String]) -> Vec<String> {
+    let mut fields = Vec::new();
+    leaves(document, String::new(), &mut fields);
+    let mut kept = String::new();
+    for (_, v) in &fields {
+        kept.push_str(&normal(&text_of(v)));
+        kept.push(' ');
+    }
+    for line in unplaced {
+        kept.push_str(&normal(line));
+        kept.push(' ');
+    }
+    lines
+        .iter()
+        .filter(|line| {
+            if crate::headings::part(line).is_some() {
+                return false;
+            }
+            let text = crate::structure::strip_bullet(line).unwrap_or(line);
+            let mut rest = match text.split_once(':') {
+                Some((label, rest)) if crate::structure::is_label(label) => rest.to_owned(),
+                _ => text.to_owned(),
+            };
+            while let Some(span) = crate::dates::find(&rest) {
+                rest = crate::dates::without(&rest, &span);
+            }
+            words(&rest)
+                .split(' ')
+                .filter(|w| w.chars().count() >= 3 && !w.chars().all(|c| c.is_ascii_digit()))
+                .any(|w| !kept.contains(w) && !crate::structure::is_label(w))
+        })
+        .cloned()
+        .collect()
+}

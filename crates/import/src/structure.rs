@@ -28,10 +28,11 @@ pub fn read(lines: &[Line]) -> Read {
     let mut unplaced = Vec::new();
     // A web page's own links ("Skip to content"), kept when a word processor saved the page: not the
     // resume's, so not placed in it (and listed, as every line not placed is).
-    let (chrome, lines): (Vec<Line>, Vec<Line>) = lines
-        .iter()
-        .cloned()
-        .partition(|l| PAGE_CHROME.contains(&headings::key(&l.text).as_str()));
+    let (chrome, lines): (Vec<Line>, Vec<Line>) = lines.iter().cloned().partition(|l| {
+        PAGE_CHROME.contains(&headings::key(&l.text).as_str())
+            || page_number(&l.text)
+            || last_updated(&l.text)
+    });
     unplaced.extend(chrome.into_iter().map(|l| l.text));
     let lines = &lines[..];
     let (blocks, language) = blocks(lines);
@@ -48,7 +49,16 @@ pub fn read(lines: &[Line]) -> Read {
             Some(Part::Summary) => about(&block.lines, &mut basics, &mut summary, &mut unplaced),
             Some(Part::Contact) => contact_block(&block.lines, &mut basics, &mut unplaced),
             Some(Part::Section(id)) => {
-                let items = section(id, &block.lines, &mut unplaced);
+                // A publication's authors ("Frodo Baggins, Richard Hendriks, Samwise Gamgee", the
+                // person among them): JSON Resume has no place for them, so they are listed, not
+                // taken for where it appeared.
+                let name = basics.get("name").and_then(Value::as_str).unwrap_or("");
+                let (authors, lines): (Vec<&Line>, Vec<&Line>) = block
+                    .lines
+                    .iter()
+                    .partition(|l| id == "publications" && authors_with(&l.text, name));
+                unplaced.extend(authors.into_iter().map(|l| l.text.clone()));
+                let items = section(id, &lines, &mut unplaced);
                 if items.is_empty() {
                     continue;
                 }
@@ -79,6 +89,20 @@ pub fn read(lines: &[Line]) -> Read {
         document: Value::Object(out),
         unplaced,
     }
+}
+
+/// A list of names with `name` among them, or `name` alone: a publication's authors.
+fn authors_with(text: &str, name: &str) -> bool {
+    let key = |t: &str| t.trim().trim_matches('*').trim().to_lowercase();
+    let names: Vec<String> = text
+        .split([',', ';', '&'])
+        .flat_map(|n| n.split(" and "))
+        .map(key)
+        .filter(|n| !n.is_empty())
+        .collect();
+    !name.trim().is_empty()
+        && names.contains(&key(name))
+        && names.iter().all(|n| n.split_whitespace().count() <= 4)
 }
 
 /// Skills listed with no heading over them (a sidebar: a name, its level, a row of its keywords, for
@@ -259,15 +283,58 @@ pub fn strip_bullet(text: &str) -> Option<&str> {
 }
 
 /// The pieces of a line of contact details: split at `|`, `·`, `•`, tabs and wide spaces.
+/// Font Awesome's icons of networks, which LaTeX and Typst templates (moderncv, RenderCV) set before a user
+/// name in the network's name's place: the same code points in its versions 5 to 7.
+const NETWORK_ICONS: &[(char, &str)] = &[
+    ('\u{f08c}', "LinkedIn"),
+    ('\u{f0e1}', "LinkedIn"),
+    ('\u{f09b}', "GitHub"),
+    ('\u{f092}', "GitHub"),
+    ('\u{f113}', "GitHub"),
+    ('\u{f296}', "GitLab"),
+    ('\u{e61b}', "X"),
+    ('\u{f099}', "Twitter"),
+    ('\u{f081}', "Twitter"),
+    ('\u{f16c}', "Stack Overflow"),
+    ('\u{f16d}', "Instagram"),
+    ('\u{f167}', "YouTube"),
+    ('\u{f16a}', "YouTube"),
+    ('\u{f23a}', "Medium"),
+    ('\u{f17d}', "Dribbble"),
+    ('\u{f1b4}', "Behance"),
+    ('\u{f1be}', "SoundCloud"),
+    ('\u{f09a}', "Facebook"),
+    ('\u{f082}', "Facebook"),
+    ('\u{f168}', "XING"),
+    ('\u{e671}', "Bluesky"),
+    ('\u{f8d2}', "ORCID"),
+    ('\u{f4f8}', "ResearchGate"),
+    ('\u{f4f6}', "Mastodon"),
+    ('\u{f2c6}', "Telegram"),
+    ('\u{f3fe}', "Telegram"),
+];
+
 fn pieces(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     for piece in line.split(['|', '·', '•', '◦', '⋅', '\t', '✉', '☎', '📞', '📧']) {
         for piece in piece.split("   ") {
+            let piece = piece.trim();
+            let icon = piece.chars().next().and_then(|c| {
+                NETWORK_ICONS
+                    .iter()
+                    .find(|(i, _)| *i == c)
+                    .map(|&(_, network)| network)
+            });
             let piece = piece.trim_matches(|c: char| {
                 c.is_whitespace() || ('\u{E000}'..='\u{F8FF}').contains(&c)
             });
-            if !piece.is_empty() {
-                out.push(piece.to_owned());
+            // A network's icon, then a user name: the network's name said in words.
+            match icon {
+                Some(network) if one_word(piece) && !is_url(piece) && !is_email(piece) => {
+                    out.push(format!("{network}: {}", piece.trim_start_matches('@')));
+                }
+                _ if !piece.is_empty() => out.push(piece.to_owned()),
+                _ => {}
             }
         }
     }
@@ -402,6 +469,12 @@ fn location(text: &str) -> Value {
     let mut place = Map::new();
     if parts.len() > 1 {
         let last = parts.last().cloned().unwrap_or_default();
+        // "Oakland, CA": after a city alone, a US state's code is its region (California, not Canada).
+        if parts.len() == 2 && US_STATE_CODES.contains(&last.as_str()) {
+            place.insert("city".into(), json!(parts[0]));
+            place.insert("region".into(), json!(last));
+            return Value::Object(place);
+        }
         if code(&last) {
             place.insert("countryCode".into(), json!(last));
             parts.pop();
@@ -484,6 +557,14 @@ const STREET_WORDS: &[&str] = &[
 ];
 
 /// The states of the United States, whose addresses are the ones most often written with no commas.
+/// The US states' two-letter codes.
+const US_STATE_CODES: &[&str] = &[
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS",
+    "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
+    "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
+    "WI", "WY", "DC",
+];
+
 const US_STATES: &[&str] = &[
     "Alabama",
     "Alaska",
@@ -971,6 +1052,22 @@ fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
         if text.is_empty() {
             continue;
         }
+        // Dates set flush right beside the entry's first bullet or the first line of its description
+        // (the title's line held its place): the entry's dates, not the line's words.
+        let undated;
+        let text = match text.rsplit_once("   ") {
+            Some((before, last))
+                if !current.head.is_empty()
+                    && current.dates.is_none()
+                    && (strip_bullet(before).is_some() || !short(before))
+                    && dates::only(last).is_some() =>
+            {
+                current.dates = dates::only(last);
+                undated = before.trim_end().to_owned();
+                undated.as_str()
+            }
+            _ => text,
+        };
         let after_head = std::mem::replace(&mut last_was_head, false);
         // "Highlights", "Courses": a label over a list, which the list's own field says.
         if !current.head.is_empty() && ENTRY_LABELS.contains(&headings::key(text).as_str()) {
@@ -978,9 +1075,10 @@ fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
             last_bullet = None;
             continue;
         }
-        // "Skills: a · b", "Major courses: a · b": a labelled list is the entry's keywords or courses.
+        // "Skills: a · b", "Major courses: a · b": a labelled list is the entry's keywords or courses, a
+        // bullet's own too ("• Technologies: a, b").
         if !current.head.is_empty()
-            && let Some((label, rest)) = text.split_once(':')
+            && let Some((label, rest)) = strip_bullet(text).unwrap_or(text).split_once(':')
             && ENTRY_LABELS.contains(&headings::key(label).as_str())
             && !rest.trim().is_empty()
         {
@@ -1059,10 +1157,17 @@ fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
         // A short line right under a paragraph's last is that paragraph's end, not a new title; a list on
         // one line after the body is the entry's keywords.
         let continues_paragraph = current.in_paragraph && !line.gap;
+        // A title's line can read as a list ("Quillmark, Senior Engineer   Seattle, WA"): after a space,
+        // with dates on the line under it, it is the next entry's.
+        let next_dated = || {
+            lines
+                .get(at + 1)
+                .is_some_and(|next| dates::find(&next.text).is_some())
+        };
         let starts = !current.is_empty()
             && headish
             && !continues_paragraph
-            && list_items(text).is_none()
+            && (list_items(text).is_none() || line.gap && current.dates.is_some() && next_dated())
             && (current.has_body() || span.is_some() && current.dates.is_some());
         if starts {
             out.push(std::mem::take(&mut current));
@@ -1072,6 +1177,33 @@ fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
         } else if !current.has_body() {
             // A date set far right above the title does not set the entry's left edge.
             entry_indent = entry_indent.min(line.indent);
+        }
+        // The dates in a column of their own left of the title ("Dec 2013 – Dec 2014   CEO, Pied Piper",
+        // LaTeX's moderncv): the entry's left edge is the title's, where its text stands.
+        let first_cell = text.split("   ").next().unwrap_or(text);
+        if !current.has_body()
+            && let [first, title, ..] = line.cells[..]
+            && title > first
+            && dates::find(first_cell).is_some_and(|s| dates::without(first_cell, &s).is_empty())
+        {
+            entry_indent = title;
+        }
+        // Under the title, a line that runs on into the next (a word broken at its end, a sentence carried
+        // on in lower case): the description's first line, though short; the dates beside it the entry's.
+        let runs_on = lines.get(at + 1).is_some_and(|next| {
+            next.wrapped && !next.gap && next.text.trim_start().starts_with(char::is_lowercase)
+        });
+        if headish && runs_on && !current.head.is_empty() && !current.has_body() {
+            let first = match span.filter(|_| current.dates.is_none()) {
+                Some(span) => {
+                    current.dates = Some(span);
+                    rest
+                }
+                None => text.to_owned(),
+            };
+            current.paragraphs.push(first);
+            current.in_paragraph = true;
+            continue;
         }
         if headish && !current.has_body() && (current.head.len() < 3 || span.is_some()) {
             if let Some(span) = span.filter(|_| current.dates.is_none()) {
@@ -1371,7 +1503,15 @@ fn title_and_subtitle(
         [] => (String::new(), String::new()),
         [one] => {
             // "Senior Engineer — Acme · London" on one line: its first parts are the two lines.
-            let parts = split_parts(one);
+            // "CEO/President, Pied Piper", "University of Oklahoma, Bachelor in …": a comma sets them apart
+            // where one side reads as the title and the other not at all.
+            let parts: Vec<String> = split_parts(one)
+                .into_iter()
+                .flat_map(|p| match comma_pair(&p, score) {
+                    Some((a, b)) => vec![a, b],
+                    None => vec![p],
+                })
+                .collect();
             if parts.len() < 2 {
                 return (one.clone(), String::new());
             }
@@ -1418,6 +1558,16 @@ fn title_and_subtitle(
     }
 }
 
+/// "Pied Piper, CEO/President" → its two sides, in their order: one comma between a side that `score`
+/// reads as an entry's title and a side it does not read at all ("Palo Alto, CA" reads as neither).
+fn comma_pair(text: &str, score: fn(&str) -> usize) -> Option<(String, String)> {
+    let (a, b) = text.split_once(", ")?;
+    let (a, b) = (a.trim(), b.trim());
+    let one_side = |t: &str| !t.is_empty() && !t.contains(',') && t.split_whitespace().count() <= 6;
+    (one_side(a) && one_side(b) && (score(a) == 0) != (score(b) == 0))
+        .then(|| (a.to_owned(), b.to_owned()))
+}
+
 fn put(map: &mut Map<String, Value>, key: &str, value: impl Into<String>) {
     let value = value.into();
     let mut value = value.trim();
@@ -1446,6 +1596,62 @@ const PAGE_CHROME: &[&str] = &[
     "jumptocontent",
     "backtotop",
 ];
+
+/// A page's number in its margin: "Page 1 of 2", "Richard Hendriks - Page 1 of 2", "Seite 2 von 3", "1 / 2".
+fn page_number(text: &str) -> bool {
+    const PAGE: &[&str] = &[
+        "page",
+        "seite",
+        "página",
+        "pagina",
+        "p.",
+        "ページ",
+        "页",
+        "صفحة",
+    ];
+    const OF: &[&str] = &["of", "von", "sur", "de", "di", "/", "из"];
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let number = |w: &str| w.len() <= 4 && w.chars().all(|c| c.is_ascii_digit());
+    let [.., n, of, m] = words[..] else {
+        return false;
+    };
+    if !(number(n) && OF.contains(&of) && number(m)) {
+        return false;
+    }
+    let before = &words[..words.len() - 3];
+    match before {
+        [] => of == "/",
+        [.., page] => PAGE.contains(page) && before.len() <= 6,
+    }
+}
+
+/// A page's note of when it was last changed: "Last updated in Nov 2026", "Updated: 2026-11-03".
+fn last_updated(text: &str) -> bool {
+    const SAYS: &[&str] = &[
+        "last updated",
+        "updated",
+        "zuletzt aktualisiert",
+        "stand",
+        "dernière mise à jour",
+        "mis à jour",
+        "última actualización",
+        "actualizado",
+        "última atualização",
+        "atualizado",
+    ];
+    let lower = text.trim().to_lowercase();
+    SAYS.iter().any(|says| {
+        lower.strip_prefix(says).is_some_and(|rest| {
+            let rest = rest.trim_start_matches([' ', ':', '-']);
+            let rest = ["in ", "on ", "am ", "le ", "en ", "em "]
+                .iter()
+                .find_map(|w| rest.strip_prefix(w))
+                .unwrap_or(rest);
+            dates::find(rest).is_some() && rest.split_whitespace().count() <= 4
+        })
+    })
+}
 
 /// The fields that name an entry.
 const NAMES: &[&str] = &[
@@ -1543,13 +1749,17 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
     match id {
         "work" | "volunteer" => {
             let (title, subtitle) = title_and_subtitle(&raw, role_score, true);
-            let (org, mut place, url) = subtitle_parts(&subtitle);
+            let (mut org, mut place, url) = subtitle_parts(&subtitle);
             let mut extra = raw.head.get(2).cloned().unwrap_or_default();
             // "Pied Piper · Awesome compression company" over "Palo Alto, CA": the line that reads as a
             // place ("City, Region") is the place; the other part is the company's description.
             let placelike = |t: &str| {
                 t.contains(", ") && t.split_whitespace().count() <= 5 && !t.ends_with('.')
             };
+            // "CEO/President   Palo Alto, CA" over "Pied Piper" (sb2nov): the place came first.
+            if placelike(&org) && !place.is_empty() && !placelike(&place) {
+                std::mem::swap(&mut org, &mut place);
+            }
             if placelike(&extra) && !placelike(&place) {
                 std::mem::swap(&mut place, &mut extra);
             }
@@ -1661,13 +1871,22 @@ fn entry_value(id: &str, mut raw: Raw, words: &Words) -> Value {
             }
             raw.head = head;
             // These have no list of highlights: a list under one is part of its summary, line by line.
-            let summary = [summary, raw.bullets.join("\n")]
+            let mut summary = [summary, raw.bullets.join("\n")]
                 .into_iter()
                 .filter(|s| !s.is_empty())
                 .collect::<Vec<_>>()
                 .join("\n\n");
             let (mut title, subtitle) = title_and_subtitle(&raw, |_| 0, true);
-            let (mut org, _, url) = subtitle_parts(&subtitle);
+            let (mut org, rest, url) = subtitle_parts(&subtitle);
+            // These have no place: what stood after the organisation ("Techcrunch" over "There is no
+            // spoon.", the dates taken from beside it) is the summary's first line.
+            if !rest.is_empty() {
+                summary = [rest, summary]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("\n\n");
+            }
             // "in Hooli" on a line of its own under a publication's title: where it appeared.
             if id == "publications"
                 && let Some(publisher) = org.strip_prefix("in ").filter(|p| is_proper_name(p))
@@ -2139,6 +2358,19 @@ fn section(id: &str, lines: &[&Line], unplaced: &mut Vec<String>) -> Vec<Value> 
     }
 }
 
+/// Whether `label` ("Email", "Major courses", "GPA", "Note") is one the reader reads a field by and does
+/// not keep: a contact's, an entry list's, a grade's in any of the languages.
+pub fn is_label(label: &str) -> bool {
+    let key = headings::key(label);
+    CONTACT_LABELS.contains(&key.as_str())
+        || ENTRY_LABELS.contains(&key.as_str())
+        || matches!(key.as_str(), "gpa" | "grade" | "score")
+        || BY_LABELS.iter().any(|l| headings::key(l) == key)
+        || Language::ALL
+            .iter()
+            .any(|&lang| headings::key(Words::of(lang).score()) == key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2381,6 +2613,79 @@ mod tests {
             "She wrote the first program."
         );
         assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
+    }
+
+    #[test]
+    fn a_typst_or_latex_template_s_icons_furniture_and_comma_titles_are_read() {
+        let source = "Last updated in Nov 2026\nMara Lindqvist\n\u{f3c5} Oakland, CA | \u{f0e0} mara@example.org\n\u{f09b} maralq   \u{e61b} @mlq\n\nExperience\nNorthwind Payments, Staff Engineer\nMar 2021 – present\n• Led six engineers\n\nEducation\nUniversity of Washington, MS in Computer Science\n2013 – 2014\nMara Lindqvist - Page 1 of 2\n\nPublications\nLedger notes\nFrodo Baggins, Mara Lindqvist\nHooli Press\n";
+        let ls = lines(source);
+        let read = read(&ls);
+        let d = &read.document;
+        assert_eq!(d["basics"]["name"], "Mara Lindqvist");
+        assert_eq!(
+            d["basics"]["location"],
+            json!({"city": "Oakland", "region": "CA"})
+        );
+        assert_eq!(d["basics"]["profiles"][0]["network"], "GitHub");
+        assert_eq!(d["basics"]["profiles"][0]["username"], "maralq");
+        assert_eq!(d["basics"]["profiles"][1]["network"], "X");
+        assert_eq!(d["basics"]["profiles"][1]["username"], "mlq");
+        assert_eq!(d["work"][0]["position"], "Staff Engineer");
+        assert_eq!(d["work"][0]["name"], "Northwind Payments");
+        assert_eq!(d["education"][0]["institution"], "University of Washington");
+        assert_eq!(d["education"][0]["studyType"], "MS");
+        assert_eq!(d["education"][0]["area"], "Computer Science");
+        assert_eq!(d["publications"][0]["name"], "Ledger notes");
+        assert_eq!(d["publications"][0]["publisher"], "Hooli Press");
+        // The page's furniture and the authors have no place: listed, not lost, not taken for fields.
+        for line in [
+            "Last updated in Nov 2026",
+            "Mara Lindqvist - Page 1 of 2",
+            "Frodo Baggins, Mara Lindqvist",
+        ] {
+            assert!(
+                read.unplaced.iter().any(|u| u == line),
+                "{:?}",
+                read.unplaced
+            );
+        }
+        let texts: Vec<String> = ls.iter().map(|l| l.text.clone()).collect();
+        assert_eq!(
+            crate::score::dropped(&texts, d, &read.unplaced),
+            Vec::<String>::new()
+        );
+        // Had a line gone missing, the check says which.
+        let mut less = read.unplaced.clone();
+        less.retain(|u| !u.starts_with("Frodo"));
+        assert_eq!(
+            crate::score::dropped(&texts, d, &less),
+            ["Frodo Baggins, Mara Lindqvist"]
+        );
+    }
+
+    #[test]
+    fn page_numbers_and_update_notes_are_known_in_several_languages() {
+        for furniture in [
+            "Page 1 of 2",
+            "Richard Hendriks - Page 2 of 2",
+            "Seite 1 von 3",
+            "2 / 3",
+        ] {
+            assert!(page_number(furniture), "{furniture}");
+        }
+        for text in [
+            "Page Turner",
+            "2 of 3 projects shipped",
+            "Version 1 of 2 of the plan",
+            "1 of 2",
+        ] {
+            assert!(!page_number(text), "{text}");
+        }
+        assert!(last_updated("Last updated in Nov 2026"));
+        assert!(last_updated("Zuletzt aktualisiert am 03.2025"));
+        assert!(!last_updated(
+            "Updated the billing service in 2021 for three teams"
+        ));
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! Redline's own exports, read back: every field the file shows, at its place — text, Markdown, Word and PDF, both
 //! templates, both papers, every language Redline writes.
 
-use redline_import::score::{Score, score};
+use redline_import::score::{Score, dropped, score};
 use redline_resume::export::{self, Page, Template};
 use redline_resume::words::Language;
 use serde_json::{Value, json};
 
 fn read_back(name: &str, bytes: &[u8], want: &Value, shown: &str) -> Score {
     let imported = redline_import::import("test", bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let dropped = dropped(&imported.lines, &imported.document, &imported.unplaced);
+    assert!(dropped.is_empty(), "{name}: lines dropped: {dropped:#?}");
     let s = score(want, &imported.document, shown);
     eprintln!(
         "{name}: {}/{} ({:.1} %), unplaced {:?}",

@@ -1,0 +1,140 @@
+//! What the import's tests of other tools' files share: the tools that make the files (Chromium, the
+//! published themes, RenderCV), each installed by `scripts/setup.sh --test`.
+#![allow(dead_code)]
+
+use std::process::Command;
+
+use serde_json::Value;
+
+pub fn tool(name: &str) -> String {
+    which(name)
+        .unwrap_or_else(|| panic!("{name} is needed for this test: run scripts/setup.sh --test"))
+}
+
+pub fn which(name: &str) -> Option<String> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join(name))
+            .find(|p| p.is_file())
+            .map(|p| p.display().to_string())
+    })
+}
+
+/// `html` printed to PDF by Chromium, as a user's browser prints a page.
+pub fn print(html: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, pdf) = (dir.path().join("r.html"), dir.path().join("r.pdf"));
+    std::fs::write(&page, html).unwrap();
+    let out = Command::new(tool("chromium"))
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-pdf-header-footer",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.path().join("profile").display()
+        ))
+        .arg(format!("--print-to-pdf={}", pdf.display()))
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(pdf.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::read(&pdf).unwrap()
+}
+
+/// The published JSON Resume themes in the corpus (npm, installed into `crates/import/corpus` by
+/// `scripts/setup.sh --test`), each with the sample rendered by it as HTML.
+pub fn themes() -> Vec<(String, String)> {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    assert!(
+        corpus.join("node_modules").is_dir(),
+        "the themes are needed for this test: run scripts/setup.sh --test"
+    );
+    let package: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("package.json")).unwrap()).unwrap();
+    let resume = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(resume.path(), redline_resume::sample().to_string()).unwrap();
+    let mut out = Vec::new();
+    for theme in package["dependencies"].as_object().unwrap().keys() {
+        let theme = theme.trim_start_matches("jsonresume-theme-");
+        let html = Command::new(tool("node"))
+            .current_dir(&corpus)
+            .arg("render.mjs")
+            .arg(theme)
+            .arg(resume.path())
+            .output()
+            .unwrap();
+        assert!(
+            html.status.success(),
+            "{theme}: {}",
+            String::from_utf8_lossy(&html.stderr)
+        );
+        out.push((theme.to_owned(), String::from_utf8(html.stdout).unwrap()));
+    }
+    out
+}
+
+/// RenderCV's Python: `REDLINE_RENDERCV_PYTHON`, or the virtual environment `scripts/setup.sh --test` makes.
+pub fn rendercv_python() -> std::path::PathBuf {
+    let python = std::env::var_os("REDLINE_RENDERCV_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| {
+                    std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache")
+                });
+            cache.join("redline/rendercv-venv/bin/python")
+        });
+    assert!(
+        python.is_file(),
+        "RenderCV is needed for this test ({}): run scripts/setup.sh --test",
+        python.display()
+    );
+    python
+}
+
+/// The resume in `resume` (a JSON Resume file) as RenderCV's `theme` draws it, as a PDF.
+pub fn rendercv(resume: &std::path::Path, theme: &str) -> Vec<u8> {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/rendercv");
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join(format!("{theme}.pdf"));
+    let out = Command::new(rendercv_python())
+        .arg(corpus.join("render.py"))
+        .arg(theme)
+        .arg(resume)
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "RenderCV, {theme}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&pdf).unwrap()
+}
+
+/// RenderCV's themes: its own, and the two after LaTeX templates (sb2nov, moderncv).
+pub const RENDERCV_THEMES: &[&str] = &[
+    "classic",
+    "engineeringresumes",
+    "engineeringclassic",
+    "sb2nov",
+    "moderncv",
+];
+
+/// The resumes RenderCV draws: the sample, and one of three jobs, two schools and two projects.
+pub fn rendercv_resumes(dir: &std::path::Path) -> Vec<(String, std::path::PathBuf)> {
+    let sample = dir.join("sample.resume.json");
+    std::fs::write(&sample, redline_resume::sample().to_string()).unwrap();
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/rendercv");
+    vec![
+        ("sample".to_owned(), sample),
+        ("engineer".to_owned(), corpus.join("engineer.resume.json")),
+    ]
+}
