@@ -2,6 +2,11 @@
 //! that a command starts as a command line does — it loads neither WebKitGTK nor GTK. It is built by the
 //! app's package so that the installers carry it beside the app.
 
+/// The system's allocator, counted: a hidden reading mode caps what it may hold, on every system
+/// (`redline_import::child`).
+#[global_allocator]
+static ALLOCATOR: redline_import::child::Bounded = redline_import::child::Bounded;
+
 fn main() -> std::process::ExitCode {
     redline_cli::main_from(std::env::args_os())
 }

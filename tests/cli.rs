@@ -1407,6 +1407,36 @@ fn ats_refuses_a_pdf_built_to_inflate_to_gigabytes() {
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
 }
 
+/// The same PDF bound on every system: the `redline` program's allocator caps what a reading mode holds.
+/// Capped at 64 MB here (`REDLINE_PDF_READ_MB`, which only lowers it), far below the kernel's 1 GB
+/// bound on Linux, the reading stops at the allocator's cap and says the cap it met.
+#[test]
+fn a_pdf_reading_is_capped_by_the_program_s_own_allocator() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut deflate = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    let spaces = vec![b' '; 1 << 20];
+    for _ in 0..256 {
+        deflate.write_all(&spaces).unwrap();
+    }
+    let pdf = pdf_of(&[
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".to_vec(),
+        stream_object("/Filter /FlateDecode", &deflate.finish().unwrap()),
+    ]);
+    let big = dir.path().join("big.pdf");
+    std::fs::write(&big, &pdf).unwrap();
+    let out = redline_env(
+        dir.path(),
+        &["import", big.to_str().unwrap(), "--dry-run"],
+        &[("REDLINE_PDF_READ_MB", "64")],
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    assert!(said.contains("more than 64 MB of memory"), "{said}");
+}
+
 /// A PDF of `objects` (object 1 first), with its cross-reference table.
 fn pdf_of(objects: &[Vec<u8>]) -> Vec<u8> {
     let mut pdf = b"%PDF-1.7\n".to_vec();

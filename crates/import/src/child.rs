@@ -1,16 +1,100 @@
-//! A PDF read in another process, bounded in memory (on Linux) and time: a file built to inflate to
-//! gigabytes, or to keep a reader busy, stops there, and the process that asked — with the database open
-//! in it — is never at its mercy. The command line and the window both read a user's PDF this way, by
-//! starting the `redline` program in a hidden reading mode (`read-pdf-lines`, `read-pdf-text`).
+//! A PDF read in another process, bounded in memory and time: a file built to inflate to gigabytes, or to
+//! keep a reader busy, stops there, and the process that asked — with the database open in it — is never
+//! at its mercy. The command line and the window both read a user's PDF this way, by starting the
+//! `redline` program in a hidden reading mode (`read-pdf-lines`, `read-pdf-text`).
+//!
+//! The memory bound holds on every system: the `redline` program's allocator ([`Bounded`]) counts what it
+//! holds, and a reading mode caps it ([`cap`]); an allocation past the cap fails, and the reader stops.
+//! On Linux the kernel holds the child to the same bound as well (its data segment), whatever allocates.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Read as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The memory the reading of one PDF may take (Linux: the child's data segment and private mappings): a
-/// resume's PDF needs a few MB (31 pages: under 20 MB above the program's own).
+/// The memory the reading of one PDF may take: a resume's PDF needs a few MB (31 pages: under 20 MB above
+/// the program's own).
 pub const MEMORY: u64 = 1 << 30;
+
+/// The system's allocator, counting the bytes it holds for the program, so that [`cap`] can bound them.
+/// The `redline` program's global allocator (`src-tauri/cli.rs`): an atomic add or subtract for each
+/// allocation, no lock.
+pub struct Bounded;
+
+static HELD: AtomicUsize = AtomicUsize::new(0);
+static CAP: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// From now on, the program may hold at most `bytes` more than it holds now: an allocation past that fails
+/// (Rust then says "memory allocation of … failed" and stops the program). The reading modes call it
+/// first thing, with [`memory_limit`].
+pub fn cap(bytes: u64) {
+    let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+    CAP.store(
+        HELD.load(Ordering::Relaxed).saturating_add(bytes),
+        Ordering::Relaxed,
+    );
+}
+
+/// Counts `n` more bytes held, unless that passes the cap.
+fn take(n: usize) -> bool {
+    let before = HELD.fetch_add(n, Ordering::Relaxed);
+    if before.saturating_add(n) > CAP.load(Ordering::Relaxed) {
+        HELD.fetch_sub(n, Ordering::Relaxed);
+        return false;
+    }
+    true
+}
+
+// SAFETY: every call is passed on to the system's allocator unchanged, or answered with null (an allocation
+// that failed) before it is made; the count is bookkeeping only.
+unsafe impl GlobalAlloc for Bounded {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if !take(layout.size()) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: the caller's layout, as `GlobalAlloc::alloc` requires.
+        let p = unsafe { System.alloc(layout) };
+        if p.is_null() {
+            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if !take(layout.size()) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: as in `alloc`.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if p.is_null() {
+            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from this allocator with `layout`, as the caller promises.
+        unsafe { System.dealloc(ptr, layout) };
+        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let grows = new_size.saturating_sub(layout.size());
+        if grows > 0 && !take(grows) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: the caller's block and sizes, as `GlobalAlloc::realloc` requires.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            HELD.fetch_sub(grows, Ordering::Relaxed);
+        } else if new_size < layout.size() {
+            HELD.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        p
+    }
+}
 
 /// How long the reading of one PDF may take: a 31-page resume takes under half a second.
 pub const TIME: Duration = Duration::from_secs(60);
@@ -25,7 +109,7 @@ pub enum ChildError {
     #[error("reading its text took longer than {} s", .0.as_secs())]
     TooSlow(Duration),
     /// It ran out of memory or stopped without saying why.
-    #[error("reading its text needed more than {} MB of memory or stopped the reader", MEMORY >> 20)]
+    #[error("reading its text needed more than {} MB of memory or stopped the reader", memory_limit() >> 20)]
     Stopped,
     /// It refused the file and said why (its exit code, and its words without the program's name).
     #[error("{message}")]
@@ -42,6 +126,15 @@ fn time_limit() -> Duration {
         .ok()
         .and_then(|s| s.trim().parse::<u64>().ok())
         .map_or(TIME, |s| Duration::from_secs(s).min(TIME))
+}
+
+/// [`MEMORY`], or less when `REDLINE_PDF_READ_MB` says so (the tests' way to see the allocator's cap act
+/// below the kernel's; it can only lower it).
+pub fn memory_limit() -> u64 {
+    std::env::var("REDLINE_PDF_READ_MB")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(MEMORY, |mb| (mb << 20).min(MEMORY))
 }
 
 fn command(program: &Path, mode: &str, path: &Path) -> Command {
@@ -74,7 +167,7 @@ fn command(program: &Path, mode: &str, path: &Path) -> Command {
     command
 }
 
-/// What `program mode path` prints, the child bounded in memory ([`MEMORY`], on Linux) and time
+/// What `program mode path` prints, the child bounded in memory ([`memory_limit`]) and time
 /// ([`TIME`]).
 pub fn run(program: &Path, mode: &str, path: &Path) -> Result<Vec<u8>, ChildError> {
     let mut child = command(program, mode, path).spawn()?;
@@ -112,6 +205,11 @@ pub fn run(program: &Path, mode: &str, path: &Path) -> Result<Vec<u8>, ChildErro
     );
     if status.success() {
         return Ok(out);
+    }
+    // An allocation past the cap: Rust says so and stops the program (by a signal on Unix, an exit code on
+    // Windows).
+    if err.contains("memory allocation of") {
+        return Err(ChildError::Stopped);
     }
     // The child said what was wrong ("redline: …" and its exit code): pass it on. 101 is a panic.
     match status.code().filter(|&c| c != 101) {

@@ -15,6 +15,7 @@ use crate::{Exit, fail};
 
 /// `redline read-pdf-text PATH` (hidden): the child process that [`pdf_text_bounded`] starts.
 pub fn read_pdf_text(path: &std::path::Path) -> Result<()> {
+    redline_import::child::cap(redline_import::child::memory_limit());
     let bytes = read_limited(path, MAX_PDF_BYTES)?;
     let pages = redline_pdf::ats::extract(&bytes)
         .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?;

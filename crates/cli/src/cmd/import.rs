@@ -15,6 +15,7 @@ use crate::{Exit, fail};
 
 /// `redline read-pdf-lines PATH` (hidden): the child process that reads a PDF's lines for an import.
 pub fn read_pdf_lines(path: &Path) -> Result<()> {
+    redline_import::child::cap(redline_import::child::memory_limit());
     let bytes = super::ats::read_limited(path, redline_import::MAX_FILE_BYTES)?;
     let lines = redline_import::pdf_lines(&bytes)
         .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?;
