@@ -114,16 +114,21 @@ fn print_memory(when: &str, processes: &[(String, u64)]) -> u64 {
 
 /// The memory budget (README "Budgets"), measured on the build `REDLINE_E2E_APP` names (the release build,
 /// by `scripts/bench-budgets.sh`): PSS of the app and its WebKit processes, idle with the sample open, then
-/// after 100 AI turns against the replay server. Prints the figures; asserts only that the turns ran.
+/// after 100 AI turns against the replay server (and after 250, 500, … when `REDLINE_BENCH_TURNS` asks for
+/// more: 1,000 for a year's worth of asks). Prints the figures; asserts only that the turns ran.
 async fn memory_idle_and_after_a_hundred_turns() {
-    const TURNS: usize = 100;
+    let turns: usize = std::env::var("REDLINE_BENCH_TURNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100)
+        .max(1);
     let fixture = redline_agent::fixtures::load(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("crates/agent/fixtures/01-add-keyword.json"),
     )
     .unwrap();
     let replies: Vec<redline_agent::Reply> =
-        (0..TURNS).flat_map(|_| fixture.replies.clone()).collect();
+        (0..turns).flat_map(|_| fixture.replies.clone()).collect();
     let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
         .await
         .unwrap();
@@ -151,11 +156,19 @@ async fn memory_idle_and_after_a_hundred_turns() {
         app_alone as f64 / 1024.0
     );
 
-    for turn in 1..=TURNS {
+    for turn in 1..=turns {
         saved_turn(&client, &fixture.message, turn).await;
+        if turn < turns && [100, 250, 500].contains(&turn) {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            let now = print_memory(&format!("after {turn} turns"), &app_memory(&driver));
+            println!(
+                "memory growth over {turn} turns: {:+.1} MB",
+                (now as f64 - before as f64) / 1024.0
+            );
+        }
     }
     tokio::time::sleep(Duration::from_secs(5)).await;
-    let after = print_memory(&format!("after {TURNS} turns"), &app_memory(&driver));
+    let after = print_memory(&format!("after {turns} turns"), &app_memory(&driver));
     print_page(&client, "after the turns").await;
     if let Some(settle) = std::env::var("REDLINE_BENCH_SETTLE")
         .ok()
@@ -163,12 +176,12 @@ async fn memory_idle_and_after_a_hundred_turns() {
     {
         tokio::time::sleep(Duration::from_secs(settle)).await;
         print_memory(
-            &format!("after {TURNS} turns and {settle} s more"),
+            &format!("after {turns} turns and {settle} s more"),
             &app_memory(&driver),
         );
     }
     println!(
-        "memory growth over {TURNS} turns: {:+.1} MB",
+        "memory growth over {turns} turns: {:+.1} MB",
         (after as f64 - before as f64) / 1024.0
     );
     client.close().await.ok();
