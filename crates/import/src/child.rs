@@ -47,6 +47,19 @@ fn take(n: usize) -> bool {
     true
 }
 
+/// A new block of `layout`'s size from `allocate`, counted; null, and nothing asked of the system, past the
+/// cap.
+fn counted(layout: Layout, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
+    if !take(layout.size()) {
+        return std::ptr::null_mut();
+    }
+    let p = allocate();
+    if p.is_null() {
+        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    p
+}
+
 // Not inlined: each allocation stays a call, as with the system's allocator, rather than its count's atomics
 // copied into every place that allocates (0.6 MB more machine code in each binary).
 // SAFETY: every call is passed on to the system's allocator unchanged, or answered with null (an allocation
@@ -54,28 +67,14 @@ fn take(n: usize) -> bool {
 unsafe impl GlobalAlloc for Bounded {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if !take(layout.size()) {
-            return std::ptr::null_mut();
-        }
         // SAFETY: the caller's layout, as `GlobalAlloc::alloc` requires.
-        let p = unsafe { System.alloc(layout) };
-        if p.is_null() {
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
+        counted(layout, || unsafe { System.alloc(layout) })
     }
 
     #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if !take(layout.size()) {
-            return std::ptr::null_mut();
-        }
         // SAFETY: as in `alloc`.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if p.is_null() {
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
+        counted(layout, || unsafe { System.alloc_zeroed(layout) })
     }
 
     #[inline(never)]

@@ -503,6 +503,9 @@ fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
         .collect()
 }
 
+/// The most runs on one baseline a hyphenated cell is looked for in ([`page_lines`]).
+const MAX_CELLS: usize = 16;
+
 /// One page's lines into `out`, column by column, top to bottom.
 fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
     for column in columns(runs(glyphs), width) {
@@ -552,6 +555,11 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
             let [above, below] = &mut rows[i - 1..=i] else {
                 continue;
             };
+            // A resume's line has a few cells: a row of thousands (a file built to be slow) is left as it
+            // is, rather than each of its runs compared with each of the next row's.
+            if above.len() > MAX_CELLS || below.len() > MAX_CELLS {
+                continue;
+            }
             // The cell run into the text beside it, a space apart ("Bach\u{ad} University of …"): two.
             // The word's rest: one word, under the cell's start.
             let rest_below = |below: &[Run], x0: f64| {
@@ -688,6 +696,31 @@ mod tests {
         runs.push(run(right(dates), 113.0, dates));
         let groups = columns(runs, 600.0);
         assert_eq!(groups.len(), 1, "read across, as rows");
+    }
+
+    #[test]
+    fn rows_of_thousands_of_cells_are_left_as_they_are() {
+        // Two baselines of 20,000 runs each, every run a cell ending in a soft hyphen with a word's rest
+        // under it: no resume's line, so the hyphenation pass, which compares cells with the next row's,
+        // leaves them alone (where no rest matched, it would compare 400 million pairs).
+        let mut glyphs = Vec::new();
+        for k in 0..20_000 {
+            let x = k as f64 * 30.0;
+            for (y, text) in [(100.0, "ab\u{ad}"), (112.0, "cd")] {
+                glyphs.push(Glyph {
+                    x,
+                    y,
+                    width: 12.0,
+                    size: 10.0,
+                    text: text.to_owned(),
+                });
+            }
+        }
+        let mut out = Vec::new();
+        page_lines(glyphs, 600.0, 10.0, &mut out);
+        // Left as they were: each row still holds its 20,000 parts.
+        let parts = |l: &Line| l.text.split("   ").count();
+        assert_eq!(out.iter().map(parts).sum::<usize>(), 40_000);
     }
 
     #[test]

@@ -1059,12 +1059,16 @@ fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
             Some((before, last))
                 if !current.head.is_empty()
                     && current.dates.is_none()
-                    && (strip_bullet(before).is_some() || !short(before))
-                    && dates::only(last).is_some() =>
+                    && (strip_bullet(before).is_some() || !short(before)) =>
             {
-                current.dates = dates::only(last);
-                undated = before.trim_end().to_owned();
-                undated.as_str()
+                match dates::only(last) {
+                    Some(span) => {
+                        current.dates = Some(span);
+                        undated = before.trim_end().to_owned();
+                        undated.as_str()
+                    }
+                    None => text,
+                }
             }
             _ => text,
         };
