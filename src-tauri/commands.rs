@@ -7,7 +7,7 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::Engine;
 use crate::ipc::{
-    AppEvent, AppInfo, ChatLine, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage,
+    AppEvent, AppInfo, ChatPage, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage,
     HistoryQuery, ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, Streamed,
     SurfaceUpdate, TailorView, TurnSummary,
 };
@@ -154,10 +154,14 @@ pub async fn ats_check(
     engine.ats(&request).await
 }
 
-/// The conversation about the document on screen, oldest first.
+/// A page of the conversation about the document on screen: its newest lines before `before`, oldest
+/// first.
 #[tauri::command]
-pub async fn chat_history(engine: State<'_, Engine>) -> Result<Vec<ChatLine>, IpcError> {
-    engine.chat_history().await
+pub async fn chat_history(
+    engine: State<'_, Engine>,
+    before: Option<i64>,
+) -> Result<ChatPage, IpcError> {
+    engine.chat_history(before).await
 }
 
 /// Opens a link from the resume in the system's browser or mail program, where the engine's rule allows

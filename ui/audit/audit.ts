@@ -44,10 +44,10 @@ const answers: Record<string, unknown> = {
   open_surface: { kind: "create", surfaceId: "main", seq: 0, revision: 3, document: resume },
   document_state: state,
   app_info: { version: "0.1.0", dataDir: "/home/you/.local/share/app.redline.desktop" },
-  chat_history: [
+  chat_history: { older: null, lines: [
     { role: "user", text: "Add Rust to my skills" },
     { role: "assistant", text: longWords ? `Added ${word} to your skills.` : "Added Rust to your skills." },
-  ],
+  ] },
   provider_settings: {
     settings: { preset: "ollama", baseUrl: "http://127.0.0.1:11434/v1", chatModel: "llama3.1", patchModel: "llama3.1", firstTokenTimeoutSecs: 60, idleTimeoutSecs: 30 },
     saved: true,

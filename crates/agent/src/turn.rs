@@ -28,6 +28,9 @@ use crate::reach::{Fit, Reach};
 /// later ones are refused, so a model in a loop cannot keep rewriting the resume.
 pub const MAX_PATCH_CALLS: usize = 4;
 
+/// How many of the conversation's newest messages go to the chat model with each message.
+const RECENT_MESSAGES: usize = 40;
+
 /// Something the turn reports while it runs, in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
@@ -513,13 +516,7 @@ impl Turn<'_> {
             ],
         };
         let said: String = match self.document_id {
-            Some(doc) => self
-                .store
-                .messages(doc)?
-                .into_iter()
-                .filter(|m| m.role == Role::User)
-                .map(|m| m.content + "\n")
-                .collect(),
+            Some(doc) => self.store.said_by_user(doc)?,
             None => message.to_owned(),
         };
         // A link the model writes that the user never wrote (nor the resume has) waits for them.
@@ -765,9 +762,10 @@ impl Turn<'_> {
                 redline_resume::place::place(&head.document, selected)
             )}));
         }
-        let history = self.store.messages(self.doc())?;
-        let recent = history.len().saturating_sub(40);
-        for m in &history[recent..] {
+        for m in &self
+            .store
+            .recent_messages(self.doc(), None, RECENT_MESSAGES)?
+        {
             let role = match m.role {
                 Role::User => "user",
                 Role::Assistant => "assistant",

@@ -284,6 +284,17 @@ pub struct ExportDone {
     pub bytes: u64,
 }
 
+/// A page of the document's conversation: its newest lines before a point, oldest first.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatPage {
+    /// The lines.
+    pub lines: Vec<ChatLine>,
+    /// When older lines come before these: the first line's place, to ask again with as `before`.
+    #[ts(type = "number | null")]
+    pub older: Option<i64>,
+}
+
 /// A message of the document's conversation, as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -592,6 +603,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     redline_agent::Held::export_all(&cfg)?;
     TurnSummary::export_all(&cfg)?;
     ChatLine::export_all(&cfg)?;
+    ChatPage::export_all(&cfg)?;
     ExportRequest::export_all(&cfg)?;
     ExportDone::export_all(&cfg)?;
     WordsChange::export_all(&cfg)?;

@@ -14,8 +14,8 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::ipc::{
-    AtsView, ChatEvent, ChatLine, ChatRole, ErrorKind, ExportDone, ExportRequest, IpcError,
-    PageImage, PageImages, ProviderView, Streamed, TurnSummary,
+    AtsView, ChatEvent, ChatLine, ChatPage, ChatRole, ErrorKind, ExportDone, ExportRequest,
+    IpcError, PageImage, PageImages, ProviderView, Streamed, TurnSummary,
 };
 
 /// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
@@ -294,11 +294,20 @@ impl Engine {
         Ok(AtsView::from(report))
     }
 
-    /// The conversation about the document on screen, oldest first (so that it survives a restart).
-    pub async fn chat_history(&self) -> Result<Vec<ChatLine>, IpcError> {
+    /// The conversation about the document on screen (so that it survives a restart): its newest
+    /// [`CHAT_PAGE`] messages before `before` (the newest of all when `None`), oldest first. A year of
+    /// conversation is read a page at a time, as the user scrolls back.
+    pub async fn chat_history(&self, before: Option<i64>) -> Result<ChatPage, IpcError> {
         let open = self.open()?.lock().await;
-        let messages = open.store.messages(open.document_id)?;
-        Ok(messages
+        let mut messages = open
+            .store
+            .recent_messages(open.document_id, before, CHAT_PAGE + 1)?;
+        // One more than the page, to know whether there is more.
+        let older = (messages.len() > CHAT_PAGE).then(|| {
+            messages.remove(0);
+            messages[0].id
+        });
+        let lines = messages
             .into_iter()
             .filter_map(|m| {
                 let role = match m.role {
@@ -311,7 +320,8 @@ impl Engine {
                     text: m.content,
                 })
             })
-            .collect())
+            .collect();
+        Ok(ChatPage { lines, older })
     }
 
     /// Runs an AI turn for `message` against the saved provider (the environment on top), with its key
@@ -696,6 +706,9 @@ impl Drop for Running<'_> {
 /// take 255 bytes, and a title of 200 CJK or Arabic characters is 600.
 const MAX_FILE_NAME_BYTES: usize = 255;
 
+/// How many messages of the conversation [`Engine::chat_history`] reads at a time.
+pub const CHAT_PAGE: usize = 200;
+
 /// The stem of an export's file name made from `title`: characters a file system may refuse replaced, cut
 /// at a character boundary so that the name with its suffix fits in [`MAX_FILE_NAME_BYTES`].
 fn file_stem(title: &str, extension: &str) -> String {
@@ -830,6 +843,41 @@ mod tests {
             panic!("the first message is a create");
         };
         assert_eq!(create.document, redline_resume::sample());
+    }
+
+    #[tokio::test]
+    async fn a_long_conversation_comes_back_a_page_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let count = 2 * CHAT_PAGE + 50;
+        {
+            let mut store = Store::open(dir.path()).unwrap();
+            let doc = store.import("Ada", &redline_resume::sample()).unwrap();
+            for n in 0..count {
+                let role = if n % 2 == 0 {
+                    redline_store::Role::User
+                } else {
+                    redline_store::Role::Assistant
+                };
+                store.add_message(doc, role, &format!("line {n}")).unwrap();
+            }
+        }
+        let engine = Engine::start(Some(dir.path().to_owned()));
+        engine.open_surface().await.unwrap();
+        let mut read = Vec::new();
+        let mut before = None;
+        let mut pages = Vec::new();
+        loop {
+            let page = engine.chat_history(before).await.unwrap();
+            pages.push(page.lines.len());
+            read.splice(0..0, page.lines.into_iter().map(|l| l.text));
+            match page.older {
+                Some(older) => before = Some(older),
+                None => break,
+            }
+        }
+        assert_eq!(pages, [CHAT_PAGE, CHAT_PAGE, 50]);
+        let all: Vec<String> = (0..count).map(|n| format!("line {n}")).collect();
+        assert_eq!(read, all);
     }
 
     /// Inserts a raw revision as the head of a document, bypassing every check (as an older Redline did).
@@ -974,10 +1022,11 @@ mod tests {
         assert_eq!(now.document["skills"][0]["keywords"][3], "Rust");
         assert!(!engine.stop(), "nothing runs after the turn");
         // The conversation is kept with the document, for the next start.
-        let history = engine.chat_history().await.unwrap();
-        assert_eq!(history.len(), 2);
-        assert_eq!(history[0].role, ChatRole::User);
-        assert!(history[1].text.starts_with("Sure — adding Rust"));
+        let history = engine.chat_history(None).await.unwrap();
+        assert_eq!(history.lines.len(), 2);
+        assert_eq!(history.older, None);
+        assert_eq!(history.lines[0].role, ChatRole::User);
+        assert!(history.lines[1].text.starts_with("Sure — adding Rust"));
     }
 
     #[tokio::test]

@@ -253,6 +253,55 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// At most `limit` of a document's messages before the message `before` (all of them when `None`), the
+    /// newest of those, oldest first: a page of the conversation, however long it has grown.
+    pub fn recent_messages(
+        &self,
+        document_id: i64,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<ChatMessage>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, document_id, created_at, role, content FROM chat_messages
+             WHERE document_id = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(
+            params![
+                document_id,
+                before.unwrap_or(i64::MAX),
+                i64::try_from(limit).unwrap_or(i64::MAX)
+            ],
+            |row| {
+                let role: String = row.get(3)?;
+                Ok(ChatMessage {
+                    id: row.get(0)?,
+                    document_id: row.get(1)?,
+                    created_at: row.get(2)?,
+                    role: Role::parse(&role),
+                    content: row.get(4)?,
+                })
+            },
+        )?;
+        let mut page = rows.collect::<Result<Vec<_>, _>>()?;
+        page.reverse();
+        Ok(page)
+    }
+
+    /// Everything the user said about a document, one message a line, oldest first: read row by row into
+    /// one string, not as a list of every message (the other side's included) as [`Store::messages`] would.
+    pub fn said_by_user(&self, document_id: i64) -> Result<String> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT content FROM chat_messages WHERE document_id = ?1 AND role = 'user' ORDER BY id",
+        )?;
+        let mut rows = stmt.query([document_id])?;
+        let mut said = String::new();
+        while let Some(row) = rows.next()? {
+            said.push_str(row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?);
+            said.push('\n');
+        }
+        Ok(said)
+    }
+
     /// Records a model call that produced no revision (refused, failed, cancelled). A call whose
     /// operations were committed is recorded with its revision, by [`Store::commit`].
     pub fn record_model_call(&mut self, document_id: i64, call: &ModelCall) -> Result<i64> {
@@ -341,6 +390,55 @@ mod tests {
             refused: json!([{"op": {"op": "remove", "path": "/meta"}, "reason": "protected"}]),
             error: None,
         }
+    }
+
+    #[test]
+    fn a_long_conversation_is_read_a_page_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let id = store.import("Ada", &json!({})).unwrap();
+        let other = store.import("Grace", &json!({})).unwrap();
+        for n in 0..250 {
+            store
+                .add_message(id, Role::User, &format!("ask {n}"))
+                .unwrap();
+            store
+                .add_message(id, Role::Assistant, &format!("answer {n}"))
+                .unwrap();
+            store.add_message(other, Role::User, "elsewhere").unwrap();
+        }
+        let texts = |page: &[ChatMessage]| -> Vec<String> {
+            page.iter().map(|m| m.content.clone()).collect()
+        };
+        // The newest, oldest first.
+        let newest = store.recent_messages(id, None, 4).unwrap();
+        assert_eq!(
+            texts(&newest),
+            ["ask 248", "answer 248", "ask 249", "answer 249"]
+        );
+        // The page before it, and so on back to the first message, which has nothing before it.
+        let before = store.recent_messages(id, Some(newest[0].id), 3).unwrap();
+        assert_eq!(texts(&before), ["answer 246", "ask 247", "answer 247"]);
+        let mut pages = 0;
+        let mut from = None;
+        let mut all = Vec::new();
+        loop {
+            let page = store.recent_messages(id, from, 100).unwrap();
+            if page.is_empty() {
+                break;
+            }
+            pages += 1;
+            from = Some(page[0].id);
+            all.splice(0..0, texts(&page));
+        }
+        assert_eq!(pages, 5);
+        assert_eq!(all, texts(&store.messages(id).unwrap()));
+
+        // What the user said, without the answers or the other document's messages.
+        let said = store.said_by_user(id).unwrap();
+        assert!(said.starts_with("ask 0\nask 1\n"));
+        assert!(said.ends_with("ask 249\n"));
+        assert!(!said.contains("answer") && !said.contains("elsewhere"));
     }
 
     #[test]

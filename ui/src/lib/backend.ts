@@ -5,7 +5,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
 import type { AtsView } from "../bindings/AtsView";
 import type { ChatEvent } from "../bindings/ChatEvent";
-import type { ChatLine } from "../bindings/ChatLine";
+import type { ChatPage } from "../bindings/ChatPage";
 import type { ConnectionReport } from "../bindings/ConnectionReport";
 import type { LocalServer } from "../bindings/LocalServer";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
@@ -128,9 +128,10 @@ export function onChat(handler: (event: ChatEvent) => void): Promise<UnlistenFn>
   return listen<ChatEvent>(CHAT_EVENT, (event) => handler(event.payload));
 }
 
-/** The conversation about the document on screen, oldest first. */
-export function chatHistory(): Promise<ChatLine[]> {
-  return invoke<ChatLine[]>("chat_history");
+/** A page of the conversation about the document on screen: its newest lines before `before` (the newest
+ * of all when null), oldest first. */
+export function chatHistory(before: number | null = null): Promise<ChatPage> {
+  return invoke<ChatPage>("chat_history", { before });
 }
 
 /** The HTML export of the document on screen, for the export dialog's preview. */
