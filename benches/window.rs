@@ -122,13 +122,40 @@ async fn memory_idle_and_after_a_hundred_turns() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(100)
         .max(1);
+    // What each turn asks: by default a keyword added (the resume grows by one a turn); with
+    // `REDLINE_BENCH_ASK=rewrite` the summary rewritten, one of two texts in turn, so that the resume keeps its
+    // size and what grows is the app's own.
+    let rewrite = std::env::var("REDLINE_BENCH_ASK").is_ok_and(|ask| ask == "rewrite");
+    let name = if rewrite {
+        "02-rewrite-summary.json"
+    } else {
+        "01-add-keyword.json"
+    };
     let fixture = redline_agent::fixtures::load(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("crates/agent/fixtures/01-add-keyword.json"),
+            .join("crates/agent/fixtures")
+            .join(name),
     )
     .unwrap();
-    let replies: Vec<redline_agent::Reply> =
-        (0..turns).flat_map(|_| fixture.replies.clone()).collect();
+    println!("each turn: {}", fixture.message);
+    let replies: Vec<redline_agent::Reply> = (0..turns)
+        .flat_map(|turn| {
+            let mut replies = fixture.replies.clone();
+            if rewrite && turn % 2 == 1 {
+                for reply in &mut replies {
+                    if let Some(value) = reply
+                        .patch
+                        .as_mut()
+                        .and_then(|patch| patch.pointer_mut("/operations/0/value"))
+                    {
+                        *value =
+                            format!("{} Each turn alternates.", value.as_str().unwrap()).into();
+                    }
+                }
+            }
+            replies
+        })
+        .collect();
     let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
         .await
         .unwrap();
