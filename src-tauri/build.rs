@@ -24,6 +24,8 @@ fn main() {
         "open_surface",
         "app_info",
         "send_message",
+        "turn_stream",
+        "end_turn_stream",
         "start_demo",
         "tidy_import",
         "apply_held",

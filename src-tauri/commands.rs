@@ -2,7 +2,6 @@
 
 use std::io::Write as _;
 
-use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::Engine;
@@ -11,6 +10,7 @@ use crate::ipc::{
     HistoryQuery, ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, Streamed,
     SurfaceUpdate, TailorView, TurnSummary,
 };
+use redline_engine::streams::{StreamBatch, TurnStreams};
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
 /// again whenever it sees a gap in `seq`.
@@ -30,11 +30,11 @@ pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Streamed) + S
     }
 }
 
-/// Sends a turn's surface messages and chat events to the window that started it, over `stream` (ordered,
-/// this turn's alone: it was measured as fast and as steady as app-wide events, docs/benchmarks.md). With
+/// Sends a turn's surface messages and chat events to the window that started it, as turn `turn`'s stream
+/// (ordered, this turn's alone), which the window reads with [`turn_stream`]. With
 /// `REDLINE_PROBE_SENT=FILE`, the time each surface message leaves (microseconds since the Unix epoch) is
 /// written to FILE, a line each, for the chunk-to-pixel benchmark.
-pub(crate) fn turn_emitter(stream: Channel<Streamed>) -> impl FnMut(Streamed) + Send {
+pub(crate) fn turn_emitter(streams: &TurnStreams, turn: u32) -> impl FnMut(Streamed) + Send {
     let mut probe = std::env::var_os("REDLINE_PROBE_SENT")
         .and_then(|path| {
             std::fs::OpenOptions::new()
@@ -44,6 +44,7 @@ pub(crate) fn turn_emitter(stream: Channel<Streamed>) -> impl FnMut(Streamed) + 
                 .ok()
         })
         .map(std::io::BufWriter::new);
+    let mut send = streams.sender(turn);
     move |streamed| {
         if let (Some(probe), Streamed::Surface(_)) = (probe.as_mut(), &streamed) {
             let now = std::time::SystemTime::now()
@@ -51,19 +52,49 @@ pub(crate) fn turn_emitter(stream: Channel<Streamed>) -> impl FnMut(Streamed) + 
                 .unwrap_or_default();
             let _ = writeln!(probe, "{}", now.as_micros());
         }
-        let _ = stream.send(streamed);
+        send(streamed);
     }
 }
 
-/// Runs an AI turn for the user's message; the reply and the edits stream over `stream`.
+/// The next of turn `turn`'s messages, once there are any (all there are), and whether the turn is over.
+/// The window asks for them in turn, from when it starts the turn until it hears the end: a message pushed
+/// into the page would be a new script each time, and WebKit keeps every script it has run
+/// ([`redline_engine::streams`]).
+#[tauri::command]
+pub async fn turn_stream(
+    streams: State<'_, TurnStreams>,
+    turn: u32,
+) -> Result<StreamBatch, IpcError> {
+    Ok(streams.next(turn).await)
+}
+
+/// Ends turn `turn`'s stream, if the command that ran it has not (one that never started, its arguments
+/// refused): the window's last request hears the end.
+#[tauri::command]
+pub fn end_turn_stream(streams: State<'_, TurnStreams>, turn: u32) {
+    streams.end(turn);
+}
+
+/// Ends turn `turn`'s stream when dropped: when the command that runs the turn returns, or is dropped.
+struct Ends<'a>(&'a TurnStreams, u32);
+
+impl Drop for Ends<'_> {
+    fn drop(&mut self) {
+        self.0.end(self.1);
+    }
+}
+
+/// Runs an AI turn for the user's message; the reply and the edits stream as turn `turn`.
 #[tauri::command]
 pub async fn send_message(
     engine: State<'_, Engine>,
+    streams: State<'_, TurnStreams>,
     text: String,
     selected: Option<String>,
-    stream: Channel<Streamed>,
+    turn: u32,
 ) -> Result<TurnSummary, IpcError> {
-    let mut emit = turn_emitter(stream);
+    let _ends = Ends(&streams, turn);
+    let mut emit = turn_emitter(&streams, turn);
     engine.send(&text, selected, &mut emit).await
 }
 
@@ -71,20 +102,25 @@ pub async fn send_message(
 #[tauri::command]
 pub async fn tidy_import(
     engine: State<'_, Engine>,
+    streams: State<'_, TurnStreams>,
     source: redline_engine::ipc::TidySource,
-    stream: Channel<Streamed>,
+    turn: u32,
 ) -> Result<TurnSummary, IpcError> {
-    let mut emit = turn_emitter(stream);
+    let _ends = Ends(&streams, turn);
+    let mut emit = turn_emitter(&streams, turn);
     engine.tidy(&source, &mut emit).await
 }
 
-/// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming over `stream`.
+/// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming as turn
+/// `turn`.
 #[tauri::command]
 pub async fn start_demo(
     engine: State<'_, Engine>,
-    stream: Channel<Streamed>,
+    streams: State<'_, TurnStreams>,
+    turn: u32,
 ) -> Result<TurnSummary, IpcError> {
-    let mut emit = turn_emitter(stream);
+    let _ends = Ends(&streams, turn);
+    let mut emit = turn_emitter(&streams, turn);
     engine.demo(&mut emit).await
 }
 

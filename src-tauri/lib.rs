@@ -50,6 +50,7 @@ pub fn with_redline<R: tauri::Runtime>(
 /// knows it is the only copy on its data folder).
 fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
+        .manage(redline_engine::streams::TurnStreams::default())
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
         .plugin(navigation_guard())
@@ -65,6 +66,8 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::open_surface,
             commands::app_info,
             commands::send_message,
+            commands::turn_stream,
+            commands::end_turn_stream,
             commands::start_demo,
             commands::tidy_import,
             commands::apply_held,

@@ -619,6 +619,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     HistoryRow::export_all(&cfg)?;
     HistoryQuery::export_all(&cfg)?;
     HistoryPage::export_all(&cfg)?;
+    crate::streams::StreamBatch::export_all(&cfg)?;
     RevisionView::export_all(&cfg)?;
     TailorView::export_all(&cfg)?;
     AppEvent::export_all(&cfg)?;

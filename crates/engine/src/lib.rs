@@ -30,6 +30,7 @@ use redline_agent::fixtures::DEMO_TITLE;
 mod documents;
 pub mod ipc;
 pub mod kept;
+pub mod streams;
 pub mod tidy;
 #[doc(hidden)]
 pub mod year;

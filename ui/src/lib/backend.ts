@@ -1,6 +1,6 @@
 // The bridge to the Rust engine: Tauri commands and the surface event.
 
-import { Channel, invoke } from "@tauri-apps/api/core";
+import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AppInfo } from "../bindings/AppInfo";
 import type { AtsView } from "../bindings/AtsView";
@@ -15,7 +15,7 @@ import type { ExportDone } from "../bindings/ExportDone";
 import type { ExportRequest } from "../bindings/ExportRequest";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { IpcError } from "../bindings/IpcError";
-import type { Streamed } from "../bindings/Streamed";
+import type { StreamBatch } from "../bindings/StreamBatch";
 import type { TidySource } from "../bindings/TidySource";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnSummary } from "../bindings/TurnSummary";
@@ -88,29 +88,51 @@ export interface TurnStream {
   chat(event: ChatEvent): void;
 }
 
-/** A channel for one turn's stream (ipc.rs `Streamed`): ordered, and heard by this window alone. */
-function channel(to: TurnStream): Channel<Streamed> {
-  const stream = new Channel<Streamed>();
-  stream.onmessage = (streamed) => {
-    if (streamed.to === "surface") to.surface(streamed.message);
-    else to.chat(streamed.message);
-  };
-  return stream;
+/** How the bridge calls a command (Tauri's `invoke`; a fake in tests). */
+export type Call = <T>(command: string, args?: Record<string, unknown>) => Promise<T>;
+
+/** Runs a turn that `start` begins under a new turn number, and reads its stream (ipc.rs `Streamed`) into
+ * `to` while it runs: ordered, and this window's alone. The window asks for the messages (`turn_stream`),
+ * each answer all there are since the last, rather than having each pushed in as a script of its own, which
+ * WebKit would keep (engine `streams.rs`). Resolves as the turn does, once every message has been read. */
+export async function streamTurn<T>(start: (turn: number) => Promise<T>, to: TurnStream, call: Call = invoke): Promise<T> {
+  const turn = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
+  const reading = (async () => {
+    for (;;) {
+      const batch = await call<StreamBatch>("turn_stream", { turn });
+      for (const streamed of batch.items) {
+        try {
+          if (streamed.to === "surface") to.surface(streamed.message);
+          else to.chat(streamed.message);
+        } catch (err) {
+          console.error(err);
+        }
+      }
+      if (batch.done) return;
+    }
+  })();
+  try {
+    return await start(turn);
+  } finally {
+    // The command ends the stream itself, unless it never ran (its arguments refused).
+    await call("end_turn_stream", { turn }).catch(() => undefined);
+    await reading.catch((err: unknown) => console.error(err));
+  }
 }
 
 /** Runs an AI turn for `text`; the reply and the edits stream `to` the view and the chat while it runs. */
 export function sendMessage(text: string, selected: string | null, to: TurnStream): Promise<TurnSummary> {
-  return invoke<TurnSummary>("send_message", { text, selected, stream: channel(to) });
+  return streamTurn((turn) => invoke<TurnSummary>("send_message", { text, selected, turn }), to);
 }
 
 /** "Tidy with the model" after an import from a file: a turn whose every edit waits for the user's review. */
 export function tidyImport(source: TidySource, to: TurnStream): Promise<TurnSummary> {
-  return invoke<TurnSummary>("tidy_import", { source, stream: channel(to) });
+  return streamTurn((turn) => invoke<TurnSummary>("tidy_import", { source, turn }), to);
 }
 
 /** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming `to`. */
 export function startDemo(to: TurnStream): Promise<TurnSummary> {
-  return invoke<TurnSummary>("start_demo", { stream: channel(to) });
+  return streamTurn((turn) => invoke<TurnSummary>("start_demo", { turn }), to);
 }
 
 /** Applies edits a turn held for confirmation, as a new revision (its number). */
