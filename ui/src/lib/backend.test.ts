@@ -2,23 +2,25 @@ import { describe, expect, it } from "vitest";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { StreamBatch } from "../bindings/StreamBatch";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
-import { streamTurn, type Call } from "./backend";
+import { streamTurn, type StreamReader } from "./backend";
 
 const said = (text: string) => ({ to: "chat" as const, message: { kind: "delta" as const, text } });
 
-/** A bridge that answers `turn_stream` from `batches`, one request at a time, and logs every call. */
+/** A reader that answers from `batches`, one request at a time, and logs every call. */
 function fakeBridge(batches: StreamBatch[]) {
   const calls: string[] = [];
   let turnOf: number | undefined;
-  const call: Call = async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
-    calls.push(command);
-    if (command === "turn_stream") {
-      turnOf ??= args?.turn as number;
-      expect(args?.turn).toBe(turnOf);
+  const call: StreamReader = {
+    async next(turn) {
+      calls.push("turn_stream");
+      turnOf ??= turn;
+      expect(turn).toBe(turnOf);
       await new Promise((r) => setTimeout(r, 1));
-      return (batches.shift() ?? { items: [], done: true }) as T;
-    }
-    return undefined as T;
+      return batches.shift() ?? { items: [], done: true };
+    },
+    async end() {
+      calls.push("end_turn_stream");
+    },
   };
   return { call, calls, turn: () => turnOf };
 }

@@ -88,18 +88,30 @@ export interface TurnStream {
   chat(event: ChatEvent): void;
 }
 
-/** How the bridge calls a command (Tauri's `invoke`; a fake in tests). */
-export type Call = <T>(command: string, args?: Record<string, unknown>) => Promise<T>;
+/** How a turn's stream is read: the next of its messages, and its end (Tauri's commands; a fake in tests). */
+export interface StreamReader {
+  next(turn: number): Promise<StreamBatch>;
+  end(turn: number): Promise<void>;
+}
+
+const commandReader: StreamReader = {
+  next: (turn) => invoke<StreamBatch>("turn_stream", { turn }),
+  end: (turn) => invoke("end_turn_stream", { turn }),
+};
 
 /** Runs a turn that `start` begins under a new turn number, and reads its stream (ipc.rs `Streamed`) into
  * `to` while it runs: ordered, and this window's alone. The window asks for the messages (`turn_stream`),
  * each answer all there are since the last, rather than having each pushed in as a script of its own, which
  * WebKit would keep (engine `streams.rs`). Resolves as the turn does, once every message has been read. */
-export async function streamTurn<T>(start: (turn: number) => Promise<T>, to: TurnStream, call: Call = invoke): Promise<T> {
+export async function streamTurn<T>(
+  start: (turn: number) => Promise<T>,
+  to: TurnStream,
+  reader: StreamReader = commandReader,
+): Promise<T> {
   const turn = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
   const reading = (async () => {
     for (;;) {
-      const batch = await call<StreamBatch>("turn_stream", { turn });
+      const batch = await reader.next(turn);
       for (const streamed of batch.items) {
         try {
           if (streamed.to === "surface") to.surface(streamed.message);
@@ -115,7 +127,7 @@ export async function streamTurn<T>(start: (turn: number) => Promise<T>, to: Tur
     return await start(turn);
   } finally {
     // The command ends the stream itself, unless it never ran (its arguments refused).
-    await call("end_turn_stream", { turn }).catch(() => undefined);
+    await reader.end(turn).catch(() => undefined);
     await reading.catch((err: unknown) => console.error(err));
   }
 }
