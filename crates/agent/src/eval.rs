@@ -377,6 +377,7 @@ mod tests {
                 revisions: vec![2],
                 warnings: Vec::new(),
                 held: Vec::new(),
+                asked: None,
                 patch_prompts: Vec::new(),
             };
             if !ask.held {

@@ -70,6 +70,8 @@ pub struct TurnOutcome {
     pub warnings: Vec<String>,
     /// Edits held for the user's confirmation, not applied.
     pub held: Vec<Held>,
+    /// Where the user's message is in the stored conversation (none without a document).
+    pub asked: Option<i64>,
     /// What each request to the patch model said and got back, for the evals' token counts.
     #[serde(skip)]
     pub patch_prompts: Vec<PatchPrompt>,
@@ -531,6 +533,7 @@ impl Turn<'_> {
             revisions: Vec::new(),
             warnings: Vec::new(),
             held: Vec::new(),
+            asked,
             patch_prompts: Vec::new(),
         };
         let mut asks = Asks {

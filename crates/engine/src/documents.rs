@@ -1486,14 +1486,25 @@ mod tests {
         {
             let engine = engine(dir.path());
             engine.save_provider(settings).await.unwrap();
-            engine
+            let first = engine
                 .send(&fixture.message, None, &mut sent.emit())
                 .await
                 .unwrap();
-            engine
+            let second = engine
                 .send("And Rust.", None, &mut sent.emit())
                 .await
                 .unwrap();
+            // Each turn says where its message is kept: the window reads older lines from there.
+            let page = engine.chat_history(None).await.unwrap();
+            let (first, second) = (first.asked.unwrap(), second.asked.unwrap());
+            assert!(first < second);
+            let before = engine.chat_history(Some(second)).await.unwrap();
+            assert_eq!(
+                before.lines.len(),
+                page.lines.len() - 2,
+                "the ask and its answer"
+            );
+            assert_eq!(before.lines[0].text, fixture.message);
             let held = engine.held().await.unwrap();
             assert_eq!(held.len(), 2);
             assert_eq!(held[0].descriptions, ["Change your title to “Pythonista”"]);

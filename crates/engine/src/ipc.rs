@@ -324,6 +324,10 @@ pub struct TurnSummary {
     pub revisions: Vec<u64>,
     /// Warnings shown.
     pub warnings: Vec<String>,
+    /// Where the user's message is in the stored conversation (the window reads older lines from there
+    /// once it has let the ones before it go).
+    #[ts(type = "number | null")]
+    pub asked: Option<i64>,
 }
 
 /// A resume in the documents list.

@@ -442,6 +442,7 @@ impl Engine {
                 reply: outcome.reply,
                 revisions: outcome.revisions,
                 warnings: outcome.warnings,
+                asked: outcome.asked,
             }),
             Err(e) => Err(nothing_changed(&open.store, open.document_id, e)),
         }

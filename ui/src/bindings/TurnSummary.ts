@@ -15,4 +15,9 @@ revisions: number[],
 /**
  * Warnings shown.
  */
-warnings: Array<string>, };
+warnings: Array<string>, 
+/**
+ * Where the user's message is in the stored conversation (the window reads older lines from there
+ * once it has let the ones before it go).
+ */
+asked: number | null, };

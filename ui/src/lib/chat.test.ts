@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyChatEvent, heldMessage, importedNotice, type ChatMessage } from "./chat";
+import { applyChatEvent, cutPoint, heldMessage, importedNotice, KEEP_HELD, type ChatMessage } from "./chat";
 
 describe("applyChatEvent", () => {
   it("grows the assistant's reply in place and keeps other events as their own lines", () => {
@@ -102,5 +102,38 @@ describe("importedNotice", () => {
     const lines = importedNotice({ state, format: "text", unplaced }).split("\n");
     expect(lines).toHaveLength(1 + 20 + 1);
     expect(lines.at(-1)).toBe("and 5 more");
+  });
+});
+
+describe("the chat's list over a long session", () => {
+  const session = (turns: number, storedFrom = 0): ChatMessage[] =>
+    Array.from({ length: turns }, (_, t): ChatMessage[] => [
+      { role: "user", text: `ask ${t}`, ...(t >= storedFrom ? { stored: 1000 + 2 * t } : {}) },
+      { role: "notice", text: `Editing: ${t}` },
+      { role: "assistant", text: `Done ${t}.` },
+      { role: "notice", text: `Saved as revision ${t + 2}.` },
+    ]).flat();
+
+  it("lets nothing go until it holds more than its bound", () => {
+    expect(cutPoint(session(100))).toBeNull();
+  });
+
+  it("keeps about the newest messages, cut at an ask whose place in the store is known", () => {
+    const messages = session(101);
+    const cut = cutPoint(messages);
+    expect(cut).not.toBeNull();
+    if (!cut) return;
+    expect(messages.length - cut.index).toBeLessThanOrEqual(KEEP_HELD);
+    expect(messages.length - cut.index).toBeGreaterThan(KEEP_HELD - 4);
+    const first = messages[cut.index];
+    expect(first?.role).toBe("user");
+    expect(first?.stored).toBe(cut.before);
+  });
+
+  it("lets nothing go while a card of edits still waits, nor without a known place", () => {
+    const waiting = session(101);
+    waiting.splice(2, 0, { ...heldMessage({ documentId: 1, base: 1, ops: [], descriptions: ["x"], proposal: false, why: [] }) });
+    expect(cutPoint(waiting)).toBeNull();
+    expect(cutPoint(session(101, 1000))).toBeNull();
   });
 });

@@ -15,6 +15,32 @@ export interface ChatMessage {
   tidy?: TidySource;
   /** For `held`: the edits waiting for the user, and what became of them. */
   held?: { edits: HeldEdits; state: "open" | "applying" | "applied" | "discarded"; error?: string };
+  /** For a `user` message: where it is in the stored conversation, once its turn has said. */
+  stored?: number;
+}
+
+/** The most messages the chat's list holds before it lets the oldest go, and about how many it keeps then.
+ * (The page shows 100 at a time; a session of a thousand asks would otherwise keep five thousand.) */
+export const MOST_HELD = 400;
+export const KEEP_HELD = 300;
+
+/** Where to cut the chat's list once it holds more than `most` messages, keeping about the newest `keep`:
+ * at a message of the user's whose place in the store is known, so that what was let go can be read back
+ * from there as the user scrolls up. Null when nothing is to go — or when an edit still waiting for the user
+ * is among what would (its card must stay). */
+export function cutPoint(
+  messages: readonly ChatMessage[],
+  keep = KEEP_HELD,
+  most = MOST_HELD,
+): { index: number; before: number } | null {
+  if (messages.length <= most) return null;
+  for (let i = Math.max(0, messages.length - keep); i < messages.length; i++) {
+    const stored = messages[i]?.stored;
+    if (stored === undefined) continue;
+    const waiting = messages.slice(0, i).some((m) => m.held && m.held.state !== "applied" && m.held.state !== "discarded");
+    return waiting ? null : { index: i, before: stored };
+  }
+  return null;
 }
 
 /** Applies one chat event: reply text grows the assistant's message in place; the rest are lines of their own. */
