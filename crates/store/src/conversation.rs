@@ -223,6 +223,18 @@ pub(crate) fn insert_model_call(
     Ok(id)
 }
 
+/// A row of `SELECT id, document_id, created_at, role, content FROM chat_messages`.
+fn chat_message(row: &rusqlite::Row<'_>) -> rusqlite::Result<ChatMessage> {
+    let role: String = row.get(3)?;
+    Ok(ChatMessage {
+        id: row.get(0)?,
+        document_id: row.get(1)?,
+        created_at: row.get(2)?,
+        role: Role::parse(&role),
+        content: row.get(4)?,
+    })
+}
+
 impl Store {
     /// Adds a message to a document's conversation and returns its id.
     pub fn add_message(&mut self, document_id: i64, role: Role, content: &str) -> Result<i64> {
@@ -240,16 +252,7 @@ impl Store {
             "SELECT id, document_id, created_at, role, content FROM chat_messages
              WHERE document_id = ?1 ORDER BY id",
         )?;
-        let rows = stmt.query_map([document_id], |row| {
-            let role: String = row.get(3)?;
-            Ok(ChatMessage {
-                id: row.get(0)?,
-                document_id: row.get(1)?,
-                created_at: row.get(2)?,
-                role: Role::parse(&role),
-                content: row.get(4)?,
-            })
-        })?;
+        let rows = stmt.query_map([document_id], chat_message)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -271,16 +274,7 @@ impl Store {
                 before.unwrap_or(i64::MAX),
                 i64::try_from(limit).unwrap_or(i64::MAX)
             ],
-            |row| {
-                let role: String = row.get(3)?;
-                Ok(ChatMessage {
-                    id: row.get(0)?,
-                    document_id: row.get(1)?,
-                    created_at: row.get(2)?,
-                    role: Role::parse(&role),
-                    content: row.get(4)?,
-                })
-            },
+            chat_message,
         )?;
         let mut page = rows.collect::<Result<Vec<_>, _>>()?;
         page.reverse();
