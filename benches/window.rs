@@ -186,6 +186,11 @@ async fn memory_idle_and_after_a_hundred_turns() {
     // With `REDLINE_BENCH_DRIVE=page` the page itself types and sends each ask (one WebDriver call for a
     // hundred turns), so that what WebDriver keeps of each turn's lookups is not counted as the app's.
     let in_page = std::env::var("REDLINE_BENCH_DRIVE").is_ok_and(|drive| drive == "page");
+    // With `REDLINE_BENCH_SETTLE=S` each figure is taken twice: 5 s after the turns, and S seconds later, at
+    // rest, once WebKit has collected and given back what the turns left as garbage.
+    let settle: Option<u64> = std::env::var("REDLINE_BENCH_SETTLE")
+        .ok()
+        .and_then(|s| s.parse().ok());
     for turn in 1..=turns {
         if !in_page {
             saved_turn(&client, &fixture.message, turn).await;
@@ -193,33 +198,32 @@ async fn memory_idle_and_after_a_hundred_turns() {
             let last = (turn + 99).min(turns);
             drive_in_page(&client, &fixture.message, turn, last).await;
         }
-        if turn < turns && [100, 250, 500].contains(&turn) {
-            tokio::time::sleep(Duration::from_secs(5)).await;
-            let now = print_memory(&format!("after {turn} turns"), &app_memory(&driver));
-            println!(
-                "memory growth over {turn} turns: {:+.1} MB",
-                (now as f64 - before as f64) / 1024.0
-            );
+        if turn == turns || [100, 250, 500].contains(&turn) {
+            print_growth(&driver, turn, before, settle).await;
         }
     }
-    tokio::time::sleep(Duration::from_secs(5)).await;
-    let after = print_memory(&format!("after {turns} turns"), &app_memory(&driver));
     print_page(&client, "after the turns").await;
-    if let Some(settle) = std::env::var("REDLINE_BENCH_SETTLE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-    {
+    client.close().await.ok();
+}
+
+/// Prints the memory after `turn` turns and its growth against `before` (KB), 5 s after the turn and, with
+/// `settle`, that many seconds later again.
+async fn print_growth(driver: &Driver, turn: usize, before: u64, settle: Option<u64>) {
+    let growth = |now: u64| (now as f64 - before as f64) / 1024.0;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let now = print_memory(&format!("after {turn} turns"), &app_memory(driver));
+    println!("memory growth over {turn} turns: {:+.1} MB", growth(now));
+    if let Some(settle) = settle {
         tokio::time::sleep(Duration::from_secs(settle)).await;
-        print_memory(
-            &format!("after {turns} turns and {settle} s more"),
-            &app_memory(&driver),
+        let rested = print_memory(
+            &format!("after {turn} turns and {settle} s at rest"),
+            &app_memory(driver),
+        );
+        println!(
+            "memory growth over {turn} turns, {settle} s at rest: {:+.1} MB",
+            growth(rested)
         );
     }
-    println!(
-        "memory growth over {turns} turns: {:+.1} MB",
-        (after as f64 - before as f64) / 1024.0
-    );
-    client.close().await.ok();
 }
 
 /// Has the page send `message` as turns `from` to `to` (of a document that started at revision 1), each

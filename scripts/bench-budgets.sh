@@ -49,7 +49,10 @@ in_window() {
 }
 
 echo "== memory (PSS), idle with the sample and after 100 AI turns"
-in_window memory 'memory'
+# Each turn rewrites a summary (the resume keeps its size), the page types the asks (WebDriver keeps every
+# element it looks up), and each figure is taken 5 s after the turns and again after a minute at rest.
+REDLINE_BENCH_ASK=${REDLINE_BENCH_ASK:-rewrite} REDLINE_BENCH_DRIVE=${REDLINE_BENCH_DRIVE:-page} \
+  REDLINE_BENCH_SETTLE=${REDLINE_BENCH_SETTLE:-60} in_window memory 'memory'
 
 echo "== the Page view: from a change to the new page on screen"
 in_window page-view 'page view'
