@@ -417,9 +417,13 @@ fn ten_times_the_sample() -> serde_json::Value {
 /// work: from its start (the animation-frame time) to a message posted then being handled, after its paint —
 /// and after whatever ran first: a task queued before the message, or the next frame if it began first. So
 /// it is at least the frame's work: small before a late frame, the page was idle when that frame was due.
+/// Each batch of the turn's stream the page handled is a task (`tasks`: its start and length, from
+/// `probeHandled`); one that began after the frame's animation callbacks ran, and ended before the message
+/// was handled, ran after the frame's paint, in the time measured as the frame's: the benchmark reports the
+/// frame's work both with and without it.
 const PROBE: &str = r#"
 const clock = () => performance.timeOrigin + performance.now();
-const data = { arrived: [], framed: [], shown: [], frames: [], work: [] };
+const data = { arrived: [], framed: [], shown: [], frames: [], work: [], tasks: [] };
 const batches = [];
 const painted = new MessageChannel();
 painted.port1.onmessage = () => {
@@ -441,18 +445,23 @@ window.__redlineProbe = {
       });
     }
   },
+  handled(start) {
+    const began = performance.timeOrigin + start;
+    // After the view's own updates, which the batch queued first.
+    queueMicrotask(() => data.tasks.push([began, clock() - began]));
+  },
 };
 const worked = new MessageChannel();
 const started = [];
 worked.port1.onmessage = () => {
-  const start = started.shift();
-  data.work.push([start, clock() - start]);
+  const [start, called] = started.shift();
+  data.work.push([start, clock() - start, called - start]);
 };
 let last = null;
 const frame = (t) => {
   if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
   last = t;
-  started.push(performance.timeOrigin + t);
+  started.push([performance.timeOrigin + t, clock()]);
   worked.port2.postMessage(0);
   if (!data.stop) requestAnimationFrame(frame);
 };
@@ -460,17 +469,30 @@ requestAnimationFrame(frame);
 window.__redlineProbeData = data;
 "#;
 
-/// The baseline, in the same window and run, after the turns: the app's page hidden, one element of the
-/// window's size in its place whose one text node changes every frame, measured by the probe's own frame
-/// loop (each frame's length and its work, as above) for `seconds`.
-const BLANK: &str = r#"
+/// `REDLINE_BENCH_TRACE`: what each surface message applied was, and when (`events`), to print beside the
+/// longest frames.
+const TRACE: &str = r#"
+const probe = window.__redlineProbe;
+const data = window.__redlineProbeData;
+data.events = [];
+const applied = probe.applied;
+probe.applied = (update) => {
+  const ops = update.ops ? update.ops.map((o) => `${o.op} ${o.path}`).join(", ") : update.path;
+  data.events.push([performance.timeOrigin + performance.now(), `${update.kind}${update.state ? ":" + update.state : ""} ${ops ?? ""}`]);
+  applied(update);
+};
+// The view following the edit: each scroll of a pane (the resume's, the chat's).
+document.addEventListener("scroll", (event) => {
+  const pane = event.target instanceof Element ? event.target.className : "window";
+  data.events.push([performance.timeOrigin + performance.now(), `scroll ${pane}`]);
+}, { capture: true, passive: true });
+"#;
+
+/// A loop of frames run by the probe's own means (each frame's length and its work, as above), each frame
+/// calling `change(n)` first, which a setup script before it defines; its figures in
+/// `window.__redlineLoopData` until `stop` is set.
+const FRAME_LOOP: &str = r#"
 const clock = () => performance.timeOrigin + performance.now();
-document.body.style.display = "none";
-const blank = document.createElement("div");
-blank.style.cssText = "position:fixed;inset:0;background:#fff;color:#000;font:16px sans-serif";
-const text = document.createTextNode("0");
-blank.appendChild(text);
-document.documentElement.appendChild(blank);
 const data = { frames: [], work: [], stop: false };
 const worked = new MessageChannel();
 const started = [];
@@ -481,7 +503,7 @@ worked.port1.onmessage = () => {
 let last = null;
 let n = 0;
 const frame = (t) => {
-  text.data = String(++n);
+  change(++n);
   if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
   last = t;
   started.push(performance.timeOrigin + t);
@@ -489,12 +511,58 @@ const frame = (t) => {
   if (!data.stop) requestAnimationFrame(frame);
 };
 requestAnimationFrame(frame);
-window.__redlineBlankData = data;
+window.__redlineLoopData = data;
 "#;
 
-/// A blank page's frames, the baseline the streamed turn's are judged against: every frame's length and
-/// its own work, ms.
-struct Blank {
+/// The baseline, in the same window and run, after the turns: the app's page hidden, one element of the
+/// window's size in its place whose one text node changes every frame.
+const BLANK: &str = r#"
+document.body.style.display = "none";
+const blank = document.createElement("div");
+blank.style.cssText = "position:fixed;inset:0;background:#fff;color:#000;font:16px sans-serif";
+const text = document.createTextNode("0");
+blank.appendChild(text);
+document.documentElement.appendChild(blank);
+const change = (n) => { text.data = String(n); };
+"#;
+
+/// What a frame that repaints the resume's pane costs here, and nothing else: the pane's background turns
+/// from one white to another every frame (nothing laid out, every pixel of the pane painted again) — as a
+/// scroll does, or a change near the top of the view that moves everything below it.
+const REPAINT: &str = r#"
+const pane = document.querySelector(".document");
+const change = (n) => { pane.style.backgroundColor = n % 2 ? '#fff' : '#fefefe'; };
+"#;
+
+/// Runs the frame loop after `setup` (`BLANK`, `REPAINT`) for `seconds` and returns its frames.
+async fn frame_loop(client: &Client, setup: &str, seconds: f64) -> Frames {
+    client
+        .execute(&format!("{setup}\n{FRAME_LOOP}"), vec![])
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+    let data = client
+        .execute(
+            "const d = window.__redlineLoopData; d.stop = true; return d;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let lengths = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f[1].as_f64().unwrap())
+            .collect()
+    };
+    Frames {
+        frames: lengths(&data["frames"]),
+        work: lengths(&data["work"]),
+    }
+}
+
+/// A baseline's frames (a blank page, the resume's pane repainted): every frame's length and its own work, ms.
+struct Frames {
     frames: Vec<f64>,
     work: Vec<f64>,
 }
@@ -515,13 +583,17 @@ struct ChunkToPixel {
     frames: Vec<f64>,
     /// Every frame's own work while a turn streamed, ms: from its start to its being painted.
     work: Vec<f64>,
+    /// The same less the batches of the stream handled after the frame's paint, ms.
+    frame_work: Vec<f64>,
     /// For each frame of `frames` longer than one refresh by more than the clock's grain, the work of the frame
     /// before it, ms: whether the page was still busy when it should have begun.
     work_before_late: Vec<f64>,
     /// Every frame's length in the two seconds before the turn (the window idle).
     idle_frames: Vec<f64>,
     /// A blank page of the same size, in the same window after the turns: the baseline.
-    blank: Blank,
+    blank: Frames,
+    /// The resume's pane repainted whole at every frame, and nothing else: what a scroll costs here.
+    repaint: Frames,
 }
 
 /// Runs `turns` paced AI turns (a long summary typed in, a work entry filling in, 200 surface messages a
@@ -580,6 +652,10 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
     wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     client.execute(PROBE, vec![]).await.unwrap();
+    let trace = std::env::var_os("REDLINE_BENCH_TRACE").is_some();
+    if trace {
+        client.execute(TRACE, vec![]).await.unwrap();
+    }
     tokio::time::sleep(Duration::from_secs(2)).await;
     // Each turn's stream, as a range of the sent log's lines. While a turn streams the test keeps out of the
     // page: it watches the sent log. (A WebDriver wait asks the page four times a second, an XPath over every
@@ -620,27 +696,9 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
         .iter()
         .map(|s| sent[s.end - 1] - sent[s.start])
         .sum();
-    client.execute(BLANK, vec![]).await.unwrap();
-    tokio::time::sleep(Duration::from_secs_f64((streamed / 1000.0).max(2.0))).await;
-    let blank = client
-        .execute(
-            "const d = window.__redlineBlankData; d.stop = true; return d;",
-            vec![],
-        )
-        .await
-        .unwrap();
+    let repaint = frame_loop(&client, REPAINT, 3.0).await;
+    let blank = frame_loop(&client, BLANK, (streamed / 1000.0).max(2.0)).await;
     client.close().await.ok();
-    let lengths = |v: &serde_json::Value| -> Vec<f64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f[1].as_f64().unwrap())
-            .collect()
-    };
-    let blank = Blank {
-        frames: lengths(&blank["frames"]),
-        work: lengths(&blank["work"]),
-    };
     drop(driver);
     let numbers = |v: &serde_json::Value| -> Vec<f64> {
         v.as_array()
@@ -678,6 +736,62 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
     };
     let frames = frames_in("frames", &streaming);
     let work = frames_in("work", &streaming);
+    let tasks: Vec<(f64, f64)> = data["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t[0].as_f64().unwrap(), t[1].as_f64().unwrap()))
+        .collect();
+    // Each frame of the turns: its start, its work, and its work less the batches handled after its paint
+    // (begun after its animation callbacks ran, ended before its message was handled).
+    let each_frame: Vec<(f64, f64, f64)> = data["work"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            let [start, work, called] = [0, 1, 2].map(|i| w[i].as_f64().unwrap());
+            let (from, to) = (start + called, start + work);
+            let after: f64 = tasks
+                .iter()
+                .filter(|(began, took)| *began >= from && began + took <= to)
+                .map(|(_, took)| took)
+                .sum();
+            (start, work, work - after)
+        })
+        .filter(|(start, _, _)| streaming(*start))
+        .collect();
+    if trace {
+        let events = data["events"].as_array().unwrap();
+        let scrolls = |pane: &str| {
+            events
+                .iter()
+                .filter(|e| e[1].as_str() == Some(&format!("scroll {pane}")))
+                .count()
+        };
+        println!(
+            "trace: {} scroll events of the resume's pane, {} of the chat's, over {turns} turns",
+            scrolls("document"),
+            scrolls("messages")
+        );
+        let mut longest = each_frame.clone();
+        longest.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (start, work, own) in longest.iter().take(12) {
+            println!(
+                "trace: a frame {:.0} ms into the turns, its work {work:.1} ms ({own:.1} less the batches after its paint):",
+                start - sent[0]
+            );
+            for event in events {
+                let at = event[0].as_f64().unwrap();
+                if (start - 17.0..=start + work).contains(&at) {
+                    println!(
+                        "    {:+.1} ms {}",
+                        at - start,
+                        event[1].as_str().unwrap_or("")
+                    );
+                }
+            }
+        }
+    }
     let work_at: std::collections::HashMap<u64, f64> = data["work"]
         .as_array()
         .unwrap()
@@ -709,9 +823,11 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
                 .sum::<f64>(),
         frames,
         work,
+        frame_work: each_frame.iter().map(|f| f.2).collect(),
         work_before_late,
         idle_frames,
         blank,
+        repaint,
     }
 }
 
@@ -805,10 +921,11 @@ async fn chunk_to_pixel_during_a_fast_turn() {
             let (_, frame99, _) = quantiles(m.frames.clone());
             let (blank50, blank99, blank_longest) = quantiles(m.blank.frames.clone());
             let (_, blank_work99, _) = quantiles(m.blank.work.clone());
+            let (_, frame_work99, _) = quantiles(m.frame_work.clone());
             println!(
                 "frames against a blank page, {name}: while the turn streamed p99 {frame99:.1} ms, \
                  {late:.1} late (over 1.5 refreshes) per 100 frames, the page's own work p99 {work99:.1} \
-                 ms; the blank page in the same window ({blank_n} frames): median {blank50:.1} ms, p99 \
+                 ms ({frame_work99:.1} ms less the stream's batches handled after the frame's paint); the blank page in the same window ({blank_n} frames): median {blank50:.1} ms, p99 \
                  {blank99:.1} ms, the longest {blank_longest:.1} ms, {blank_late:.1} late per 100 frames, \
                  its work p99 {blank_work99:.1} ms. Goals: p99 within {over:+.1} ms of the blank page's (≤ \
                  +2), late frames {late_over:+.1} per 100 (≤ +1), work p99 ≤ 8 ms",
@@ -818,10 +935,20 @@ async fn chunk_to_pixel_during_a_fast_turn() {
                 over = frame99 - blank99,
                 late_over = per_100(&m.frames) - per_100(&m.blank.frames),
             );
+            let (repaint50, repaint99, _) = quantiles(m.repaint.work.clone());
+            println!(
+                "the resume's pane painted again whole at every frame, nothing else, {name} ({n} frames): its \
+                 work p50 {repaint50:.1}, p99 {repaint99:.1} ms — what a frame that scrolls the view, or moves \
+                 everything in it, costs in this window; {over} of the turns' {frames} frames had over 8 ms of work",
+                n = m.repaint.work.len(),
+                over = m.work.iter().filter(|&&w| w > 8.0).count(),
+                frames = m.work.len(),
+            );
             assert!(
-                m.blank.frames.len() > 50,
-                "the blank page ran: {} frames",
-                m.blank.frames.len()
+                m.blank.frames.len() > 50 && m.repaint.frames.len() > 50,
+                "the baselines ran: {} and {} frames",
+                m.blank.frames.len(),
+                m.repaint.frames.len()
             );
         }
     }

@@ -52,6 +52,27 @@ describe("a turn's stream", () => {
     expect(bridge.calls).toContain("end_turn_stream");
   });
 
+  it("tells the benchmark's probe, when the page has one, each batch handled and when its handling began", async () => {
+    const bridge = fakeBridge([
+      { items: [said("a")], done: false },
+      { items: [said("b")], done: true },
+    ]);
+    const handled: number[] = [];
+    const page = globalThis as { __redlineProbe?: unknown };
+    page.__redlineProbe = { applied: () => {}, handled: (start: number) => handled.push(start) };
+    try {
+      const before = performance.now();
+      await streamTurn(async () => undefined, { surface: () => {}, chat: () => {} }, bridge.call);
+      expect(handled).toHaveLength(2);
+      for (const start of handled) {
+        expect(start).toBeGreaterThanOrEqual(before);
+        expect(start).toBeLessThanOrEqual(performance.now());
+      }
+    } finally {
+      delete page.__redlineProbe;
+    }
+  });
+
   it("a turn that fails still reads what it said, then rejects", async () => {
     const bridge = fakeBridge([{ items: [said("before the error")], done: true }]);
     const chat: string[] = [];

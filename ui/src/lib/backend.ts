@@ -33,6 +33,7 @@ import type { WordsChange } from "../bindings/WordsChange";
 import type { MenuAction } from "../bindings/MenuAction";
 import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT } from "../bindings/vocabulary";
 import { PageUrls, type PagesShown } from "./pages";
+import { probeHandled } from "./probe";
 
 
 /** A command's failure: what kind (the UI picks its action by it), or `internal` if it is not one of ours. */
@@ -112,6 +113,7 @@ export async function streamTurn<T>(
   const reading = (async () => {
     for (;;) {
       const batch = await reader.next(turn);
+      const start = performance.now();
       for (const streamed of batch.items) {
         try {
           if (streamed.to === "surface") to.surface(streamed.message);
@@ -120,6 +122,7 @@ export async function streamTurn<T>(
           console.error(err);
         }
       }
+      probeHandled(start);
       if (batch.done) return;
     }
   })();

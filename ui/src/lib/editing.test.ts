@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendOps, fieldOps, moveOps, proposedPaths, reveal, touched } from "./editing";
+import { appendOps, fieldOps, moveOps, proposedPaths, reveal, revealEntry, touched } from "./editing";
 
 describe("edits by hand as operations", () => {
   it("a changed field is replaced, a new one added, an emptied one removed, an unchanged one left", () => {
@@ -49,7 +49,12 @@ describe("a change landing off screen is brought into view", () => {
     node.scrollIntoView = (options?: boolean | ScrollIntoViewOptions) => void scrolls.push(options as ScrollIntoViewOptions);
     return { node, scrolls };
   }
-  const frame = () => new Promise((done) => requestAnimationFrame(() => done(null)));
+  const oneFrame = () => new Promise((done) => requestAnimationFrame(() => done(null)));
+  /** Two frames: the scroll comes a frame after the change is laid out. */
+  const frame = async () => {
+    await oneFrame();
+    await oneFrame();
+  };
 
   it("once, when the change starts: not again as it is committed, nor when the highlight fades", async () => {
     const { node, scrolls } = below(false);
@@ -79,6 +84,22 @@ describe("a change landing off screen is brought into view", () => {
     reveal(node, "pending");
     await frame();
     expect(scrolls).toEqual([{ block: "nearest", behavior: "instant" }]);
+  });
+
+  it("a frame late: not in the frame that lays out what came", async () => {
+    const { node, scrolls } = below(true);
+    reveal(node, "pending");
+    await oneFrame();
+    expect(scrolls).toEqual([]);
+    await oneFrame();
+    expect(scrolls).toHaveLength(1);
+  });
+
+  it("an entry from its top, leaving it the view to grow into", async () => {
+    const { node, scrolls } = below(true);
+    revealEntry(node, "pending");
+    await frame();
+    expect(scrolls).toEqual([{ block: "start", behavior: "instant" }]);
   });
 
   it("not at all when it is on screen", async () => {

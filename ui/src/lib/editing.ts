@@ -106,27 +106,37 @@ export function moveOps(listPath: string, from: number, to: number, length: numb
 }
 
 /** Brings the element into view when a change starts landing in it — its mark turns `pending`, or
- * `changed` from nothing — and it is off screen. At the next frame (where the page is laid out anyway),
- * and at once while the model is still writing or the user asks for less motion: a smooth scroll repaints
- * the whole pane at every frame it lasts, and a turn adding a job would keep one going all along. */
-export function reveal(node: HTMLElement, mark: Highlight): { update: (mark: Highlight) => void } {
+ * `changed` from nothing — and it is off screen: a field as near as it can be (with room below it to grow
+ * into: its `scroll-margin`, app.css), an entry (`top`) from its top, so that the fields the model writes into
+ * it next are in view without a scroll each. At once while the model is still writing or the user asks for
+ * less motion: a smooth scroll repaints the whole pane at every frame it lasts, and a turn adding a job would
+ * keep one going all along. A frame late: the frame that lays out what came (off screen, it paints almost
+ * nothing) is not also the one that scrolls, which repaints the whole pane. */
+export function reveal(node: HTMLElement, mark: Highlight, top = false): { update: (mark: Highlight) => void } {
   let was: Highlight = null;
   const lit = (m: Highlight) => m === "pending" || m === "changed";
   const show = (now: Highlight) => {
     const starts = now === "pending" ? was !== "pending" : now === "changed" && !lit(was);
     was = now;
     if (!starts || typeof node.getBoundingClientRect !== "function") return;
-    requestAnimationFrame(() => {
-      if (!node.isConnected) return;
-      const box = node.getBoundingClientRect();
-      if (box.bottom <= window.innerHeight && box.top >= 0) return;
-      const still =
-        node.closest(".locked") !== null || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches === true;
-      node.scrollIntoView?.({ block: "nearest", behavior: still ? "instant" : "smooth" });
-    });
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        if (!node.isConnected) return;
+        const box = node.getBoundingClientRect();
+        if (box.bottom <= window.innerHeight && box.top >= 0) return;
+        const still =
+          node.closest(".locked") !== null || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches === true;
+        node.scrollIntoView?.({ block: top ? "start" : "nearest", behavior: still ? "instant" : "smooth" });
+      }),
+    );
   };
   show(mark);
   return { update: show };
+}
+
+/** {@link reveal} for an entry: from its top. */
+export function revealEntry(node: HTMLElement, mark: Highlight): { update: (mark: Highlight) => void } {
+  return reveal(node, mark, true);
 }
 
 /** Where proposed operations would change the resume, to outline in the view while they wait: a field
