@@ -735,7 +735,6 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
             .collect::<Vec<f64>>()
     };
     let frames = frames_in("frames", &streaming);
-    let work = frames_in("work", &streaming);
     let tasks: Vec<(f64, f64)> = data["tasks"]
         .as_array()
         .unwrap()
@@ -822,7 +821,7 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
                 .map(|s| (sent[s.end - 1] - sent[s.start]) / 1000.0)
                 .sum::<f64>(),
         frames,
-        work,
+        work: each_frame.iter().map(|f| f.1).collect(),
         frame_work: each_frame.iter().map(|f| f.2).collect(),
         work_before_late,
         idle_frames,
