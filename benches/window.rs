@@ -8,6 +8,9 @@
 //! `cargo bench --features custom-protocol --bench window -- [memory] [page-view] [chunk-to-pixel]`
 //! (none named: all three).
 
+// A test (or benchmark) may be longer than library code (clippy.toml).
+#![allow(clippy::too_many_lines)]
+
 #[path = "../tests/window/mod.rs"]
 mod window;
 

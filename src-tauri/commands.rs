@@ -5,10 +5,11 @@ use std::io::Write as _;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::Engine;
+use crate::events::AppEvent;
 use crate::ipc::{
-    AppEvent, AppInfo, ChatPage, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage,
-    HistoryQuery, ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, Streamed,
-    SurfaceUpdate, TailorView, TurnSummary,
+    AppInfo, ChatPage, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage, HistoryQuery,
+    ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate,
+    TailorView, TurnSummary,
 };
 use redline_engine::streams::{StreamBatch, TurnStreams};
 
@@ -497,7 +498,7 @@ pub async fn rename_document(
     id: i64,
     title: String,
 ) -> Result<(), IpcError> {
-    engine.rename(id, &title).await
+    engine.rename(id, &title).await.map(drop)
 }
 
 /// Deletes a resume softly; [`undelete_document`] brings it back.

@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use redline_engine::ipc::{AppEvent, MenuAction};
+use crate::events::{AppEvent, MenuAction};
 use tauri::menu::{AboutMetadata, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 
@@ -322,11 +322,14 @@ pub fn second_launch<R: Runtime>(app: &AppHandle<R>, argv: Vec<String>, cwd: Str
 /// carry: it is turned off too (`WEBKIT_DISABLE_DMABUF_RENDERER`, unless set), and the app process keeps
 /// less of the OpenGL stack (4.8 MB PSS less, measured). Called first thing in `run`, before any thread or
 /// WebKit process starts.
-pub fn software_compositing() {
+///
+/// # Safety
+/// It writes the process's environment: no other thread may be running (and so reading the environment)
+/// when it is called.
+pub unsafe fn software_compositing() {
     #[cfg(target_os = "linux")]
     if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() {
-        // SAFETY: called at the start of `run`, before the app starts any thread that could read the
-        // environment at the same time.
+        // SAFETY: the caller promises that no other thread runs.
         unsafe { std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1") };
         if std::env::var_os("WEBKIT_DISABLE_DMABUF_RENDERER").is_none() {
             // SAFETY: as above.

@@ -1,8 +1,8 @@
 //! The Redline desktop app: a thin Tauri shell over the engine in `crates/engine`.
 //!
 //! The shell owns the window and the bridge between the web UI and the engine; it decides nothing about
-//! resumes itself. The `redline` command line drives the same engine: the README's table "One engine, two
-//! front doors" says which operation each offers (`tests/parity.rs` keeps it true).
+//! resumes itself. The `redline` command line drives the same engine: the table "One engine, two front
+//! doors" in `docs/architecture.md` says which operation each offers (`tests/parity.rs` keeps it true).
 //!
 //! # Layout
 //! - [`ipc`] (from the engine): the types that cross the bridge, from which the UI's TypeScript types are
@@ -11,11 +11,13 @@
 //!   and its surface.
 //! - [`commands`]: the Tauri commands the UI calls.
 //! - [`desktop`]: the menu, one running copy per data folder, the log, the startup measurement.
+//! - [`events`]: what the shell tells the window outside a turn (app-wide events, the menu's actions).
 //! - [`updates`]: signed updates ("Check for Updates…").
 //! - [`run`]: starts the app; [`data_dir_from_args`] reads `--data-dir` the way the CLI does.
 
 pub mod commands;
 pub mod desktop;
+pub mod events;
 pub use redline_engine::{self as engine, ipc};
 pub mod updates;
 
@@ -147,7 +149,8 @@ pub fn files_from_args(args: impl IntoIterator<Item = String>) -> Vec<PathBuf> {
 /// Starts the desktop app.
 pub fn run() {
     let startup = desktop::Startup::begin(std::env::args().any(|a| a == "--measure-startup"));
-    desktop::software_compositing();
+    // SAFETY: `run` is what `main` does first; no thread of the app's has started yet.
+    unsafe { desktop::software_compositing() };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let data_dir = redline_store::resolve_data_dir(data_dir_from_args(args.clone()));
     let files = files_from_args(args);
@@ -213,7 +216,7 @@ pub(crate) fn open_files<R: tauri::Runtime>(
         // A PDF, a Word file, …: the window's import review shows what was read before anything is written.
         if let Ok(Some(preview)) = opened {
             if shown {
-                let _ = app.emit(ipc::AppEvent::Review.name(), preview);
+                let _ = app.emit(events::AppEvent::Review.name(), preview);
             } else {
                 engine.await_review(preview);
             }
@@ -221,7 +224,7 @@ pub(crate) fn open_files<R: tauri::Runtime>(
             log::warn!("a file Redline was asked to open could not be imported");
             if shown {
                 let _ = app.emit(
-                    ipc::AppEvent::Chat.name(),
+                    events::AppEvent::Chat.name(),
                     ipc::ChatEvent::Status { text: e.message },
                 );
             } else {

@@ -6,7 +6,7 @@
 //! Where Redline was not installed from one of its own packages (built from source, or packaged by a
 //! distribution), it cannot replace itself: the user is told to update through their package manager.
 
-use redline_agent::wire::{BodyError, body_at_most};
+use redline_bounded::{BodyError, body_at_most};
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_updater::{Error, Update, Updater};
 
@@ -134,7 +134,7 @@ async fn manifest(
             BodyError::TooLarge => too_large(),
             BodyError::Broken(e) => unreachable(e),
         })?;
-    redline_agent::wire::json(&bytes).map(Some).map_err(|e| {
+    redline_bounded::json(&bytes).map(Some).map_err(|e| {
         format!(
             "The update server's answer could not be read ({e}). Nothing was installed; this version \
              keeps running."

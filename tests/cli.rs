@@ -1,5 +1,8 @@
 //! The `redline` binary, run as a user runs it, against a throwaway data folder.
 
+// A test (or benchmark) may be longer than library code (clippy.toml).
+#![allow(clippy::too_many_lines)]
+
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -6,6 +6,9 @@
 //! a plain `cargo test`; run it with `scripts/test.sh`, or by hand:
 //! `REDLINE_E2E_APP=target/debug/redline-app xvfb-run -a cargo test --test e2e -- --ignored`.
 
+// A test (or benchmark) may be longer than library code (clippy.toml).
+#![allow(clippy::too_many_lines)]
+
 //! The window's benchmarks (memory, the Page view, chunk to pixel) are in `benches/window.rs`.
 
 mod window;

@@ -1,7 +1,8 @@
 //! Both front doors drive one engine: every public operation of `redline_engine::Engine` is reachable from
-//! the app (a Tauri command) and from the `redline` command line, or the README's table says why only one
-//! of them offers it. A new operation with no row, a row naming a command that does not exist, or an
-//! operation neither door reaches fails this test.
+//! the app (a Tauri command) and from the `redline` command line, or the table in `docs/architecture.md`
+//! says why only one of them offers it. A new operation with no row, a row naming a command that does not
+//! exist, or an operation neither door reaches fails this test. And the command line reaches nothing but
+//! the engine: its dependencies, as Cargo resolves them, name no other crate of Redline's.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -11,12 +12,30 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
 }
 
+/// The engine's source files (one per group of operations).
+fn engine_sources() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .map(|path| {
+            format!(
+                "crates/engine/src/{}",
+                path.file_name().unwrap().to_string_lossy()
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 /// The public methods of `impl Engine` blocks in the engine's sources.
 fn engine_operations() -> BTreeSet<String> {
     let mut ops = BTreeSet::new();
-    for file in ["crates/engine/src/lib.rs", "crates/engine/src/documents.rs"] {
+    for file in engine_sources() {
         let mut inside = false;
-        for line in read(file).lines() {
+        for line in read(&file).lines() {
             if line.starts_with("impl Engine {") {
                 inside = true;
             } else if line == "}" {
@@ -101,13 +120,13 @@ fn cli_commands() -> BTreeSet<String> {
         .collect()
 }
 
-/// The README's table: (engine operation, app command, CLI command, why only one).
+/// The architecture page's table: (engine operation, app command, CLI command, why only one).
 fn table() -> Vec<[String; 4]> {
-    let readme = read("README.md");
-    let section = readme
+    let page = read("docs/architecture.md");
+    let section = page
         .split("### One engine, two front doors")
         .nth(1)
-        .expect("the README has a section “One engine, two front doors”");
+        .expect("docs/architecture.md has a section “One engine, two front doors”");
     section
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -131,7 +150,7 @@ fn table() -> Vec<[String; 4]> {
 }
 
 #[test]
-fn every_engine_operation_is_reachable_from_both_front_doors_or_the_readme_says_why() {
+fn every_engine_operation_is_reachable_from_both_front_doors_or_the_table_says_why() {
     let operations = engine_operations();
     assert!(
         operations.len() > 30,
@@ -147,7 +166,7 @@ fn every_engine_operation_is_reachable_from_both_front_doors_or_the_readme_says_
     let missing: Vec<_> = operations.difference(&listed).collect();
     assert!(
         missing.is_empty(),
-        "engine operations with no row in the README's table: {missing:?}"
+        "engine operations with no row in docs/architecture.md's table: {missing:?}"
     );
     let stale: Vec<_> = listed.difference(&operations).collect();
     assert!(
@@ -176,7 +195,7 @@ fn every_engine_operation_is_reachable_from_both_front_doors_or_the_readme_says_
         if none(by_app) || none(by_cli) {
             assert!(
                 why.len() > 10,
-                "{op} is offered by one front door only: the README must say why"
+                "{op} is offered by one front door only: docs/architecture.md must say why"
             );
         }
     }
@@ -335,4 +354,64 @@ fn every_command_the_window_calls_matches_its_handler() {
         uncalled.is_empty(),
         "commands the window never calls (grant them to no window, or remove them): {uncalled:?}"
     );
+}
+
+/// The command line is a front door and nothing more: of Redline's own crates it depends on the engine
+/// alone (no store, agent, patch, PDF or import crate), and on no database driver. Read from what Cargo
+/// resolves, not from the source text.
+#[test]
+fn the_command_line_depends_on_the_engine_alone() {
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--no-deps",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let packages = metadata["packages"].as_array().unwrap();
+    let ours: BTreeSet<&str> = packages
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .filter(|name| name.starts_with("redline-"))
+        .collect();
+    assert!(ours.len() > 8, "Redline's crates were read: {ours:?}");
+    let cli = packages
+        .iter()
+        .find(|p| p["name"] == "redline-cli")
+        .expect("the command line's crate");
+    let depends_on: BTreeSet<&str> = cli["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"].is_null())
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    let of_ours: BTreeSet<&str> = depends_on.intersection(&ours).copied().collect();
+    assert_eq!(
+        of_ours,
+        BTreeSet::from(["redline-engine"]),
+        "the command line reaches past the engine"
+    );
+    for driver in [
+        "rusqlite",
+        "libsqlite3-sys",
+        "reqwest",
+        "typst",
+        "async-openai",
+    ] {
+        assert!(
+            !depends_on.contains(driver),
+            "the command line depends on {driver} itself"
+        );
+    }
 }

@@ -115,27 +115,53 @@ pub struct Outcome {
     pub wrote: String,
 }
 
+impl Outcome {
+    /// `ask`'s outcome before it runs: nothing passed, nothing measured.
+    fn of(ask: &Ask) -> Outcome {
+        Outcome {
+            name: ask.name.clone(),
+            kind: ask.kind.clone(),
+            single: ask.single,
+            pass: false,
+            miss: None,
+            broke: None,
+            seconds: 0.0,
+            tokens_in: None,
+            tokens_out: None,
+            asked: String::new(),
+            revisions: 0,
+            said: String::new(),
+            wrote: String::new(),
+        }
+    }
+}
+
+/// How the server was asked, in words: by tools or on the one-model path, how the patch model gives JSON,
+/// and whether its answer was held to the targets' places.
+fn asked(provider: &Provider, done: Option<&TurnOutcome>) -> String {
+    format!(
+        "{}, {}{}",
+        if provider.calls_tools() {
+            "tools"
+        } else {
+            "one model"
+        },
+        provider.patch_format(),
+        match done {
+            Some(done) if done.patch_prompts.iter().any(|p| p.constrained) =>
+                ", held to the targets",
+            _ => "",
+        }
+    )
+}
+
 /// Runs `ask` on a fresh copy of its resume in a store under `dir`, against `config`'s server asked the
 /// way `learned` says.
 pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Path) -> Outcome {
     let started = Instant::now();
     let provider = Provider::new(config.clone()).with_learned(learned);
     let before = ask.resume.clone().unwrap_or_else(redline_resume::sample);
-    let mut outcome = Outcome {
-        name: ask.name.clone(),
-        kind: ask.kind.clone(),
-        single: ask.single,
-        pass: false,
-        miss: None,
-        broke: None,
-        seconds: 0.0,
-        tokens_in: None,
-        tokens_out: None,
-        asked: String::new(),
-        revisions: 0,
-        said: String::new(),
-        wrote: String::new(),
-    };
+    let mut outcome = Outcome::of(ask);
     let (mut store, id) = match Store::open(dir).and_then(|mut store| {
         let id = store.import("Eval", &before)?;
         Ok((store, id))
@@ -161,19 +187,7 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
     };
     let result = turn.run(&ask.message, &mut |_| {}).await;
     outcome.seconds = started.elapsed().as_secs_f64();
-    outcome.asked = format!(
-        "{}, {}{}",
-        if provider.calls_tools() {
-            "tools"
-        } else {
-            "one model"
-        },
-        provider.patch_format(),
-        match &result {
-            Ok(done) if done.patch_prompts.iter().any(|p| p.constrained) => ", held to the targets",
-            _ => "",
-        }
-    );
+    outcome.asked = asked(&provider, result.as_ref().ok());
     let (used_in, used_out) = provider.usage();
     match &result {
         Ok(done) => {

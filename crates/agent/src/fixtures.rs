@@ -137,8 +137,8 @@ pub enum FixtureError {
 
 impl FixtureError {
     /// What kind of failure it is: a fixture is the project's own file.
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        redline_kind::ErrorKind::Internal
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        redline_error_kind::ErrorKind::Internal
     }
 }
 

@@ -6,7 +6,7 @@
 //! [`confirm`] — carried over to the revision the resume has reached by then, checked again like any
 //! other bundle, and saved as a revision of its own.
 
-use redline_kind::ErrorKind;
+use redline_error_kind::ErrorKind;
 use redline_patch::{Hold, Operation, Policy, PolicyError, RebaseError, Scope};
 use redline_store::{Change, Committed, Source, Store, StoreError};
 use serde::{Deserialize, Serialize};

@@ -55,8 +55,8 @@ pub enum KeychainError {
 
 impl KeychainError {
     /// What kind of failure it is: without a keychain, no key can be had (OPENAI_API_KEY aside).
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        redline_kind::ErrorKind::NotConfigured
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        redline_error_kind::ErrorKind::NotConfigured
     }
 }
 

@@ -5,6 +5,11 @@
 //! - [`provider`]: any OpenAI-compatible endpoint, read leniently, errors in the user's words.
 //! - [`turn`]: the conversation agent and its tools; `patch_resume` streams the patch model's operations
 //!   through `redline-stream` and `redline-patch` into `redline-store`.
+//! - [`local_plan`]: the one-model path's planner, on this computer: which part of the resume an ask
+//!   is about, from its words.
+//! - [`places`]: what one patch call may change — every place inside its targets — known before the
+//!   model writes a byte.
+//! - [`eval`]: a suite of asks against a model, each result checked with no model.
 //! - [`held`]: edits the model made outside what was asked, held until the user confirms them.
 //! - [`keychain`]: API keys in the OS keychain, one entry per provider and host ([`Keychain`]).
 //! - [`settings`]: the provider settings kept in the store, and how the environment overrides them.
@@ -14,17 +19,21 @@
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
 //!   and the demo.
 //! - [`wire`]: the model client's transport, each body bounded as its bytes arrive.
+//! - [`limits`]: how much of a model's answer is read.
 //! - [`fixtures`]: scripted sessions (`fixtures/*.json`), including the demo.
 
-pub mod aim;
+#![forbid(unsafe_code)]
+
 pub mod eval;
 pub mod facts;
 pub mod fixtures;
 pub mod held;
 pub mod keychain;
+pub mod limits;
+pub mod local_plan;
+pub mod places;
 pub mod probe;
 pub mod provider;
-pub mod reach;
 pub mod replay;
 pub mod settings;
 pub mod turn;
@@ -41,7 +50,7 @@ pub use keychain::{KeyAccount, Keychain, KeychainError, MemoryKeychain, OsKeycha
 pub use provider::{
     ChunkReader, Delta, Learned, Provider, ProviderConfig, ProviderError, Unusable,
 };
-pub use redline_kind::ErrorKind;
+pub use redline_error_kind::ErrorKind;
 pub use replay::{Pace, ReplayServer, Reply};
 pub use settings::{BadSettings, Preset, ProviderSettings, SetupError, UnknownPreset};
 pub use turn::{Turn, TurnError, TurnEvent, TurnOutcome};

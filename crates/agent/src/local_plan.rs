@@ -230,7 +230,7 @@ pub fn aim(resume: &Value, message: &str, selected: Option<&str>) -> Option<Aim>
 
 /// True when `message` asks only to remove something ("Remove GIF from my skills").
 pub fn removes_only(message: &str) -> bool {
-    let fit = crate::reach::Fit::of(message);
+    let fit = crate::places::Fit::of(message);
     fit.remove && fit.verbs.as_ref().is_some_and(Vec::is_empty)
 }
 

@@ -8,7 +8,7 @@ use ts_rs::TS;
 
 use crate::provider::{Provider, ProviderError};
 use crate::turn::operations_schema;
-use redline_kind::ErrorKind;
+use redline_error_kind::ErrorKind;
 
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -194,7 +194,7 @@ async fn plans(provider: &Provider) -> bool {
             && !targets.is_empty()
             && targets.iter().all(|t| {
                 (*t == "/skills" || t.starts_with("/skills/"))
-                    && crate::reach::Reach::of(&resume, &[(*t).to_owned()]).is_some()
+                    && crate::places::Reach::of(&resume, &[(*t).to_owned()]).is_some()
             })
     })
 }

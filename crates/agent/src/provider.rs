@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
 use async_openai::middleware::retry::{OpenAIRetry, OpenAIRetryLayer};
-use redline_kind::ErrorKind;
+use redline_error_kind::ErrorKind;
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -24,14 +24,7 @@ use crate::wire::{BodyError, Events, JsonError, Transport, WireError};
 /// The most tool calls read from one answer (the conversation uses one or two; a tool-call `index` at or
 /// past this number is refused before anything is allocated for it).
 pub const MAX_TOOL_CALLS: usize = 8;
-/// The most text one chat answer may stream, in bytes (a long reply is a few kilobytes).
-pub const MAX_REPLY_BYTES: usize = 64 * 1024;
-/// The most bytes one tool call's arguments may stream: `create_resume` carries a whole resume, at most
-/// [`redline_resume::MAX_DOCUMENT_BYTES`] of JSON, escaped once more inside a string.
-pub const MAX_ARGUMENTS_BYTES: usize = 2 * redline_resume::MAX_DOCUMENT_BYTES;
-/// The most bytes of one answer that is not streamed: a reply and a tool call's arguments, each within its
-/// own limit, as JSON.
-pub const MAX_ANSWER_BYTES: usize = MAX_REPLY_BYTES + 2 * MAX_ARGUMENTS_BYTES;
+pub use crate::limits::{MAX_ANSWER_BYTES, MAX_ARGUMENTS_BYTES, MAX_REPLY_BYTES};
 /// The most bytes of a server's model list (a long one is a few KB).
 pub const MAX_MODEL_LIST_BYTES: usize = 4 << 20;
 /// `max_tokens` of every chat request: a reply and its tool calls.
@@ -268,7 +261,7 @@ pub struct Learned {
     pub streams_tools: bool,
     /// False when the chat model could not call `patch_resume` with targets that are in the resume: a
     /// turn then plans on this computer and goes to the patch model at once (the one-model path,
-    /// [`crate::aim`]).
+    /// [`crate::local_plan`]).
     #[serde(default = "yes")]
     pub calls_tools: bool,
 }

@@ -256,11 +256,11 @@ pub enum SetupError {
 
 impl SetupError {
     /// What kind of failure it is: the store's, or no model server or key that can work.
-    pub fn kind(&self) -> redline_kind::ErrorKind {
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
         match self {
             SetupError::Store(e) => e.kind(),
             SetupError::Keychain(_) | SetupError::Unusable(_) => {
-                redline_kind::ErrorKind::NotConfigured
+                redline_error_kind::ErrorKind::NotConfigured
             }
         }
     }
@@ -268,15 +268,15 @@ impl SetupError {
 
 impl UnknownPreset {
     /// What kind of failure it is: a request that was wrong.
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        redline_kind::ErrorKind::Invalid
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        redline_error_kind::ErrorKind::Invalid
     }
 }
 
 impl BadSettings {
     /// What kind of failure it is: settings that were wrong (nothing is saved).
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        redline_kind::ErrorKind::Invalid
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        redline_error_kind::ErrorKind::Invalid
     }
 }
 

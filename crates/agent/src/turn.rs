@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use redline_kind::ErrorKind;
+use redline_error_kind::ErrorKind;
 use redline_patch::stabilizer::Notice;
 use redline_patch::{Bundle, Output, Policy, Scope, Stabilizer, Status, Surface, SurfaceUpdate};
 use redline_store::{Change, ModelCall, Outcome, Revision, Role, Source, Store, StoreError};
@@ -18,11 +18,11 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::held::Held;
+use crate::places::{Fit, Reach};
 use crate::provider::{
     CHAT_MAX_TOKENS, Delta, MAX_ARGUMENTS_BYTES, MAX_REPLY_BYTES, PATCH_MAX_TOKENS, Provider,
     ProviderError,
 };
-use crate::reach::{Fit, Reach};
 
 /// The most `patch_resume` calls one turn carries out (a message asks for one change, sometimes a few);
 /// later ones are refused, so a model in a loop cannot keep rewriting the resume.
@@ -78,7 +78,7 @@ pub struct TurnOutcome {
 }
 
 /// One request to the patch model as text: its messages, its answer, and whether the answer was held to
-/// the targets' places ([`crate::reach`]).
+/// the targets' places ([`crate::places`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatchPrompt {
     pub prompt: String,
@@ -133,7 +133,7 @@ fn patch_rules() -> &'static str {
     })
 }
 
-/// The rules when the patch model is shown only the part it edits ([`crate::reach`]): shorter, with no
+/// The rules when the patch model is shown only the part it edits ([`crate::places`]): shorter, with no
 /// shape of the whole resume, as the places it may write to are listed one by one.
 const PART_RULES: &str = "You edit part of a resume by writing JSON Patch operations. Answer with one JSON \
 object {\"operations\": [...]} and nothing else. Each operation has \"op\", \"path\" and, except for remove \
@@ -600,7 +600,7 @@ impl Turn<'_> {
     }
 
     /// The one-model path, for a chat model that cannot plan an edit by calling tools: an ask that reads
-    /// as an edit is planned here ([`crate::aim`]: its words against the resume's outline, or the
+    /// as an edit is planned here ([`crate::local_plan`]: its words against the resume's outline, or the
     /// selection) and goes to the patch model at once, said in the chat ("Editing: …"); any other message
     /// is answered by the chat model, offered no tools.
     async fn one_model(
@@ -611,7 +611,7 @@ impl Turn<'_> {
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<(), TurnError> {
-        if !crate::aim::looks_like_edit(asks.message) {
+        if !crate::local_plan::looks_like_edit(asks.message) {
             let body = json!({
                 "model": self.provider.config().chat_model,
                 "messages": messages,
@@ -622,7 +622,8 @@ impl Turn<'_> {
             return Ok(());
         }
         let head = self.store.head(self.doc())?;
-        let Some(aim) = crate::aim::aim(&head.document, asks.message, self.selection()) else {
+        let Some(aim) = crate::local_plan::aim(&head.document, asks.message, self.selection())
+        else {
             say(
                 "I could not tell which part of your resume to change. Name it (for example “my skills” \
                  or “my job at Pied Piper”), or select it in the resume and ask again.",
@@ -853,28 +854,12 @@ impl Turn<'_> {
             let mut tried = Attempt {
                 model: self.provider.config().patch_model.clone(),
                 body: self.patch_body(&head, reach.as_ref(), &request, refusal.as_deref()),
-                schema: match (&reach, &fit) {
-                    (Some(reach), Some(fit)) => reach.schema_for(fit),
-                    (Some(reach), None) => reach.schema(),
-                    (None, _) => operations_schema(),
-                },
+                schema: patch_schema(reach.as_ref(), fit.as_ref()),
                 revision: head.number,
                 raw: String::new(),
             };
-            // The stabilizer numbers its messages on the turn's surface, borrowed for this bundle.
-            let mut policy = self.policy.clone();
-            policy
-                .known_links
-                .extend(redline_patch::policy::links_in(&head.document));
-            let mut stabilizer = Stabilizer::new(
-                head.document.clone(),
-                head.number,
-                policy,
-                scope.clone(),
-                self.surface,
-                Instant::now(),
-            )
-            .with_stall_threshold(self.stall);
+            let mut stabilizer =
+                stabilizer_for(&head, &self.policy, &scope, self.surface, self.stall);
             let streamed = drive(
                 self.provider,
                 &self.cancel,
@@ -883,19 +868,9 @@ impl Turn<'_> {
                 emit,
             )
             .await;
-            outcome.patch_prompts.push(PatchPrompt {
-                prompt: tried.body["messages"]
-                    .as_array()
-                    .map(|m| {
-                        m.iter()
-                            .filter_map(|m| m["content"].as_str())
-                            .collect::<Vec<_>>()
-                            .join("\n")
-                    })
-                    .unwrap_or_default(),
-                answer: tried.raw.clone(),
-                constrained: reach.is_some(),
-            });
+            outcome
+                .patch_prompts
+                .push(PatchPrompt::of(&tried, reach.is_some()));
             if let Err(error) = streamed {
                 return Err(abandon(self.store, &head, stabilizer, &tried, error, emit));
             }
@@ -1239,6 +1214,60 @@ fn forward(outputs: Vec<Output>, emit: &mut (dyn FnMut(TurnEvent) + Send)) {
             Output::Surface(update) => TurnEvent::Surface { update },
             Output::Notice(notice) => TurnEvent::Notice { notice },
         });
+    }
+}
+
+/// The stabilizer of one bundle made against `head`: the policy with the links already in the resume
+/// known, numbering its messages on the turn's surface (borrowed for this bundle).
+fn stabilizer_for<'s>(
+    head: &Revision,
+    policy: &Policy,
+    scope: &Scope,
+    surface: &'s mut Surface,
+    stall: Duration,
+) -> Stabilizer<'s> {
+    let mut policy = policy.clone();
+    policy
+        .known_links
+        .extend(redline_patch::policy::links_in(&head.document));
+    Stabilizer::new(
+        head.document.clone(),
+        head.number,
+        policy,
+        scope.clone(),
+        surface,
+        Instant::now(),
+    )
+    .with_stall_threshold(stall)
+}
+
+/// The JSON schema the patch model's answer is held to: the places inside the targets (narrowed to what
+/// the ask's words need, on the one-model path), or any operations where the targets are not known.
+fn patch_schema(reach: Option<&Reach>, fit: Option<&Fit>) -> Value {
+    match (reach, fit) {
+        (Some(reach), Some(fit)) => reach.schema_for(fit),
+        (Some(reach), None) => reach.schema(),
+        (None, _) => operations_schema(),
+    }
+}
+
+impl PatchPrompt {
+    /// What `tried` said to the patch model and got back, as text; `constrained` when the answer was held
+    /// to the targets' places.
+    fn of(tried: &Attempt, constrained: bool) -> PatchPrompt {
+        PatchPrompt {
+            prompt: tried.body["messages"]
+                .as_array()
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|m| m["content"].as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+                .unwrap_or_default(),
+            answer: tried.raw.clone(),
+            constrained,
+        }
     }
 }
 

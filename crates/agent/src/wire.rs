@@ -25,7 +25,7 @@ use async_openai::middleware::{HttpRequestFactory, ReqwestService};
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
 
-use crate::provider::MAX_ANSWER_BYTES;
+use crate::limits::MAX_ANSWER_BYTES;
 
 /// The most bytes of one event (its lines together, up to the blank line that ends it): one event may carry
 /// a whole answer (some servers send it in one piece) and its envelope. Read as JSON, the worst an event
@@ -282,79 +282,7 @@ impl Events {
     }
 }
 
-/// The most values (objects, arrays, members and items together) of one JSON text a server sends. A
-/// chunk of a stream has a few dozen; a whole answer's text and arguments are strings, one value each. Read
-/// into a tree, a 4 MB text of a million empty objects took over 100 MB; this many take a few MB.
-pub const MAX_JSON_VALUES: usize = 100_000;
-
-/// Why a server's JSON was not read.
-#[derive(Debug, thiserror::Error)]
-pub enum JsonError {
-    #[error("it sent JSON of over {MAX_JSON_VALUES} values")]
-    TooManyValues,
-    #[error(transparent)]
-    NotJson(#[from] serde_json::Error),
-}
-
-/// `text` read as JSON, after a count of its values that refuses one of more than [`MAX_JSON_VALUES`]
-/// before any is built.
-pub fn json(text: &[u8]) -> Result<serde_json::Value, JsonError> {
-    // Every value but the first follows a `[`, `,` or `:` outside a string (a member's name follows a
-    // `{` or `,`): counting those counts the values, or more.
-    let mut values = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &byte in text {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' | b',' | b':' => {
-                values += 1;
-                if values > MAX_JSON_VALUES {
-                    return Err(JsonError::TooManyValues);
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(serde_json::from_slice(text)?)
-}
-
-/// Why a body was not read whole.
-#[derive(Debug)]
-pub enum BodyError {
-    /// It is longer than the limit (by the length it declares, or as it arrived).
-    TooLarge,
-    /// The connection broke, or timed out.
-    Broken(reqwest::Error),
-}
-
-/// A response's whole body, refused as soon as it is known to be over `limit` bytes: by its declared
-/// length, or as its pieces arrive. Never holds more than `limit`.
-pub async fn body_at_most(
-    response: &mut reqwest::Response,
-    limit: usize,
-) -> Result<Vec<u8>, BodyError> {
-    if response.content_length().is_some_and(|n| n > limit as u64) {
-        return Err(BodyError::TooLarge);
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(BodyError::Broken)? {
-        if body.len() + chunk.len() > limit {
-            return Err(BodyError::TooLarge);
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
-}
+pub use redline_bounded::{BodyError, JsonError, MAX_JSON_VALUES, body_at_most, json};
 
 /// Reads at most [`MAX_ERROR_BYTES`] of an error's body; the rest is never read.
 pub async fn error_body(response: &mut reqwest::Response) -> Vec<u8> {
@@ -527,18 +455,5 @@ mod tests {
         assert_eq!(overrun, Some(Overrun::Stream));
         // Every whole piece before the bound is read, none after.
         assert_eq!(read.len(), MAX_STREAM_BYTES / empty.len() * (4 << 10));
-    }
-
-    #[test]
-    fn json_of_too_many_values_is_refused_before_it_is_built() {
-        let many = format!("[{}0]", "{},".repeat(MAX_JSON_VALUES));
-        assert!(matches!(
-            json(many.as_bytes()),
-            Err(JsonError::TooManyValues)
-        ));
-        // Commas and brackets inside strings (escaped quotes too) are text, not values.
-        let text = format!(r#"{{"content": "\"{}"}}"#, "[,:{".repeat(MAX_JSON_VALUES));
-        assert!(json(text.as_bytes()).unwrap()["content"].is_string());
-        assert!(matches!(json(b"{"), Err(JsonError::NotJson(_))));
     }
 }

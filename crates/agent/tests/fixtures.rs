@@ -4,6 +4,9 @@
 //! refusals, warnings and notices, and that the surface messages sent, applied in order to the sample as the
 //! view applies them, land on the committed document.
 
+// A test (or benchmark) may be longer than library code (clippy.toml).
+#![allow(clippy::too_many_lines)]
+
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -6,20 +6,21 @@
 //!
 //! # Layout
 //! - [`Cli`] and [`Command`]: the arguments, parsed by clap.
-//! - [`run`]: opens the store and carries out one command; each command prints a plain result on stdout
+//! - [`run`]: starts the engine and carries out one command through it; each command prints a plain result on stdout
 //!   (JSON where asked for) and any failure as one plain sentence on stderr, with a non-zero exit.
 //! - [`Exit`]: what the exit status says: 0 done, 1 failed, 2 a usage error (clap's), 3 not found,
 //!   4 refused (a file that is not a resume, a change that does not apply, an answer the checks refused),
 //!   5 not configured (no model server or key that can work), 130 stopped by Ctrl-C.
+
+#![forbid(unsafe_code)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand};
-use redline_agent::ErrorKind;
-use redline_resume::export::{Format, Page, Template};
-use redline_store::{DATA_DIR_ENV, Store};
+use redline_engine::ipc::{ErrorKind, IpcError};
+use redline_engine::{DATA_DIR_ENV, Format, Page, Template};
 
 mod cmd;
 
@@ -315,7 +316,7 @@ enum Command {
     #[command(hide = true)]
     Man,
     /// Print a PDF's text as a JSON array of pages: `ats --pdf` runs this in a child process whose memory
-    /// and time are bounded ([`pdf_text_bounded`]).
+    /// and time are bounded ([`redline_engine::pdf_child`]).
     #[command(hide = true)]
     ReadPdfText { path: PathBuf },
     /// Print a PDF's lines for an import as JSON: `import` runs this in a child process bounded like
@@ -324,8 +325,8 @@ enum Command {
     ReadPdfLines { path: PathBuf },
 }
 
-/// A `--format`, `--template` or `--page` value, from the engine's own list of them (redline_resume's
-/// `Format`, `Template`, `Page`), each with its help and its aliases.
+/// A `--format`, `--template` or `--page` value, from the engine's own list of them (`Format`,
+/// `Template`, `Page`), each with its help and its aliases.
 fn choice<T: Copy + Send + Sync + 'static>(
     all: &'static [T],
     name: fn(T) -> &'static str,
@@ -460,17 +461,6 @@ pub enum Exit {
 }
 
 impl Exit {
-    /// The exit status a child process of ours ended with, as an [`Exit`].
-    fn from_code(code: i32) -> Exit {
-        match code {
-            3 => Exit::NotFound,
-            4 => Exit::Refused,
-            5 => Exit::NotConfigured,
-            130 => Exit::Interrupted,
-            _ => Exit::Failed,
-        }
-    }
-
     /// The exit status for `error`, from the first error in its chain whose kind is known.
     pub fn of(error: &anyhow::Error) -> Exit {
         for cause in error.chain() {
@@ -485,26 +475,9 @@ impl Exit {
     }
 }
 
-/// The kind of `cause`, if it is one of the engine's errors (each says its own kind).
+/// The kind of `cause`, if it is the engine's error (a kind and a sentence).
 fn kind_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorKind> {
-    macro_rules! first_of {
-        ($($error:ty),* $(,)?) => {
-            $(if let Some(e) = cause.downcast_ref::<$error>() {
-                return Some(e.kind());
-            })*
-        };
-    }
-    first_of!(
-        redline_store::StoreError,
-        redline_agent::TurnError,
-        redline_agent::SetupError,
-        redline_agent::KeychainError,
-        redline_resume::ReadError,
-        redline_import::ImportError,
-        redline_pdf::PdfError,
-        redline_resume::export::UnknownName,
-    );
-    None
+    cause.downcast_ref::<IpcError>().map(|e| e.kind)
 }
 
 impl From<ErrorKind> for Exit {
@@ -557,7 +530,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::ReadPdfLines { path } => return cmd::import::read_pdf_lines(&path),
         command => command,
     };
-    let data_dir = redline_store::resolve_data_dir(cli.data_dir).ok_or_else(|| {
+    let data_dir = redline_engine::resolve_data_dir(cli.data_dir).ok_or_else(|| {
         fail(
             Exit::NotConfigured,
             "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
@@ -570,13 +543,14 @@ fn run(cli: Cli) -> Result<()> {
         | Command::Language { .. }
         | Command::Heading { .. }
         | Command::Held { .. }
-        | Command::Review { .. } => by_engine(&data_dir, command, out),
-        command => on_store(&mut Store::open(&data_dir)?, command, out),
+        | Command::Review { .. } => on_document(&data_dir, command, out),
+        command => on_data(&data_dir, command, out),
     }
 }
 
-/// The commands the engine carries out as the window does (it opens the store itself).
-fn by_engine(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<()> {
+/// The commands on the resume on screen as the window has them: its words, tailoring, held edits and
+/// review mode.
+fn on_document(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::Tailor { posting, doc, json } => {
             cmd::tailor::run(data_dir, doc, posting, json, out)
@@ -598,60 +572,60 @@ fn by_engine(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<
         }
         Command::Held { action, doc, json } => cmd::held::run(data_dir, doc, action, json, out),
         Command::Review { switch, json } => cmd::review::run(data_dir, switch, json, out),
-        _ => unreachable!("only the engine's commands come here"),
+        _ => unreachable!("only the commands on the resume on screen come here"),
     }
 }
 
-/// The commands that work on the store the engine uses.
-fn on_store(store: &mut Store, command: Command, out: &mut impl Write) -> Result<()> {
+/// The other commands: each starts the engine on the data folder and asks it one thing.
+fn on_data(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<()> {
     match command {
-        Command::List { json, deleted } => cmd::list::run(store, json, deleted, out),
+        Command::List { json, deleted } => cmd::list::run(data_dir, json, deleted, out),
         Command::Import {
             file,
             title,
             dry_run,
             json,
             tidy,
-        } => cmd::import::run(store, file, title, dry_run, json, tidy, out),
-        Command::Show { doc, revision } => cmd::show::run(store, doc, revision, out),
+        } => cmd::import::run(data_dir, file, title, dry_run, json, tidy, out),
+        Command::Show { doc, revision } => cmd::show::run(data_dir, doc, revision, out),
         Command::History {
             doc,
             search,
             last,
             json,
-        } => cmd::history::run(store, doc, search, last, json, out),
-        Command::Undo { doc, json } => cmd::undo::undo(store, doc, json, out),
-        Command::Redo { doc, json } => cmd::undo::redo(store, doc, json, out),
-        Command::Diff { a, b, doc } => cmd::diff::run(store, a, b, doc, out),
+        } => cmd::history::run(data_dir, doc, search, last, json, out),
+        Command::Undo { doc, json } => cmd::undo::undo(data_dir, doc, json, out),
+        Command::Redo { doc, json } => cmd::undo::redo(data_dir, doc, json, out),
+        Command::Diff { a, b, doc } => cmd::diff::run(data_dir, a, b, doc, out),
         Command::Restore {
             revision,
             doc,
             json,
-        } => cmd::undo::restore(store, revision, doc, json, out),
-        Command::Rename { title, doc, json } => cmd::rename::run(store, title, doc, json, out),
-        Command::Delete { id, json } => cmd::delete::delete(store, id, json, out),
-        Command::Undelete { id, json } => cmd::delete::undelete(store, id, json, out),
+        } => cmd::undo::restore(data_dir, revision, doc, json, out),
+        Command::Rename { title, doc, json } => cmd::rename::run(data_dir, title, doc, json, out),
+        Command::Delete { id, json } => cmd::delete::delete(data_dir, id, json, out),
+        Command::Undelete { id, json } => cmd::delete::undelete(data_dir, id, json, out),
         Command::Variant {
             title,
             doc,
             revision,
             json,
-        } => cmd::variant::run(store, title, doc, revision, json, out),
-        Command::Export(args) => cmd::export::run(store, args, out),
+        } => cmd::variant::run(data_dir, title, doc, revision, json, out),
+        Command::Export(args) => cmd::export::run(data_dir, args, out),
         Command::Ats {
             doc,
             template,
             page,
             pdf,
             json,
-        } => cmd::ats::run(store, doc, template, page, pdf, json, out),
-        Command::Provider { action } => cmd::provider::run(store, action, out),
-        Command::Key { action } => cmd::key::run(store, action, out),
-        Command::Backup { json } => cmd::backup::run(store, json, out),
-        Command::Check { json } => cmd::backup::check(store, json, out),
-        Command::Chat(args) => cmd::chat::run(store, args),
-        Command::Eval(args) => cmd::eval::run(store, args, out),
-        Command::Demo { json } => cmd::chat::demo(store, json),
-        _ => unreachable!("the other commands are carried out before the store is opened"),
+        } => cmd::ats::run(data_dir, doc, template, page, pdf, json, out),
+        Command::Provider { action } => cmd::provider::run(data_dir, action, out),
+        Command::Key { action } => cmd::key::run(data_dir, action, out),
+        Command::Backup { json } => cmd::backup::run(data_dir, json, out),
+        Command::Check { json } => cmd::backup::check(data_dir, json, out),
+        Command::Chat(args) => cmd::chat::run(data_dir, args),
+        Command::Eval(args) => cmd::eval::run(data_dir, args, out),
+        Command::Demo { json } => cmd::chat::demo(data_dir, json),
+        _ => unreachable!("the other commands are carried out before the engine starts"),
     }
 }

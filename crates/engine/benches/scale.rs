@@ -1,11 +1,14 @@
 //! Years of use on one laptop: the engine's actions on a data folder of 100 resumes — one with 10,000
 //! revisions, the rest with 1,000 (edits by hand, the model's bundles with their audit rows, undo runs,
-//! redos, restores; `redline_engine::year`) — each beside the same action on a resume with 10 revisions, in
+//! redos, restores; `redline_testkit::year`) — each beside the same action on a resume with 10 revisions, in
 //! the same run and the same folder. Release build, p50 and p99 over 100 runs; then the folder's bytes, and
 //! what one edit by hand adds.
 //!
 //! `REDLINE_SCALE_DIR=DIR` keeps the generated folder there (and uses it again when it is there already);
 //! `REDLINE_SCALE_SMALL=1` makes 10 resumes of 1,000 and one of 2,000 (for a quick look).
+
+// A test (or benchmark) may be longer than library code (clippy.toml).
+#![allow(clippy::too_many_lines)]
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -15,8 +18,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use redline_engine::Engine;
 use redline_engine::ipc::HistoryQuery;
-use redline_engine::year::{Generated, generate};
 use redline_patch::Operation;
+use redline_testkit::year::{Generated, generate};
 use serde_json::json;
 
 const RUNS: usize = 100;

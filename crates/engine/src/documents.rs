@@ -12,7 +12,25 @@ use crate::ipc::{
     CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryPage, HistoryQuery, HistoryRow,
     ImportDone, ImportPreview, IpcError, RevisionView, Streamed, TailorView, WordsChange,
 };
-use crate::kept::{self, Kept, drop_held, held_of, job_of, review_mode};
+use crate::settings::{self, Kept, drop_held, held_of, job_of, review_mode};
+
+/// A resume as the command line lists it: its row, the name in it, and why it cannot be opened, if not.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub document: redline_store::DocumentSummary,
+    pub name: String,
+    pub problem: Option<String>,
+}
+
+/// A variant just made: its id and title, and the resume and revision it was made from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    pub id: i64,
+    pub title: String,
+    pub from: i64,
+    pub from_revision: u64,
+    pub revision: u64,
+}
 
 /// The title of a new blank resume.
 const BLANK_TITLE: &str = "New resume";
@@ -49,6 +67,83 @@ impl Engine {
                 }
             })
             .collect())
+    }
+
+    /// The resumes as the command line lists them, most recently changed first: each with the name in it
+    /// and, for one that cannot be read back, why; with `deleted`, the deleted ones instead.
+    pub async fn list(&self, deleted: bool) -> Result<Vec<Listed>, IpcError> {
+        let mut open = self.open()?.lock().await;
+        let documents = match deleted {
+            true => open.store.list_deleted()?,
+            false => {
+                open.store.current_or_import(redline_resume::first_resume)?;
+                open.store.list()?
+            }
+        };
+        Ok(documents
+            .into_iter()
+            .map(|document| {
+                let (name, problem) = match document.deleted_at {
+                    None => match open.store.head_name(document.id) {
+                        Ok(name) => (name, None),
+                        Err(e) => (String::new(), Some(e.to_string())),
+                    },
+                    Some(_) => (String::new(), None),
+                };
+                Listed {
+                    document,
+                    name,
+                    problem,
+                }
+            })
+            .collect())
+    }
+
+    /// The resume a command names, checked to exist; with none named, the current one (the sample, brought
+    /// in, when there is none yet).
+    pub async fn resolve(&self, doc: Option<i64>) -> Result<i64, IpcError> {
+        let mut open = self.open()?.lock().await;
+        Ok(match doc {
+            Some(id) => open.store.document(id)?.id,
+            None => {
+                open.store
+                    .current_or_import(redline_resume::first_resume)?
+                    .id
+            }
+        })
+    }
+
+    /// A new resume `title` made from resume `doc` at `revision` (its head when `None`), with its own
+    /// history from there (a variant). Nothing on screen changes.
+    pub async fn variant(
+        &self,
+        doc: i64,
+        revision: Option<u64>,
+        title: &str,
+    ) -> Result<Variant, IpcError> {
+        let mut open = self.open()?.lock().await;
+        let revision = match revision {
+            Some(n) => n,
+            None => open.store.document(doc)?.head_revision,
+        };
+        let id = open.store.create_variant(doc, revision, title)?;
+        let made = open.store.document(id)?;
+        Ok(Variant {
+            id,
+            title: made.title,
+            from: doc,
+            from_revision: revision,
+            revision: made.head_revision,
+        })
+    }
+
+    /// Deletes resume `id` softly, as the command line does: nothing takes its place (the window's
+    /// [`Engine::delete`] opens the next one).
+    pub async fn delete_only(&self, id: i64) -> Result<(), IpcError> {
+        self.idle()?;
+        let mut open = self.open()?.lock().await;
+        open.store.delete(id)?;
+        Ok(())
     }
 
     /// The resume on screen: which, its revision, and what Undo and Redo would do.
@@ -182,8 +277,9 @@ impl Engine {
         show(&mut open, copy, emit)
     }
 
-    /// Gives resume `id` a new title (trimmed; not empty).
-    pub async fn rename(&self, id: i64, title: &str) -> Result<(), IpcError> {
+    /// Gives resume `id` a new title (trimmed; not empty); the title as kept (cut to the longest a title
+    /// may be).
+    pub async fn rename(&self, id: i64, title: &str) -> Result<String, IpcError> {
         let title = title.trim();
         if title.is_empty() {
             return Err(IpcError::new(
@@ -193,7 +289,7 @@ impl Engine {
         }
         let mut open = self.open()?.lock().await;
         open.store.rename(id, title)?;
-        Ok(())
+        Ok(open.store.document(id)?.title)
     }
 
     /// Deletes resume `id` softly (it can be brought back with [`Engine::undelete`]). The one on screen
@@ -386,7 +482,7 @@ impl Engine {
         let copy = open
             .store
             .create_variant(master.id, master.head_revision, &title)?;
-        kept::set(&mut open.store, Kept::Job(copy), posting)?;
+        settings::set(&mut open.store, Kept::Job(copy), posting)?;
         show(&mut open, copy, emit)?;
         tailoring(&open)?.ok_or_else(|| {
             IpcError::new(
@@ -411,7 +507,7 @@ impl Engine {
     /// Turns review mode on or off.
     pub async fn set_review(&self, on: bool) -> Result<bool, IpcError> {
         let mut open = self.open()?.lock().await;
-        kept::set_review_mode(&mut open.store, on)?;
+        settings::set_review_mode(&mut open.store, on)?;
         review_mode(&open.store)
     }
 
@@ -512,13 +608,13 @@ impl Engine {
     }
 
     /// The open store, to change: refused while a turn runs (Stop it first).
-    async fn editing(&self) -> Result<tokio::sync::MutexGuard<'_, Open>, IpcError> {
+    pub(crate) async fn editing(&self) -> Result<tokio::sync::MutexGuard<'_, Open>, IpcError> {
         self.idle()?;
         Ok(self.open()?.lock().await)
     }
 
     /// Refuses to change documents while a turn runs (Stop it first).
-    fn idle(&self) -> Result<(), IpcError> {
+    pub(crate) fn idle(&self) -> Result<(), IpcError> {
         match self
             .running
             .lock()
@@ -631,7 +727,7 @@ fn commit_yours(
             )));
             doc_state(open)
         }
-        Err(e) => Err(super::nothing_changed(store, *document_id, e)),
+        Err(e) => Err(crate::turn::nothing_changed(store, *document_id, e)),
     }
 }
 
@@ -897,7 +993,7 @@ mod tests {
             .import_reviewed(preview.document.clone(), &preview.format, &mut sent.emit())
             .await
             .unwrap();
-        assert!(!crate::kept::review_mode(&engine.open().unwrap().lock().await.store).unwrap());
+        assert!(!crate::settings::review_mode(&engine.open().unwrap().lock().await.store).unwrap());
         let summary = engine
             .tidy(&(&preview).into(), &mut sent.emit())
             .await

@@ -1,8 +1,9 @@
 //! What crosses the bridge between the engine and the web UI.
 //!
 //! The UI's TypeScript types in `ui/src/bindings/` are generated from these Rust types (and from the
-//! surface messages of `redline-patch`) by ts-rs; a test fails when the generated files are out of date.
-//! Regenerate them with `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-engine bindings`.
+//! surface messages of `redline-patch`) by ts-rs, beside the shell's own (`src-tauri/events.rs`, whose
+//! test fails when the generated files are out of date). Regenerate them with
+//! `REDLINE_UPDATE_BINDINGS=1 cargo test --lib bindings`.
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -11,78 +12,6 @@ pub use redline_patch::SurfaceUpdate;
 
 pub use redline_resume::export::{Format, Page, Template};
 pub use redline_store::Source;
-
-/// The app-wide events the window listens to (a turn's own stream goes over its channel instead).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum AppEvent {
-    /// [`SurfaceUpdate`]s after the first `create`, for what changed outside a turn.
-    Surface,
-    /// [`ChatEvent`]s for what changed outside a turn (a start-up notice, held edits applied).
-    Chat,
-    /// A [`MenuAction`] the window carries out.
-    Menu,
-    /// An [`ImportPreview`] of a file the running app was asked to open, for the window's import review.
-    Review,
-}
-
-impl AppEvent {
-    /// Its name, as Tauri carries it.
-    pub fn name(self) -> &'static str {
-        match self {
-            AppEvent::Surface => "surface",
-            AppEvent::Chat => "chat",
-            AppEvent::Menu => "menu",
-            AppEvent::Review => "review",
-        }
-    }
-}
-
-/// A menu item the window carries out itself, sent as an [`AppEvent::Menu`] with this as its payload (the
-/// menu's other items — Quit, Check for Updates, Open Log Folder — are the shell's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum MenuAction {
-    New,
-    NewSample,
-    Import,
-    Documents,
-    Export,
-    Settings,
-    Undo,
-    Redo,
-    History,
-}
-
-impl MenuAction {
-    /// Every one, in the menu's order.
-    pub const ALL: [MenuAction; 9] = [
-        MenuAction::New,
-        MenuAction::NewSample,
-        MenuAction::Import,
-        MenuAction::Documents,
-        MenuAction::Export,
-        MenuAction::Settings,
-        MenuAction::Undo,
-        MenuAction::Redo,
-        MenuAction::History,
-    ];
-
-    /// Its id, the menu item's and the event's payload.
-    pub const fn id(self) -> &'static str {
-        match self {
-            MenuAction::New => "new",
-            MenuAction::NewSample => "new-sample",
-            MenuAction::Import => "import",
-            MenuAction::Documents => "documents",
-            MenuAction::Export => "export",
-            MenuAction::Settings => "settings",
-            MenuAction::Undo => "undo",
-            MenuAction::Redo => "redo",
-            MenuAction::History => "history",
-        }
-    }
-}
 
 /// What a turn streams to the window that started it, in order, over the `tauri::ipc::Channel` handed to
 /// the command that starts it (`send_message`, `start_demo`): the resume view's surface messages and the
@@ -120,11 +49,13 @@ pub enum ChatEvent {
     Held { edits: redline_agent::Held },
 }
 
-impl From<redline_agent::TurnEvent> for ChatEvent {
-    fn from(event: redline_agent::TurnEvent) -> ChatEvent {
+impl ChatEvent {
+    /// What the chat shows of a turn's event, if anything: surface messages travel on their own, and the
+    /// edits a bundle held are said together, as one `Held`.
+    pub fn of(event: redline_agent::TurnEvent) -> Option<ChatEvent> {
         use redline_agent::TurnEvent as E;
         use redline_patch::Notice;
-        match event {
+        Some(match event {
             E::Chat { text } => ChatEvent::Delta { text },
             E::Planning { changes, .. } => ChatEvent::Planning { changes },
             E::Committed { revision, summary } => ChatEvent::Committed { revision, summary },
@@ -137,16 +68,12 @@ impl From<redline_agent::TurnEvent> for ChatEvent {
                         "Waiting for the model{}…",
                         path.map(|p| format!(" ({p})")).unwrap_or_default()
                     ),
-                    // The turn reports the bundle's held edits together, as `Held`.
-                    Notice::Held { .. } => String::new(),
+                    Notice::Held { .. } => return None,
                     Notice::Duplicate { .. } => "A repeated edit was applied once.".to_owned(),
                 },
             },
-            // Surface messages travel on their own event.
-            E::Surface { .. } => ChatEvent::Status {
-                text: String::new(),
-            },
-        }
+            E::Surface { .. } => return None,
+        })
     }
 }
 
@@ -526,6 +453,16 @@ pub struct AppInfo {
     pub data_dir: String,
 }
 
+/// What one request for a turn's stream is answered with.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamBatch {
+    /// The messages, in the order they were sent.
+    pub items: Vec<Streamed>,
+    /// The turn is over and this is the last of it.
+    pub done: bool,
+}
+
 /// A command's failure: its kind, for the UI to pick an action by, and words for the user.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -543,6 +480,8 @@ impl std::fmt::Display for IpcError {
         f.write_str(&self.message)
     }
 }
+
+impl std::error::Error for IpcError {}
 
 impl IpcError {
     /// A failure of `kind` in these words.
@@ -623,11 +562,9 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     HistoryRow::export_all(&cfg)?;
     HistoryQuery::export_all(&cfg)?;
     HistoryPage::export_all(&cfg)?;
-    crate::streams::StreamBatch::export_all(&cfg)?;
+    StreamBatch::export_all(&cfg)?;
     RevisionView::export_all(&cfg)?;
     TailorView::export_all(&cfg)?;
-    AppEvent::export_all(&cfg)?;
-    MenuAction::export_all(&cfg)?;
     std::fs::write(dir.join("vocabulary.ts"), vocabulary())?;
     Ok(())
 }
@@ -667,61 +604,7 @@ fn vocabulary() -> String {
         "Page",
         Page::ALL.iter().map(|p| (p.name(), p.label())).collect(),
     );
-    let _ = writeln!(imports, "import type {{ AppEvent }} from \"./AppEvent\";");
-    body.push('\n');
-    for event in [
-        AppEvent::Surface,
-        AppEvent::Chat,
-        AppEvent::Menu,
-        AppEvent::Review,
-    ] {
-        let name = format!("{event:?}_EVENT").to_uppercase();
-        let _ = writeln!(body, "export const {name}: AppEvent = {:?};", event.name());
-    }
     format!(
         "// Generated from crates/engine/src/ipc.rs (`vocabulary`) with the other bindings. Do not edit this file manually.\n\n{imports}{body}"
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-    use std::path::{Path, PathBuf};
-
-    fn read_tree(root: &Path) -> BTreeMap<PathBuf, String> {
-        let mut files = BTreeMap::new();
-        let mut stack = vec![root.to_owned()];
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else {
-                    let text = std::fs::read_to_string(&path).unwrap();
-                    files.insert(path.strip_prefix(root).unwrap().to_owned(), text);
-                }
-            }
-        }
-        files
-    }
-
-    /// The committed TypeScript bindings are exactly what the Rust types generate.
-    #[test]
-    fn bindings_are_up_to_date() {
-        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings");
-        if std::env::var_os("REDLINE_UPDATE_BINDINGS").is_some() {
-            let _ = std::fs::remove_dir_all(&committed);
-            super::export_bindings(&committed).unwrap();
-        }
-        let fresh = tempfile::tempdir().unwrap();
-        super::export_bindings(fresh.path()).unwrap();
-        assert_eq!(
-            read_tree(&committed),
-            read_tree(fresh.path()),
-            "ui/src/bindings is out of date: run `REDLINE_UPDATE_BINDINGS=1 cargo test -p redline-engine bindings`"
-        );
-    }
 }

@@ -2,38 +2,77 @@
 //! drive. It holds the open store, the document in use and its surface, and the AI turn in progress (so that
 //! Stop can cancel it); documents, revisions and undo, turns, held edits, review mode, tailoring, the
 //! resume's words and headings, exports and the Page view's images are its public operations. It knows no
-//! GUI toolkit: the app's commands and the CLI's commands are adapters over it.
+//! GUI toolkit: the app's commands and the CLI's commands are adapters over it, and neither reaches past
+//! it to the store, the agent or a reader.
+//!
+//! # Layout
+//! One file per group of operations, each an `impl Engine` block:
+//! - `lib.rs`: start, the resume on screen, the window's exports and Page view, its turns and Stop.
+//! - `documents.rs`: the resumes (list, open, new, import for the window, variants, rename, delete) and
+//!   the window's Undo, Redo, Restore, history panel, manual edits, words, tailoring and held edits.
+//! - [`history`]: a named resume's revisions, a revision's document, diffs; Undo, Redo and Restore by id.
+//! - [`export`]: a named resume to bytes or a file, and its ATS read-back.
+//! - [`import`]: a file read into a resume with no model, and kept.
+//! - [`chat`]: a turn on a named resume as the command line runs it; the demo; the evals.
+//! - [`provider`]: the model server and its key.
+//! - [`database`]: backup, the whole database checked, recovery from a backup.
+//! - [`pdf_child`]: a PDF read in a child process bounded in memory and time.
+//! - [`ipc`]: the types both front doors get, and their TypeScript bindings; [`settings`]: what the store
+//!   keeps for the engine (review mode, held edits, a copy's posting); [`streams`]: a turn's stream as
+//!   the window reads it; [`tidy`]: the ask that tidies an import.
+
+#![forbid(unsafe_code)]
+// Tests may be longer than library code (clippy.toml).
+#![cfg_attr(test, allow(clippy::too_many_lines))]
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use redline_agent::{Provider, ProviderConfig, Turn, TurnEvent};
-use redline_patch::{PatchState, Policy, Surface, SurfaceUpdate};
+use redline_patch::Surface;
 use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ipc::{
-    AtsView, ChatEvent, ChatLine, ChatPage, ChatRole, ErrorKind, ExportDone, ExportRequest,
-    IpcError, PageImage, PageImages, ProviderView, Streamed, TurnSummary,
-};
-
-/// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
-/// a normal screen and quick to draw.
-const PAGE_PIXELS_PER_POINT: f32 = 1.5;
+use crate::ipc::{ErrorKind, IpcError};
 
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
 
-use redline_agent::fixtures::DEMO_TITLE;
+pub use documents::{Listed, Variant};
+pub use history::{history_in_words, history_page_in_words, revision_in_words};
+/// The title of the demo's copy of the sample resume.
+pub use redline_agent::fixtures::DEMO_TITLE;
+/// What the command line shows of a report, a provider or a revision.
+pub use redline_agent::probe::{Check, ConnectionReport};
+pub use redline_agent::{Held, Learned, ProviderSettings};
+pub use redline_patch::SurfaceUpdate;
+pub use redline_pdf::ats::{Finding, Report as AtsReport};
+/// What a resume can be made into: the file formats, the designs and the page sizes.
+pub use redline_resume::export::{Format, Page, Template, UnknownName};
+/// A file a front door reads for the engine, opened only when it is a regular file (not a pipe or a
+/// device that never ends).
+pub use redline_resume::open_regular;
+/// A resume's words cut to a length for a line, and its schema's limits a front door reads with.
+pub use redline_resume::{coverage::MAX_DESCRIPTION_BYTES, shorten};
+/// The data folder's variable and how it is found, for a front door's `--data-dir`.
+pub use redline_store::{DATA_DIR_ENV, resolve_data_dir};
+pub use redline_store::{DocumentSummary, RevisionInfo};
+pub use turn::CHAT_PAGE;
 
+pub mod chat;
+pub mod database;
 mod documents;
+pub mod export;
+pub mod history;
+pub mod import;
 pub mod ipc;
-pub mod kept;
+pub mod pdf_child;
+pub mod provider;
+#[cfg(test)]
+mod scale_tests;
+pub mod settings;
 pub mod streams;
 pub mod tidy;
-#[doc(hidden)]
-pub mod year;
+mod turn;
 
 /// The engine as the app runs it.
 pub struct Engine {
@@ -92,6 +131,32 @@ impl Engine {
         }
     }
 
+    /// The engine as a command of the `redline` command line starts it: the store in `data_dir` opened as it
+    /// is — no sample resume on a first start and no backup, which are the app's — for a command that names
+    /// what it works on ([`Engine::resolve`] brings the sample in when there is nothing to work on).
+    pub fn start_bare(data_dir: PathBuf) -> Engine {
+        let state = Store::open(&data_dir)
+            .map(|store| {
+                let document_id = store.current().map_or(0, |d| d.id);
+                Mutex::new(Open {
+                    store,
+                    document_id,
+                    surface: Surface::new(MAIN_SURFACE),
+                })
+            })
+            .map_err(IpcError::from);
+        Engine {
+            state,
+            ..Engine::start_with(None, std::sync::Arc::new(redline_agent::OsKeychain))
+        }
+        .in_folder(data_dir)
+    }
+
+    fn in_folder(mut self, data_dir: PathBuf) -> Engine {
+        self.data_dir = Some(data_dir);
+        self
+    }
+
     /// This engine with the environment read through `env` instead of the process's (tests).
     pub fn with_environment(mut self, env: redline_agent::settings::Environment) -> Engine {
         self.env = env;
@@ -146,526 +211,6 @@ impl Engine {
         let head = open.store.head(open.document_id)?;
         Ok(open.surface.create(head.number, head.document))
     }
-
-    /// The document on screen rendered as `request` asks (the text of the file).
-    pub async fn render(
-        &self,
-        request: &ExportRequest,
-    ) -> Result<(Vec<u8>, String, &'static str), IpcError> {
-        let ExportRequest {
-            format,
-            template,
-            page,
-        } = *request;
-        let open = self.open()?.lock().await;
-        let resume = open.store.head(open.document_id)?.document;
-        let title = open.store.document(open.document_id)?.title;
-        drop(open);
-        // Typst works for some milliseconds: off the async threads.
-        let bytes = tokio::task::spawn_blocking(move || {
-            redline_pdf::render(&resume, format, template, page)
-        })
-        .await
-        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
-        Ok((bytes, title, format.name()))
-    }
-
-    /// Exports the document on screen into `folder` (the Downloads folder in the app) under its title,
-    /// never over an existing file — not even one that appears while the export is written.
-    pub async fn export(
-        &self,
-        request: &ExportRequest,
-        folder: &std::path::Path,
-    ) -> Result<ExportDone, IpcError> {
-        let (bytes, title, extension) = self.render(request).await?;
-        let stem = file_stem(&title, extension);
-        std::fs::create_dir_all(folder).map_err(|e| {
-            IpcError::new(
-                ErrorKind::ReadOnly,
-                format!("cannot use {}: {e}", folder.display()),
-            )
-        })?;
-        for n in 1..=1000 {
-            let path = match n {
-                1 => folder.join(format!("{stem}.{extension}")),
-                n => folder.join(format!("{stem} ({n}).{extension}")),
-            };
-            match redline_resume::export::write_new(&path, &bytes, false) {
-                Ok(()) => {
-                    return Ok(ExportDone {
-                        path: path.display().to_string(),
-                        bytes: bytes.len() as u64,
-                    });
-                }
-                // Taken (perhaps a moment ago): the next name.
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(IpcError::new(
-                        ErrorKind::ReadOnly,
-                        format!("cannot write {}: {e}", path.display()),
-                    ));
-                }
-            }
-        }
-        Err(IpcError::new(
-            ErrorKind::Invalid,
-            format!(
-                "{} holds a thousand exports named “{stem}”; nothing was written",
-                folder.display()
-            ),
-        ))
-    }
-
-    /// The pages of `document` — the view's, previews included — as the PDF in `request`'s template and
-    /// page size prints them, drawn as images for the Page view: the header and the PNGs of the pages
-    /// whose keys are not in `have` (the ones the window already shows are not sent again).
-    pub async fn page_images(
-        &self,
-        document: serde_json::Value,
-        request: &ExportRequest,
-        have: &[String],
-    ) -> Result<(PageImages, Vec<std::sync::Arc<[u8]>>), IpcError> {
-        use redline_resume::export::{Page, Template};
-        let (template, page) = (request.template, request.page);
-        if redline_resume::measure(&document).bytes > redline_resume::MAX_DOCUMENT_BYTES {
-            return Err(IpcError::new(
-                ErrorKind::Invalid,
-                "the resume is larger than any resume can be; its pages were not drawn",
-            ));
-        }
-        let drawer = self.pages.clone();
-        let first = !self
-            .pages_warmed
-            .swap(true, std::sync::atomic::Ordering::Relaxed);
-        let (drawn, count) = tokio::task::spawn_blocking(move || {
-            let mut drawer = drawer.lock().unwrap_or_else(|e| e.into_inner());
-            let drawn = drawer.draw(&document, template, page, PAGE_PIXELS_PER_POINT);
-            drop(drawer);
-            if first {
-                // The Page view is open: lay the other template out once in the background, so that
-                // switching to it is not the first time Typst sees it (a first layout takes ~30 ms more).
-                let other = match template {
-                    Template::Classic => Template::Modern,
-                    Template::Modern => Template::Classic,
-                };
-                std::thread::spawn(move || drop(redline_pdf::warm(&document, other, page)));
-            }
-            drawn
-        })
-        .await
-        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
-        let (width, height) = match page {
-            Page::A4 => (595.28, 841.89),
-            Page::Letter => (612.0, 792.0),
-        };
-        let mut pngs = Vec::new();
-        let pages = drawn
-            .into_iter()
-            .map(|d| {
-                let key = format!("{:032x}", d.key);
-                let bytes = if have.contains(&key) {
-                    0
-                } else {
-                    pngs.push(d.png.clone());
-                    u32::try_from(d.png.len()).unwrap_or(u32::MAX)
-                };
-                PageImage { key, bytes }
-            })
-            .collect();
-        let header = PageImages {
-            pages,
-            count: u32::try_from(count).unwrap_or(u32::MAX),
-            width,
-            height,
-        };
-        Ok((header, pngs))
-    }
-
-    /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
-    /// and page size) made and read back in-process, per section, with what is missing or out of order.
-    pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, IpcError> {
-        let (template, page) = (request.template, request.page);
-        let open = self.open()?.lock().await;
-        let resume = open.store.head(open.document_id)?.document;
-        drop(open);
-        let report =
-            tokio::task::spawn_blocking(move || redline_pdf::ats::check(&resume, template, page))
-                .await
-                .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
-        Ok(AtsView::from(report))
-    }
-
-    /// The conversation about the document on screen (so that it survives a restart): its newest
-    /// [`CHAT_PAGE`] messages before `before` (the newest of all when `None`), oldest first. A year of
-    /// conversation is read a page at a time, as the user scrolls back.
-    pub async fn chat_history(&self, before: Option<i64>) -> Result<ChatPage, IpcError> {
-        let open = self.open()?.lock().await;
-        let mut messages = open
-            .store
-            .recent_messages(open.document_id, before, CHAT_PAGE + 1)?;
-        // One more than the page, to know whether there is more.
-        let older = (messages.len() > CHAT_PAGE).then(|| {
-            messages.remove(0);
-            messages[0].id
-        });
-        let lines = messages
-            .into_iter()
-            .filter_map(|m| {
-                let role = match m.role {
-                    redline_store::Role::User => ChatRole::User,
-                    redline_store::Role::Assistant => ChatRole::Assistant,
-                    _ => return None,
-                };
-                Some(ChatLine {
-                    role,
-                    text: m.content,
-                })
-            })
-            .collect();
-        Ok(ChatPage { lines, older })
-    }
-
-    /// Runs an AI turn for `message` against the saved provider (the environment on top), with its key
-    /// from `OPENAI_API_KEY` or the OS keychain.
-    pub async fn send(
-        &self,
-        message: &str,
-        selected: Option<String>,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
-        let config = self.configured().await?;
-        self.turn(config, message, selected, false, emit).await
-    }
-
-    /// "Tidy with the model" after an import from `source` (see [`tidy`]): a turn whose every edit waits
-    /// for the user's review, whatever review mode says.
-    pub async fn tidy(
-        &self,
-        source: &crate::ipc::TidySource,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
-        let config = self.configured().await?;
-        self.turn(config, &tidy::ask(source), None, true, emit)
-            .await
-    }
-
-    /// Plays the scripted demo on a fresh copy of the sample resume, through a replay server on
-    /// 127.0.0.1: no model, no key, nothing leaves the machine.
-    pub async fn demo(
-        &self,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
-        let fixture = redline_agent::fixtures::demo();
-        {
-            let mut open = self.open()?.lock().await;
-            let id = redline_agent::fixtures::demo_document(&mut open.store)?;
-            open.document_id = id;
-            let head = open.store.head(id)?;
-            emit(Streamed::Surface(
-                open.surface.create(head.number, head.document),
-            ));
-        }
-        emit(Streamed::Chat(ChatEvent::Status {
-            text: format!(
-                "Demo — scripted answers from a local replay server: no model, no key, nothing leaves this computer. It edits “{DEMO_TITLE}”, a fresh copy of the sample resume."
-            ),
-        }));
-        emit(Streamed::Chat(ChatEvent::User {
-            text: fixture.message.clone(),
-        }));
-        let (server, config) = redline_agent::fixtures::replay(&fixture, Duration::from_millis(25))
-            .await
-            .map_err(|e| {
-                IpcError::new(
-                    ErrorKind::Internal,
-                    format!("the demo could not start its local server: {e}"),
-                )
-            })?;
-        let summary = self.turn(config, &fixture.message, None, false, emit).await;
-        drop(server);
-        summary
-    }
-
-    /// One turn for `message`; with `review`, every edit waits for the user whatever review mode says.
-    async fn turn(
-        &self,
-        config: ProviderConfig,
-        message: &str,
-        selected: Option<String>,
-        review: bool,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
-        let cancel = CancellationToken::new();
-        // Marked as running until this function returns, however it returns (a failed read below included).
-        let _running = Running::start(&self.running, cancel.clone());
-        let mut open = self.open()?.lock().await;
-        let provider = redline_agent::settings::provider(&open.store, config)?;
-        let job = kept::job_of(&open.store, open.document_id)?;
-        let review = review || kept::review_mode(&open.store)?;
-        let Open {
-            store,
-            document_id,
-            surface,
-        } = &mut *open;
-        let result = Turn {
-            store,
-            document_id: Some(*document_id),
-            provider: &provider,
-            surface,
-            policy: Policy::default(),
-            selected,
-            cancel,
-            stall: Duration::from_secs(3),
-            job,
-            review,
-        }
-        .run(message, &mut |event| {
-            emit(match event {
-                TurnEvent::Surface { update } => Streamed::Surface(update),
-                other => Streamed::Chat(ChatEvent::from(other)),
-            })
-        })
-        .await;
-        drop(_running);
-        // What the server was found to take is kept for the next run; failing to keep it costs one
-        // refused request next time, not this turn.
-        if let Err(e) = redline_agent::settings::remember(&mut open.store, &provider, false) {
-            log::warn!("could not keep what the server takes: {e}");
-        }
-        if let Ok(outcome) = &result {
-            // Edits held for the user wait for them across a restart.
-            let id = open.document_id;
-            kept::keep_held(&mut open.store, id, &outcome.held)?;
-        }
-        match result {
-            Ok(outcome) => Ok(TurnSummary {
-                reply: outcome.reply,
-                revisions: outcome.revisions,
-                warnings: outcome.warnings,
-                asked: outcome.asked,
-            }),
-            Err(e) => Err(nothing_changed(&open.store, open.document_id, e)),
-        }
-    }
-
-    /// Applies edits a turn held for the user's confirmation, as one revision; returns its number.
-    pub async fn apply_held(
-        &self,
-        held: redline_agent::Held,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<u64, IpcError> {
-        let mut open = self.open()?.lock().await;
-        let Open {
-            store,
-            document_id,
-            surface,
-        } = &mut *open;
-        if held.document_id != *document_id {
-            return Err(IpcError::new(
-                ErrorKind::Conflict,
-                "these edits were proposed for another resume than the one on screen",
-            ));
-        }
-        match redline_agent::confirm(store, &held, &Policy::default()) {
-            Ok((committed, ops)) => {
-                let n = committed.info.number;
-                kept::drop_held(store, &held)?;
-                emit(Streamed::Surface(surface.patch(
-                    n,
-                    PatchState::Committed,
-                    ops,
-                )));
-                emit(Streamed::Chat(ChatEvent::Committed {
-                    revision: n,
-                    summary: committed.info.summary,
-                }));
-                Ok(n)
-            }
-            Err(e) => Err(nothing_changed(store, *document_id, e)),
-        }
-    }
-
-    /// The configuration to run with (see [`redline_agent::settings::resolve`]); what is missing in words,
-    /// with the demo as the way on.
-    async fn configured(&self) -> Result<ProviderConfig, IpcError> {
-        let open = self.open()?.lock().await;
-        redline_agent::settings::resolve_in(self.env, &open.store, self.keychain.as_ref(), |_| {})
-            .map_err(
-            |e| match e {
-                redline_agent::SetupError::Store(e) => IpcError::from(e),
-                other => IpcError::new(
-                    ErrorKind::NotConfigured,
-                    format!(
-                        "{other} (or `redline provider set` and `redline key set`). Or press “Try the demo” to see Redline edit without a model."
-                    ),
-                ),
-            },
-        )
-    }
-
-    /// The saved provider as the settings show it: never the key, only whether one is set.
-    pub async fn provider(&self) -> Result<ProviderView, IpcError> {
-        let open = self.open()?.lock().await;
-        let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
-        Ok(self.view(settings, saved))
-    }
-
-    fn view(&self, settings: redline_agent::ProviderSettings, saved: bool) -> ProviderView {
-        let account = settings.key_account();
-        let (key_set, keychain_problem) = match self.keychain.get(&account) {
-            Ok(key) => (key.is_some(), None),
-            Err(e) => (false, Some(e.to_string())),
-        };
-        let env = self.env;
-        // The environment's key counts only where it would be sent (settings::env_key_is_for).
-        let base_url = settings.clone().with_env(env).base_url;
-        let from_env = ["REDLINE_BASE_URL", "OPENAI_BASE_URL"]
-            .into_iter()
-            .any(|name| env(name).is_some())
-            || (env("OPENAI_API_KEY").is_some()
-                && redline_agent::settings::env_key_is_for(env, &base_url));
-        ProviderView {
-            settings,
-            saved,
-            key_set,
-            key_for: account.user(),
-            keychain_problem,
-            from_env,
-        }
-    }
-
-    /// Saves the provider settings (checked first: a URL, and no key sent unencrypted to another host).
-    pub async fn save_provider(
-        &self,
-        settings: redline_agent::ProviderSettings,
-    ) -> Result<ProviderView, IpcError> {
-        settings.check().map_err(|problem| {
-            IpcError::new(ErrorKind::Invalid, format!("{problem}; nothing was saved"))
-        })?;
-        let mut open = self.open()?.lock().await;
-        settings.save(&mut open.store)?;
-        Ok(self.view(settings, true))
-    }
-
-    /// Keeps `key` in the keychain for the saved provider and its host. The key is not returned, logged
-    /// or kept anywhere else.
-    pub async fn set_key(&self, key: String) -> Result<ProviderView, IpcError> {
-        let key = key.trim();
-        if key.is_empty() {
-            return Err(IpcError::new(
-                ErrorKind::Invalid,
-                "the key is empty; nothing was saved",
-            ));
-        }
-        let open = self.open()?.lock().await;
-        let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
-        self.keychain
-            .set(&settings.key_account(), key)
-            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
-        Ok(self.view(settings, saved))
-    }
-
-    /// Removes the saved provider's key from the keychain.
-    pub async fn clear_key(&self) -> Result<ProviderView, IpcError> {
-        let open = self.open()?.lock().await;
-        let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
-        self.keychain
-            .remove(&settings.key_account())
-            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
-        Ok(self.view(settings, saved))
-    }
-
-    /// The connection test against the saved provider (the environment on top).
-    pub async fn test_connection(
-        &self,
-    ) -> Result<redline_agent::probe::ConnectionReport, IpcError> {
-        let config = self.configured().await?;
-        // Tested from scratch, so that a server that changed is learned again; then remembered.
-        let provider = Provider::new(config);
-        let report = redline_agent::probe::test_connection(&provider).await;
-        let mut open = self.open()?.lock().await;
-        redline_agent::settings::remember(&mut open.store, &provider, true)?;
-        Ok(report)
-    }
-
-    /// Stops the turn in progress; true if there was one.
-    pub fn stop(&self) -> bool {
-        match self
-            .running
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-        {
-            Some(cancel) => {
-                cancel.cancel();
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-/// Every revision of `document_id`, oldest first, each summary in words: one written without a summary
-/// (by an older Redline, or a change that came with none) is described from its operations.
-pub fn history_in_words(
-    store: &Store,
-    document_id: i64,
-) -> Result<Vec<redline_store::RevisionInfo>, StoreError> {
-    let mut history = store.history(document_id)?;
-    for info in &mut history {
-        in_words(store, info)?;
-    }
-    Ok(history)
-}
-
-/// Revision `number` of `document_id`, its summary in words.
-pub fn revision_in_words(
-    store: &Store,
-    document_id: i64,
-    number: u64,
-) -> Result<redline_store::RevisionInfo, StoreError> {
-    let mut info = store.revision_info(document_id, number)?;
-    in_words(store, &mut info)?;
-    Ok(info)
-}
-
-/// A page of `document_id`'s history, newest first, summaries in words: at most `limit` revisions before
-/// `before` (from the head when `None`) whose words or source have every one of `words` (as a word or the
-/// start of one, in any case; all revisions when `words` is empty), and whether there are more.
-pub fn history_page_in_words(
-    store: &Store,
-    document_id: i64,
-    before: Option<u64>,
-    limit: usize,
-    words: &str,
-) -> Result<(Vec<redline_store::RevisionInfo>, bool), StoreError> {
-    let (mut page, more) = if words.trim().is_empty() {
-        store.history_page(document_id, before, limit, |_| Ok(true))?
-    } else {
-        let wanted: Vec<String> = words.split_whitespace().map(str::to_lowercase).collect();
-        store.search_history(document_id, words, before, limit, |info| {
-            in_words(store, info)?;
-            let said = format!("{} {}", info.summary, info.source.as_str()).to_lowercase();
-            Ok(wanted.iter().all(|w| said.contains(w.as_str())))
-        })?
-    };
-    for info in &mut page {
-        in_words(store, info)?;
-    }
-    Ok((page, more))
-}
-
-/// Describes a revision written without a summary from its operations.
-fn in_words(store: &Store, info: &mut redline_store::RevisionInfo) -> Result<(), StoreError> {
-    if info.summary.is_empty() {
-        let ops: Vec<redline_patch::Operation> = store
-            .forward(info.document_id, info.number)?
-            .iter()
-            .map(Into::into)
-            .collect();
-        info.summary = redline_patch::summarize(&ops);
-    }
-    Ok(())
 }
 
 /// The address a link from the resume may be opened at, in the system's browser or mail program: only
@@ -702,63 +247,6 @@ impl Drop for Running<'_> {
     fn drop(&mut self) {
         *self.0.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
-}
-
-/// The longest file name an export is given, in bytes, extension and " (n)" included: most file systems
-/// take 255 bytes, and a title of 200 CJK or Arabic characters is 600.
-const MAX_FILE_NAME_BYTES: usize = 255;
-
-/// How many messages of the conversation [`Engine::chat_history`] reads at a time.
-pub const CHAT_PAGE: usize = 200;
-
-/// The stem of an export's file name made from `title`: characters a file system may refuse replaced, cut
-/// at a character boundary so that the name with its suffix fits in [`MAX_FILE_NAME_BYTES`].
-fn file_stem(title: &str, extension: &str) -> String {
-    let stem: String = title
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || " -_.()".contains(c) {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    // Room for " (1000)." and the extension.
-    let room = MAX_FILE_NAME_BYTES - " (1000).".len() - extension.len();
-    let mut cut = stem.len().min(room);
-    while !stem.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    let stem = stem[..cut].trim().trim_matches('.');
-    match stem.is_empty() {
-        true => "resume".to_owned(),
-        false => stem.to_owned(),
-    }
-}
-
-/// A failure in the user's words, with the revision the resume stays at.
-fn nothing_changed(store: &Store, document_id: i64, error: impl Into<IpcError>) -> IpcError {
-    let error = error.into();
-    let head = store
-        .document(document_id)
-        .map(|d| d.head_revision)
-        .unwrap_or_default();
-    IpcError::new(
-        error.kind,
-        format!(
-            "{}. Your resume stays at revision {head}.",
-            capital(&error.message)
-        ),
-    )
-}
-
-fn capital(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
@@ -798,6 +286,13 @@ fn open(dir: &std::path::Path) -> Result<Open, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    use redline_agent::ProviderConfig;
+    use redline_patch::PatchState;
+
+    use crate::export::{MAX_FILE_NAME_BYTES, file_stem};
+    use crate::ipc::{ChatEvent, ChatRole, ExportRequest, Streamed};
     use redline_agent::Keychain as _;
 
     #[test]
@@ -1065,9 +560,7 @@ mod tests {
         assert_eq!(held.len(), 1, "{chat:?}");
         assert_eq!(held[0].descriptions, ["Change your title to “Pythonista”"]);
         assert!(
-            !chat
-                .iter()
-                .any(|c| matches!(c, ChatEvent::Status { text } if !text.is_empty())),
+            !chat.iter().any(|c| matches!(c, ChatEvent::Status { .. })),
             "the held edit is shown once, as `Held`: {chat:?}"
         );
         let mut surfaces = Vec::new();

@@ -12,10 +12,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
 use tokio::sync::Notify;
-use ts_rs::TS;
 
+pub use crate::ipc::StreamBatch;
 use crate::ipc::Streamed;
 
 /// The most messages one answer carries (the rest wait for the next request).
@@ -30,16 +29,6 @@ pub const KEEP_ENDED: Duration = Duration::from_secs(60);
 
 /// The most turns whose streams are kept at once; past it, the oldest go.
 pub const MAX_TURNS: usize = 16;
-
-/// What one request for a turn's stream is answered with.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct StreamBatch {
-    /// The messages, in the order they were sent.
-    pub items: Vec<Streamed>,
-    /// The turn is over and this is the last of it.
-    pub done: bool,
-}
 
 /// The streams of the turns in progress (and of those just ended, until their window has read them).
 #[derive(Default)]

@@ -3,6 +3,8 @@
 //! next to its definition (`StoreError::kind`, `StabilizerError::kind`, `ProviderError::kind`, …): this
 //! crate is the one word list they share, below all of them.
 
+#![forbid(unsafe_code)]
+
 use serde::Serialize;
 use ts_rs::TS;
 

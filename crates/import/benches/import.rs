@@ -37,7 +37,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| redline_pdf::ats::extract(black_box(pdf)).unwrap())
         });
     }
-    let docx = export::docx(&sample, Template::Classic, Page::A4);
+    let docx = redline_resume::docx::docx(&sample, Template::Classic, Page::A4);
     c.bench_function("import docx sample", |b| {
         b.iter(|| redline_import::import("bench", black_box(&docx)).unwrap())
     });

@@ -134,10 +134,10 @@ pub enum ImportError {
 }
 
 impl ImportError {
-    pub fn kind(&self) -> redline_kind::ErrorKind {
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
         match self {
             ImportError::Json(e) => e.kind(),
-            _ => redline_kind::ErrorKind::Refused,
+            _ => redline_error_kind::ErrorKind::Refused,
         }
     }
 

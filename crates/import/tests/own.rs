@@ -57,7 +57,7 @@ fn the_samples_own_exports_read_back_in_every_language_and_layout() {
             &text,
         ));
         for template in [Template::Classic, Template::Modern] {
-            let docx = export::docx(&want, template, Page::A4);
+            let docx = redline_resume::docx::docx(&want, template, Page::A4);
             let name = format!("{language:?} docx {template:?}");
             total.add(read_back(&name, &docx, &want, &text));
             for page in [Page::A4, Page::Letter] {

@@ -18,6 +18,8 @@
 //!   [`Surface`], which numbers the messages of one view by `seq`.
 //!
 
+#![forbid(unsafe_code)]
+
 pub mod apply;
 pub mod operation;
 pub mod pointer;

@@ -145,8 +145,8 @@ pub enum StabilizerError {
 impl StabilizerError {
     /// What kind of failure it is: a conflict (the resume changed under the edit), stopped, or refused
     /// (the model's answer broke a rule or was malformed).
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        use redline_kind::ErrorKind;
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        use redline_error_kind::ErrorKind;
         match self {
             StabilizerError::Conflict(_) => ErrorKind::Conflict,
             StabilizerError::Stopped(_) => ErrorKind::Stopped,

@@ -6,6 +6,8 @@
 //! Fallback for Chinese, Japanese and Korean) and embedded with Unicode maps; the PDF is tagged, with the
 //! person's name as title and author; links are clickable.
 
+#![forbid(unsafe_code)]
+
 pub mod ats;
 
 use std::collections::VecDeque;
@@ -30,8 +32,8 @@ pub struct PdfError(String);
 
 impl PdfError {
     /// What kind of failure it is: Typst failing on a resume that passed the schema is Redline's own.
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        redline_kind::ErrorKind::Internal
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        redline_error_kind::ErrorKind::Internal
     }
 }
 
@@ -243,24 +245,6 @@ fn data(resume: &Value, page: Page) -> Value {
                 "comma": words.comma_for(&e.keywords),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
-    })
-}
-
-/// The resume in `format`: the one place every export is made, for the CLI and the app alike.
-pub fn render(
-    resume: &Value,
-    format: redline_resume::export::Format,
-    template: Template,
-    page: Page,
-) -> Result<Vec<u8>, PdfError> {
-    use redline_resume::export::{self, Format};
-    Ok(match format {
-        Format::Pdf => pdf(resume, template, page)?,
-        Format::Html => export::html(resume, template, page).into_bytes(),
-        Format::Docx => export::docx(resume, template, page),
-        Format::Json => export::json(resume).into_bytes(),
-        Format::Markdown => export::markdown(resume).into_bytes(),
-        Format::Text => export::text(resume).into_bytes(),
     })
 }
 

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use redline_resume::export::{Format, Page, Template};
+use redline_resume::export::{Page, Template};
 use redline_resume::words::Language;
 use serde_json::{Value, json};
 
@@ -83,7 +83,7 @@ fn word_files_read_back_in_pandoc_and_libreoffice_with_every_field_in_order() {
         } else {
             (Template::Modern, Page::Letter)
         };
-        let bytes = redline_pdf::render(&resume, Format::Docx, template, page).unwrap();
+        let bytes = redline_resume::docx::docx(&resume, template, page);
         let path = dir.path().join(format!("{name}.docx"));
         std::fs::write(&path, bytes).unwrap();
         files.push((name, resume, path));
@@ -107,8 +107,8 @@ fn word_files_read_back_in_pandoc_and_libreoffice_with_every_field_in_order() {
 fn a_word_file_is_the_same_resume_every_time_and_has_its_language_and_page() {
     let mut resume = redline_resume::sample();
     resume["meta"] = json!({"language": "ar"});
-    let a = redline_pdf::render(&resume, Format::Docx, Template::Modern, Page::Letter).unwrap();
-    let b = redline_pdf::render(&resume, Format::Docx, Template::Modern, Page::Letter).unwrap();
+    let a = redline_resume::docx::docx(&resume, Template::Modern, Page::Letter);
+    let b = redline_resume::docx::docx(&resume, Template::Modern, Page::Letter);
     assert_eq!(a, b, "the same resume makes the same bytes");
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&a)).unwrap();
     let mut text = |name: &str| {

@@ -6,7 +6,6 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-pub use crate::docx::docx;
 use crate::outline::{Entry, Item, outline};
 use crate::words::words;
 
@@ -215,8 +214,8 @@ impl std::error::Error for UnknownName {}
 
 impl UnknownName {
     /// What kind of failure it is: a request that was wrong.
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        redline_kind::ErrorKind::Invalid
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        redline_error_kind::ErrorKind::Invalid
     }
 }
 

@@ -21,8 +21,10 @@
 //! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
 //!   PDF is made from the same outline by `redline-pdf` (Typst).
 
+#![forbid(unsafe_code)]
+
 pub mod coverage;
-mod docx;
+pub mod docx;
 pub mod export;
 pub mod outline;
 pub mod place;
@@ -224,8 +226,8 @@ pub enum ReadError {
 
 impl ReadError {
     /// What kind of failure it is: a file not found, one that could not be read, or one refused.
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        use redline_kind::ErrorKind;
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        use redline_error_kind::ErrorKind;
         match self {
             ReadError::Unreadable(_, io) if io.kind() == std::io::ErrorKind::NotFound => {
                 ErrorKind::NotFound

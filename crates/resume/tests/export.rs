@@ -3,6 +3,9 @@
 //! template: every text field present, under its own section heading, in document order; markup in any
 //! field shown as text; nothing fetched from elsewhere, no scripts; JSON lossless.
 
+// A test (or benchmark) may be longer than library code (clippy.toml).
+#![allow(clippy::too_many_lines)]
+
 use redline_resume::export::{self, Page, Template};
 use redline_resume::outline::{month_year, outline};
 use serde_json::Value;

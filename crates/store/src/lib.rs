@@ -15,6 +15,10 @@
 //! - [`data_dir`]: where the desktop app and the CLI keep their data, and how a test picks another folder.
 //! - [`StoreError`]: what can go wrong, in words a user can act on.
 
+#![forbid(unsafe_code)]
+// Tests may be longer than library code (clippy.toml).
+#![cfg_attr(test, allow(clippy::too_many_lines))]
+
 pub mod backup;
 mod conversation;
 pub mod data_dir;
@@ -149,8 +153,8 @@ pub enum StoreError {
 
 impl StoreError {
     /// What kind of failure it is, for the window's action and the CLI's exit status.
-    pub fn kind(&self) -> redline_kind::ErrorKind {
-        use redline_kind::ErrorKind;
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        use redline_error_kind::ErrorKind;
         match self {
             StoreError::Busy { .. } => ErrorKind::Busy,
             StoreError::ReadOnly { .. } | StoreError::DataDir { .. } => ErrorKind::ReadOnly,

@@ -3,7 +3,6 @@
 import type { Format } from "./Format";
 import type { Template } from "./Template";
 import type { Page } from "./Page";
-import type { AppEvent } from "./AppEvent";
 
 export const FORMATS: readonly { value: Format; label: string }[] = [
   { value: "pdf", label: "PDF" },
@@ -23,8 +22,3 @@ export const PAGES: readonly { value: Page; label: string }[] = [
   { value: "a4", label: "A4" },
   { value: "letter", label: "US Letter" },
 ];
-
-export const SURFACE_EVENT: AppEvent = "surface";
-export const CHAT_EVENT: AppEvent = "chat";
-export const MENU_EVENT: AppEvent = "menu";
-export const REVIEW_EVENT: AppEvent = "review";

@@ -31,7 +31,7 @@ import type { Operation } from "../bindings/Operation";
 import type { TailorView } from "../bindings/TailorView";
 import type { WordsChange } from "../bindings/WordsChange";
 import type { MenuAction } from "../bindings/MenuAction";
-import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT } from "../bindings/vocabulary";
+import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT } from "../bindings/events";
 import { PageUrls, type PagesShown } from "./pages";
 import { probeHandled } from "./probe";
 

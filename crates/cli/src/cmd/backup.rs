@@ -5,15 +5,14 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use redline_store::Store;
 use serde_json::json;
 
-use super::print_json;
+use super::{failed, on_engine, print_json};
 use crate::{Exit, fail};
 
 /// `redline backup`.
-pub fn run(store: &mut Store, json: bool, out: &mut impl Write) -> Result<()> {
-    let path = store.backup_now()?;
+pub fn run(data_dir: &Path, json: bool, out: &mut impl Write) -> Result<()> {
+    let path = on_engine(data_dir, async |engine| engine.backup().await)?;
     if json {
         print_json(&mut *out, &json!({"path": path.display().to_string()}))?;
     } else {
@@ -22,10 +21,10 @@ pub fn run(store: &mut Store, json: bool, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// `redline check`.
-pub fn check(store: &mut Store, json: bool, out: &mut impl Write) -> Result<()> {
-    let found = store.check()?;
-    let path = store.path().display().to_string();
+/// `redline check`: exits 1 when anything is wrong, each problem said (the first ten).
+pub fn check(data_dir: &Path, json: bool, out: &mut impl Write) -> Result<()> {
+    let checked = on_engine(data_dir, async |engine| engine.check().await)?;
+    let (path, found) = (checked.path.display().to_string(), checked.found);
     if json {
         print_json(
             &mut *out,
@@ -52,9 +51,9 @@ pub fn check(store: &mut Store, json: bool, out: &mut impl Write) -> Result<()> 
     ))
 }
 
-/// `redline recover`: a damaged database set aside, its latest backup opened.
+/// `redline recover`: works on the data folder, with no engine (the database may not open).
 pub fn recover(data_dir: &Path, force: bool, out: &mut impl Write) -> Result<()> {
-    let recovery = redline_store::backup::recover(data_dir, force)?;
+    let recovery = redline_engine::database::recover(data_dir, force).map_err(failed)?;
     writeln!(out, "Opened the backup {}.", recovery.backup.display())?;
     for aside in &recovery.set_aside {
         writeln!(out, "The damaged file is kept as {}.", aside.display())?;

@@ -1,18 +1,14 @@
 //! `redline chat` and `redline demo`: one AI turn in the terminal, readable or as JSON lines.
 
 use std::io::Write;
-use std::time::Duration;
+use std::path::Path;
 
 use anyhow::Result;
-use redline_agent::fixtures::Fixture;
-use redline_agent::{ProviderConfig, ReplayServer, Turn, TurnEvent};
-use redline_patch::{Policy, Surface, SurfaceUpdate};
-use redline_store::Store;
-
-use super::document;
-use redline_agent::OsKeychain;
+use redline_engine::Engine;
+use redline_engine::SurfaceUpdate;
+use redline_engine::chat::{ChatAsk, ChatEnd, ServerChoice, TurnEvent};
+use redline_engine::ipc::IpcError;
 use serde_json::json;
-use tokio_util::sync::CancellationToken;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -46,23 +42,18 @@ pub struct Server {
 }
 
 impl Server {
-    /// The saved provider, with the environment and then these flags on top.
-    pub fn config(self, store: &Store) -> Result<ProviderConfig> {
-        let Server {
-            base_url,
-            model,
-            patch_model,
-        } = self;
-        Ok(redline_agent::settings::resolve(
-            store,
-            &OsKeychain,
-            |settings| settings.choose(base_url, model, patch_model),
-        )?)
+    /// The choice as the engine takes it.
+    pub fn choice(self) -> ServerChoice {
+        ServerChoice {
+            base_url: self.base_url,
+            model: self.model,
+            patch_model: self.patch_model,
+        }
     }
 }
 
 /// `redline chat`: the saved provider, with the environment and then the flags on top.
-pub fn run(store: &mut Store, args: Args) -> Result<()> {
+pub fn run(data_dir: &Path, args: Args) -> Result<()> {
     let Args {
         message,
         doc,
@@ -70,133 +61,127 @@ pub fn run(store: &mut Store, args: Args) -> Result<()> {
         json,
         new,
     } = args;
-    let doc = if new {
-        None
-    } else {
-        Some(document(&mut *store, doc)?)
+    let ask = |document| ChatAsk {
+        message,
+        document,
+        server: server.choice(),
+        always_review: false,
     };
-    let config = server.config(store)?;
-    run_turn(&mut *store, doc, config, &message, json, None, false)?;
-    Ok(())
+    turn(data_dir, json, async |engine, emit| {
+        let document = match new {
+            true => None,
+            false => Some(engine.resolve(doc).await?),
+        };
+        engine.chat(ask(document), emit).await
+    })
 }
 
-/// Runs one turn for `message` on `doc` and prints it as it streams; with `always_review`, every edit
-/// waits for the user (`redline held`) whatever review mode says.
+/// Runs one turn for `message` on `doc` with the saved provider and prints it as it streams; with
+/// `always_review`, every edit waits for the user (`redline held`) whatever review mode says.
 pub fn run_turn(
-    store: &mut Store,
+    data_dir: &Path,
     doc: Option<i64>,
-    config: ProviderConfig,
+    server: Option<Server>,
     message: &str,
     json: bool,
-    server: Option<ReplayServer>,
     always_review: bool,
+) -> Result<()> {
+    let ask = ChatAsk {
+        message: message.to_owned(),
+        document: doc,
+        server: server.map(Server::choice).unwrap_or_default(),
+        always_review,
+    };
+    turn(data_dir, json, async |engine, emit| {
+        engine.chat(ask, emit).await
+    })
+}
+
+/// Plays the scripted demo through a replay server on 127.0.0.1, on a fresh copy of the sample resume.
+pub fn demo(data_dir: &Path, json: bool) -> Result<()> {
+    turn(data_dir, json, async |engine, emit| {
+        let started = |doc: i64, message: &str| {
+            if !json {
+                println!(
+                    "DEMO — scripted answers from a local replay server: no model, no key, nothing leaves this machine."
+                );
+                println!(
+                    "It edits “{}” (document {doc}), a fresh copy of the sample resume.\n",
+                    redline_engine::DEMO_TITLE
+                );
+                println!("you: {message}\n");
+            }
+        };
+        engine.demo_chat(started, emit).await
+    })
+}
+
+/// Starts the engine, runs the turn `run` starts with every event printed as it comes (Ctrl-C stops it
+/// and rolls back its preview), and says how it ended.
+fn turn(
+    data_dir: &Path,
+    json: bool,
+    run: impl AsyncFnOnce(&Engine, &mut (dyn FnMut(&TurnEvent) + Send)) -> Result<ChatEnd, IpcError>,
 ) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
-        let _server = server;
-        let provider = redline_agent::settings::provider(store, config)?;
-        let cancel = CancellationToken::new();
-        let stop = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                stop.cancel();
-            }
-        });
-        // As in the window: review mode holds every edit for the user, and a tailored copy shows the
-        // model its posting.
-        let review =
-            always_review || redline_engine::kept::review_mode(store).map_err(super::failed)?;
-        let job = match doc {
-            Some(id) => redline_engine::kept::job_of(store, id).map_err(super::failed)?,
-            None => None,
-        };
-        let mut surface = Surface::new("cli");
+    let (_, engine) = super::bare(data_dir)?;
+    let end = runtime.block_on(async {
         let mut out = super::Terminal(std::io::stdout());
-        let mut emit = |event: TurnEvent| {
-            let _ = print_event(&mut out, &event, json);
+        let mut emit = |event: &TurnEvent| {
+            let _ = print_event(&mut out, event, json);
         };
-        let result = Turn {
-            store: &mut *store,
-            document_id: doc,
-            provider: &provider,
-            surface: &mut surface,
-            policy: Policy::default(),
-            selected: None,
-            cancel,
-            stall: Duration::from_secs(3),
-            job,
-            review,
+        let turn = run(&engine, &mut emit);
+        tokio::pin!(turn);
+        loop {
+            tokio::select! {
+                end = &mut turn => break end,
+                Ok(()) = tokio::signal::ctrl_c() => {
+                    engine.stop();
+                }
+            }
         }
-        .run(message, &mut emit)
-        .await;
-        // What the server was found to take is kept for the next run (a failure costs one refused
-        // request next time, not this turn).
-        if let Err(e) = redline_agent::settings::remember(store, &provider, false) {
-            eprintln!(
-                "redline: could not keep what the server takes: {}",
-                super::for_terminal(&e.to_string())
-            );
-        }
-        if let (Ok(outcome), Some(id)) = (&result, result.as_ref().ok().and_then(|o| o.document_id))
-        {
-            // Edits held for the user wait for them (`redline held`, or the app) across runs.
-            redline_engine::kept::keep_held(store, id, &outcome.held).map_err(super::failed)?;
-        }
-        finish(store, doc, result, json)
-    })
+    });
+    finish(end.map_err(super::failed)?, json)
 }
 
 /// Says how the turn ended: the revisions it committed, each operation in words (or one JSON line), and
 /// what waits for the user; a failure in words, with the revision the resume stays at.
-fn finish(
-    store: &Store,
-    doc: Option<i64>,
-    result: Result<redline_agent::TurnOutcome, redline_agent::TurnError>,
-    json: bool,
-) -> Result<()> {
+fn finish(end: ChatEnd, json: bool) -> Result<()> {
     let mut out = super::Terminal(std::io::stdout().lock());
-    let doc = match &result {
-        Ok(outcome) => outcome.document_id,
-        Err(_) => doc,
-    };
-    let head = match doc {
-        Some(doc) => store.document(doc)?.head_revision,
-        None => 0,
-    };
+    let ChatEnd {
+        document: doc,
+        head,
+        result,
+    } = end;
     match result {
-        Ok(outcome) => {
+        Ok(done) => {
+            let committed: Vec<u64> = done.revisions.iter().map(|(n, _)| *n).collect();
             if json {
                 writeln!(
                     out,
                     "{}",
-                    json!({"kind": "done", "document": doc, "revision": head, "committed": outcome.revisions, "warnings": outcome.warnings})
+                    json!({"kind": "done", "document": doc, "revision": head, "committed": committed, "warnings": done.warnings})
                 )?;
-            } else {
-                writeln!(out)?;
-                for n in &outcome.revisions {
-                    writeln!(out, "✓ revision {n}:")?;
-                    let Some(doc) = doc else { continue };
-                    if *n == 1 {
-                        writeln!(out, "    created document {doc}")?;
-                        continue;
-                    }
-                    for op in store.diff(doc, n - 1, *n)?.iter() {
-                        let op: redline_patch::Operation = op.into();
-                        writeln!(out, "    {}", op.describe())?;
-                    }
+                return Ok(());
+            }
+            writeln!(out)?;
+            for (n, ops) in &done.revisions {
+                writeln!(out, "✓ revision {n}:")?;
+                for op in ops {
+                    writeln!(out, "    {op}")?;
                 }
-                if outcome.revisions.is_empty() {
-                    writeln!(out, "The resume was not changed (revision {head}).")?;
-                }
-                let held: usize = outcome.held.iter().map(|h| h.ops.len()).sum();
-                if held > 0 {
-                    writeln!(
-                        out,
-                        "{held} edit(s) wait for you: `redline held` lists them, `redline held accept N` applies one."
-                    )?;
-                }
+            }
+            if done.revisions.is_empty() {
+                writeln!(out, "The resume was not changed (revision {head}).")?;
+            }
+            if done.held > 0 {
+                writeln!(
+                    out,
+                    "{} edit(s) wait for you: `redline held` lists them, `redline held accept N` applies one.",
+                    done.held
+                )?;
             }
             Ok(())
         }
@@ -205,10 +190,10 @@ fn finish(
                 writeln!(
                     out,
                     "{}",
-                    json!({"kind": "failed", "document": doc, "revision": head, "error": error.to_string()})
+                    json!({"kind": "failed", "document": doc, "revision": head, "error": error.message})
                 )?;
             }
-            let exit = crate::Exit::from(error.kind());
+            let exit = crate::Exit::from(error.kind);
             let message = match doc {
                 Some(_) => format!("{error} (the resume stays at revision {head})"),
                 None => format!("{error} (no resume was created)"),
@@ -216,40 +201,6 @@ fn finish(
             Err(crate::fail(exit, message))
         }
     }
-}
-
-/// Plays the scripted demo through a replay server on 127.0.0.1, on a fresh copy of the sample resume.
-pub fn demo(store: &mut Store, json: bool) -> Result<()> {
-    let fixture: Fixture = redline_agent::fixtures::demo();
-    let doc = redline_agent::fixtures::demo_document(store)?;
-    if !json {
-        println!(
-            "DEMO — scripted answers from a local replay server: no model, no key, nothing leaves this machine."
-        );
-        println!(
-            "It edits “{}” (document {doc}), a fresh copy of the sample resume.\n",
-            redline_agent::fixtures::DEMO_TITLE
-        );
-        println!("you: {}\n", fixture.message);
-    }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let (server, config) = runtime.block_on(redline_agent::fixtures::replay(
-        &fixture,
-        Duration::from_millis(12),
-    ))?;
-    // The server runs on its own runtime thread while the turn runs on another.
-    std::thread::spawn(move || runtime.block_on(std::future::pending::<()>()));
-    run_turn(
-        store,
-        Some(doc),
-        config,
-        &fixture.message,
-        json,
-        Some(server),
-        false,
-    )
 }
 
 fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::Result<()> {

@@ -1,16 +1,15 @@
-//! `redline delete ID` and `undelete ID`: a resume leaves the list, softly, and comes back.
+//! `redline delete ID` and `redline undelete ID`: a resume deleted softly, and brought back.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
-use redline_store::Store;
 use serde_json::json;
 
-use super::print_json;
+use super::{on_engine, print_json};
 
-/// `redline delete`.
-pub fn delete(store: &mut Store, id: i64, json: bool, out: &mut impl Write) -> Result<()> {
-    store.delete(id)?;
+pub fn delete(data_dir: &Path, id: i64, json: bool, out: &mut impl Write) -> Result<()> {
+    on_engine(data_dir, async |engine| engine.delete_only(id).await)?;
     if json {
         print_json(&mut *out, &json!({"id": id, "deleted": true}))?;
     } else {
@@ -22,9 +21,8 @@ pub fn delete(store: &mut Store, id: i64, json: bool, out: &mut impl Write) -> R
     Ok(())
 }
 
-/// `redline undelete`.
-pub fn undelete(store: &mut Store, id: i64, json: bool, out: &mut impl Write) -> Result<()> {
-    store.undelete(id)?;
+pub fn undelete(data_dir: &Path, id: i64, json: bool, out: &mut impl Write) -> Result<()> {
+    on_engine(data_dir, async |engine| engine.undelete(id).await)?;
     if json {
         print_json(&mut *out, &json!({"id": id, "deleted": false}))?;
     } else {

@@ -1,22 +1,17 @@
-//! `redline diff A B`: the RFC 6902 patch from revision A to revision B.
+//! `redline diff A B`: the RFC 6902 patch between two revisions of a resume.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
-use redline_store::Store;
 
-use super::document;
+use super::on_document;
 
-/// `redline diff`.
-pub fn run(
-    store: &mut Store,
-    a: u64,
-    b: u64,
-    doc: Option<i64>,
-    out: &mut impl Write,
-) -> Result<()> {
-    let doc = document(&mut *store, doc)?;
-    serde_json::to_writer_pretty(&mut *out, &store.diff(doc, a, b)?)?;
+pub fn run(data_dir: &Path, a: u64, b: u64, doc: Option<i64>, out: &mut impl Write) -> Result<()> {
+    let patch = on_document(data_dir, doc, async |engine, id| {
+        engine.diff(id, a, b).await
+    })?;
+    serde_json::to_writer_pretty(&mut *out, &patch)?;
     writeln!(out)?;
     Ok(())
 }

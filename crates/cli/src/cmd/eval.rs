@@ -1,19 +1,16 @@
 //! `redline eval`: a suite of asks against the configured model, each on a fresh copy of its resume, each
-//! result checked with no model ([`redline_agent::eval`]). The user's own resumes are never touched: every
+//! result checked with no model (`redline_engine::chat::eval_ask`). The user's own resumes are never touched: every
 //! ask runs in a throwaway store.
 
 use std::io::{Read as _, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use redline_agent::eval::{Outcome, Suite, Totals};
-use redline_store::Store;
+use redline_engine::chat::{EvalOutcome as Outcome, Suite, Totals};
 use serde_json::json;
 
 use super::plain;
 
-/// The largest suite read, in bytes: a suite of a hundred asks, each with a resume of its own, is under
-/// 2 MB.
 const MAX_SUITE_BYTES: u64 = 8 << 20;
 
 #[derive(Debug, clap::Args)]
@@ -36,11 +33,12 @@ pub struct Args {
 }
 
 /// `redline eval`.
-pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
+pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
     let suite: Suite = match &args.suite {
         Some(path) => {
             let mut text = String::new();
-            redline_resume::open_regular(path, &path.display().to_string())?
+            redline_engine::open_regular(path, &path.display().to_string())
+                .map_err(|e| crate::fail(crate::Exit::from(e.kind()), e.to_string()))?
                 .take(MAX_SUITE_BYTES + 1)
                 .read_to_string(&mut text)
                 .with_context(|| format!("cannot read the suite {}", path.display()))?;
@@ -69,28 +67,10 @@ pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
                 .is_none_or(|o| a.name.contains(o.as_str()))
         })
         .collect();
-    let config = args.server.config(store)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    // What the server takes, learned once (the connection test) when nothing was learned before.
-    let learned = match redline_agent::settings::learned(store, &config.base_url)? {
-        Some(learned) => learned,
-        None => {
-            let provider = redline_agent::Provider::new(config.clone());
-            let report = runtime.block_on(redline_agent::probe::test_connection(&provider));
-            if !report.works() {
-                let problem = report
-                    .chat
-                    .problem
-                    .or(report.patch.problem)
-                    .unwrap_or_default();
-                anyhow::bail!("the server does not answer as a model server should: {problem}");
-            }
-            redline_agent::settings::remember(store, &provider, true)?;
-            provider.learned()
-        }
-    };
+    let (runtime, engine) = super::bare(data_dir)?;
+    let (config, learned) = runtime
+        .block_on(engine.eval_setup(args.server.choice()))
+        .map_err(super::failed)?;
     if !args.json {
         writeln!(
             out,
@@ -103,9 +83,9 @@ pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
     }
     let mut outcomes: Vec<Outcome> = Vec::new();
     for ask in &asks {
-        let dir = tempfile::tempdir()?;
-        let outcome =
-            runtime.block_on(redline_agent::eval::run(&config, &learned, ask, dir.path()));
+        let outcome = runtime
+            .block_on(engine.eval_ask(&config, &learned, ask))
+            .map_err(super::failed)?;
         if !args.json {
             line(out, &outcome)?;
         }

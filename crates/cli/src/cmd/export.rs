@@ -2,16 +2,15 @@
 //! or to standard output.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use redline_store::Store;
+use redline_engine::ipc::ExportRequest;
+use redline_engine::{Format, Page, Template};
 use serde_json::json;
 
-use super::{document, print_json};
-use redline_resume::export::{Format, Page, Template};
-
-use crate::{Exit, fail, formats, pages, templates};
+use super::{on_document, print_json};
+use crate::{formats, pages, templates};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -38,7 +37,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
+pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
     let Args {
         format,
         template,
@@ -48,41 +47,27 @@ pub fn run(store: &mut Store, args: Args, out: &mut impl Write) -> Result<()> {
         force,
         json,
     } = args;
-    let to_stdout = output.as_os_str() == "-";
-    if !to_stdout && output.exists() && !force {
-        return Err(fail(
-            Exit::Refused,
-            format!(
-                "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
-                output.display()
-            ),
-        ));
-    }
-    let doc = document(&mut *store, doc)?;
-    let resume = store.head(doc)?.document;
-    let bytes = redline_pdf::render(&resume, format, template, page)?;
-    if to_stdout {
+    let request = ExportRequest {
+        format,
+        template,
+        page,
+    };
+    if output.as_os_str() == "-" {
+        let bytes = on_document(data_dir, doc, async |engine, id| {
+            engine.render_of(id, request).await
+        })?;
         out.write_all(&bytes)?;
         out.flush()?;
         return Ok(());
     }
-    redline_resume::export::write_new(&output, &bytes, force).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                fail(
-                    Exit::Refused,
-                    format!(
-                        "{} appeared while the export was being made; it was left alone and nothing was written",
-                        output.display()
-                    ),
-                )
-            } else {
-                anyhow::anyhow!("cannot write {}: {e}", output.display())
-            }
-        })?;
+    let (doc, bytes) = on_document(data_dir, doc, async |engine, id| {
+        let written = engine.export_to(id, request, &output, force).await?;
+        Ok((id, written))
+    })?;
     if json {
         print_json(
             &mut *out,
-            &json!({"id": doc, "path": output.display().to_string(), "bytes": bytes.len()}),
+            &json!({"id": doc, "path": output.display().to_string(), "bytes": bytes}),
         )?;
     } else {
         writeln!(out, "Exported to {}", output.display())?;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Subcommand;
-use redline_agent::Held;
+use redline_engine::Held;
 use serde_json::json;
 
 use super::{engine, failed, plain, print};

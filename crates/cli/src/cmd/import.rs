@@ -2,95 +2,25 @@
 //! JSON Resume, known by its content — read into a new document with no model. A PDF is read in a child
 //! process bounded in memory and time, like `redline ats --pdf`.
 
-use std::io::{Read as _, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use redline_import::{Format, Imported};
-use redline_store::Store;
+use redline_engine::import;
 use serde_json::json;
 
-use super::print_json;
-use crate::{Exit, fail};
+use super::{failed, on_engine, print_json};
 
 /// `redline read-pdf-lines PATH` (hidden): the child process that reads a PDF's lines for an import.
 pub fn read_pdf_lines(path: &Path) -> Result<()> {
-    redline_import::child::cap(redline_import::child::memory_limit());
-    let bytes = super::ats::read_limited(path, redline_import::MAX_FILE_BYTES)?;
-    let lines = redline_import::pdf_lines(&bytes)
-        .map_err(|e| fail(Exit::Refused, format!("{}: {e}", path.display())))?;
-    serde_json::to_writer(std::io::stdout().lock(), &lines)?;
+    let json = redline_engine::pdf_child::print_lines(path).map_err(failed)?;
+    std::io::stdout().lock().write_all(&json)?;
     Ok(())
-}
-
-/// The bytes of `file` (`-`: standard input), at most [`redline_import::MAX_FILE_BYTES`].
-fn bytes_of(file: &Path) -> Result<Vec<u8>> {
-    if file.as_os_str() != "-" {
-        let name = file.display().to_string();
-        let opened = redline_resume::open_regular(file, &name)?;
-        return limited(opened, &name);
-    }
-    limited(std::io::stdin().lock(), "standard input")
-}
-
-fn limited(reader: impl std::io::Read, name: &str) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    reader
-        .take(redline_import::MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(Exit::Failed, format!("cannot read {name}: {e}")))?;
-    if bytes.len() as u64 > redline_import::MAX_FILE_BYTES {
-        return Err(fail(
-            Exit::Refused,
-            format!(
-                "{name} is larger than {} MB, far more than any resume; nothing was imported",
-                redline_import::MAX_FILE_BYTES >> 20
-            ),
-        ));
-    }
-    Ok(bytes)
-}
-
-/// `file` read as a resume; a PDF's lines come from a bounded child process.
-fn read(file: &Path, bytes: &[u8]) -> Result<Imported> {
-    let name = if file.as_os_str() == "-" {
-        "standard input".to_owned()
-    } else {
-        file.display().to_string()
-    };
-    let refused = |e: redline_import::ImportError| -> anyhow::Error {
-        if e.names_the_file() {
-            e.into()
-        } else {
-            fail(Exit::Refused, format!("{name}: {e}"))
-        }
-    };
-    if redline_import::sniff(bytes).map_err(refused)? != Format::Pdf {
-        return redline_import::import(&name, bytes).map_err(refused);
-    }
-    // The child reads a file: standard input's bytes are written to one first.
-    let spooled;
-    let path = if file.as_os_str() == "-" {
-        let mut temp = tempfile::NamedTempFile::new()?;
-        temp.write_all(bytes)?;
-        spooled = temp;
-        spooled.path().to_path_buf()
-    } else {
-        file.to_path_buf()
-    };
-    let out = super::ats::read_bounded("read-pdf-lines", &path)?;
-    let lines: Vec<redline_import::Line> = serde_json::from_slice(&out).map_err(|e| {
-        fail(
-            Exit::Failed,
-            format!("{name}: its lines came back unreadable: {e}"),
-        )
-    })?;
-    redline_import::from_lines(Format::Pdf, &lines).map_err(refused)
 }
 
 /// `redline import`.
 pub fn run(
-    store: &mut Store,
+    data_dir: &Path,
     file: PathBuf,
     title: Option<String>,
     dry_run: bool,
@@ -98,28 +28,30 @@ pub fn run(
     tidy: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let bytes = bytes_of(&file)?;
-    let imported = read(&file, &bytes)?;
-    let title = title.unwrap_or_else(|| redline_resume::title_of(&imported.document));
-    let (id, title, revision) = if dry_run {
-        (None, title, None)
-    } else {
-        let id = store.import(&title, &imported.document)?;
-        let row = store.document(id)?;
-        (Some(id), row.title, Some(row.head_revision))
+    let (bytes, name, path) = bytes_of(&file)?;
+    let (imported, kept) = on_engine(data_dir, async |engine| {
+        let imported = engine.read_file(&name, path, &bytes).await?;
+        let kept = match dry_run {
+            true => None,
+            false => Some(engine.keep_import(&imported, title.clone()).await?),
+        };
+        Ok((imported, kept))
+    })?;
+    let (id, title, revision) = match kept {
+        Some(kept) => (Some(kept.id), kept.title, Some(kept.revision)),
+        None => (
+            None,
+            title.unwrap_or_else(|| import::title_of(&imported.document)),
+            None,
+        ),
     };
     // With --tidy, the model is asked about the new document once the import is said.
-    let tidy = id.filter(|_| tidy).map(|id| {
-        let source = redline_engine::ipc::TidySource {
-            name: file.file_name().map_or("standard input".into(), |n| {
-                n.to_string_lossy().into_owned()
-            }),
-            format: imported.format.label().to_owned(),
-            lines: imported.lines.clone(),
-            unplaced: imported.unplaced.clone(),
-        };
-        (id, redline_engine::tidy::ask(&source))
+    let shown_name = file.file_name().map_or("standard input".into(), |n| {
+        n.to_string_lossy().into_owned()
     });
+    let tidy = id
+        .filter(|_| tidy)
+        .map(|id| (id, import::tidy_ask(&shown_name, &imported)));
     if json {
         print_json(
             &mut *out,
@@ -132,22 +64,45 @@ pub fn run(
                 "unplaced": imported.unplaced,
             }),
         )?;
-        return tidied(store, tidy, json, out);
+        return tidied(data_dir, tidy, json, out);
     }
+    say(out, id, &title, &imported)?;
+    tidied(data_dir, tidy, json, out)
+}
+
+/// The bytes of `file` (`-`: standard input), how it is named in words, and its path when it is a file.
+fn bytes_of(file: &Path) -> Result<(Vec<u8>, String, Option<&Path>)> {
+    if file.as_os_str() == "-" {
+        let bytes =
+            import::bytes_from(std::io::stdin().lock(), "standard input").map_err(failed)?;
+        return Ok((bytes, "standard input".to_owned(), None));
+    }
+    let bytes = import::file_bytes(file).map_err(failed)?;
+    Ok((bytes, file.display().to_string(), Some(file)))
+}
+
+/// What was read, in words: the new document (or, for a dry run, the resume as text) and the lines that
+/// found no place.
+fn say(
+    out: &mut impl Write,
+    id: Option<i64>,
+    title: &str,
+    imported: &import::Imported,
+) -> Result<()> {
     let what = imported.format.label();
     match id {
         Some(id) => writeln!(
             out,
             "Imported “{}” ({what}) as document {id}.",
-            super::plain(&title)
+            super::plain(title)
         )?,
         None => {
             writeln!(
                 out,
                 "Read “{}” ({what}); nothing was written:",
-                super::plain(&title)
+                super::plain(title)
             )?;
-            writeln!(out, "{}", redline_resume::export::text(&imported.document))?;
+            writeln!(out, "{}", import::text(&imported.document))?;
         }
     }
     if !imported.unplaced.is_empty() {
@@ -160,12 +115,12 @@ pub fn run(
             writeln!(out, "  {}", super::plain(line))?;
         }
     }
-    tidied(store, tidy, json, out)
+    Ok(())
 }
 
 /// Runs the tidy turn, if one was asked for, on the new document: its edits all wait for the user.
 fn tidied(
-    store: &mut Store,
+    data_dir: &Path,
     tidy: Option<(i64, String)>,
     json: bool,
     out: &mut impl Write,
@@ -177,6 +132,5 @@ fn tidied(
         writeln!(out, "\nTidying with the model; every edit waits for you.")?;
     }
     out.flush()?;
-    let config = redline_agent::settings::resolve(&*store, &redline_agent::OsKeychain, |_| {})?;
-    super::chat::run_turn(store, Some(id), config, &ask, json, None, true)
+    super::chat::run_turn(data_dir, Some(id), None, &ask, json, true)
 }

@@ -1,6 +1,6 @@
-//! The commands, one module each. Those the window has too drive the engine as the window does
-//! (`redline_engine::Engine`: tailoring, the resume's words, held edits, review mode); the others work on
-//! the store the engine uses. Each prints words, or JSON with `--json` ([`print`], [`print_json`]).
+//! The commands, one module each. Each parses its arguments, calls one operation of the engine
+//! (`redline_engine::Engine`, the one the window drives) on the resume it names, and prints words, or
+//! JSON with `--json` ([`print`], [`print_json`]).
 
 pub mod ats;
 pub mod backup;
@@ -28,8 +28,8 @@ use std::path::Path;
 
 use anyhow::Result;
 use redline_engine::Engine;
+use redline_engine::history::Changed;
 use redline_engine::ipc::IpcError;
-use redline_store::{Committed, Store};
 use serde_json::{Value, json};
 
 use crate::{Exit, fail};
@@ -51,6 +51,40 @@ pub(crate) fn engine(
         runtime.block_on(engine.use_document(id)).map_err(failed)?;
     }
     Ok((runtime, engine))
+}
+
+/// Starts the engine on `data_dir` and carries out `op`, a command's one engine operation.
+pub(crate) fn on_engine<T>(
+    data_dir: &Path,
+    op: impl AsyncFnOnce(&Engine) -> Result<T, IpcError>,
+) -> Result<T> {
+    let (runtime, engine) = bare(data_dir)?;
+    runtime.block_on(op(&engine)).map_err(failed)
+}
+
+/// Starts the engine on `data_dir`, finds the resume `doc` names (by default the current one) and carries
+/// out `op` on it: a command's one engine operation, with the resume's id.
+pub(crate) fn on_document<T>(
+    data_dir: &Path,
+    doc: Option<i64>,
+    op: impl AsyncFnOnce(&Engine, i64) -> Result<T, IpcError>,
+) -> Result<T> {
+    let (runtime, engine) = bare(data_dir)?;
+    runtime
+        .block_on(async {
+            let id = engine.resolve(doc).await?;
+            op(&engine, id).await
+        })
+        .map_err(failed)
+}
+
+/// The engine on `data_dir` as a command starts it ([`Engine::start_bare`]), with a runtime to drive it.
+pub(crate) fn bare(data_dir: &Path) -> Result<(tokio::runtime::Runtime, Engine)> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    // A store that did not open says why, with its kind, on the command's first call.
+    Ok((runtime, Engine::start_bare(data_dir.to_owned())))
 }
 
 /// An engine's failure as the command line says it: its words, and the exit status of its kind.
@@ -133,26 +167,14 @@ pub(crate) fn local(ms: i64) -> String {
         .unwrap_or_default()
 }
 
-/// The document a command acts on: the one named, or the one changed last.
-pub(crate) fn document(store: &mut Store, doc: Option<i64>) -> Result<i64> {
-    Ok(match doc {
-        Some(id) => store.document(id)?.id,
-        None => store.current_or_import(redline_resume::first_resume)?.id,
-    })
-}
-
-pub(crate) fn report(out: &mut impl Write, doc: i64, done: &Committed, json: bool) -> Result<()> {
+pub(crate) fn report(out: &mut impl Write, done: &Changed, json: bool) -> Result<()> {
     if json {
         return print_json(
             out,
-            &json!({"id": doc, "revision": done.info.number, "summary": done.info.summary}),
+            &json!({"id": done.document_id, "revision": done.revision, "summary": done.summary}),
         );
     }
-    writeln!(
-        out,
-        "{} — now at revision {}.",
-        done.info.summary, done.info.number
-    )?;
+    writeln!(out, "{} — now at revision {}.", done.summary, done.revision)?;
     Ok(())
 }
 

@@ -2,20 +2,20 @@
 //! of the connection to it.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
-use redline_agent::{Keychain, OsKeychain, Preset, ProviderSettings};
-use redline_store::Store;
+use redline_engine::provider::{ProviderChange, ProviderReport};
 use serde_json::json;
 
-use crate::{Exit, ProviderAction, fail};
+use super::on_engine;
+use crate::ProviderAction;
 
-/// `redline provider …`.
-pub fn run(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> Result<()> {
+pub fn run(data_dir: &Path, action: ProviderAction, out: &mut impl Write) -> Result<()> {
     match action {
         ProviderAction::Show { json } => {
-            let (settings, saved) = ProviderSettings::load(store)?;
-            show_provider(store, &settings, saved, json, out)
+            let report = on_engine(data_dir, async |engine| engine.provider_report().await)?;
+            show_provider(&report, json, out)
         }
         ProviderAction::Set {
             preset,
@@ -25,67 +25,51 @@ pub fn run(store: &mut Store, action: ProviderAction, out: &mut impl Write) -> R
             first_token_timeout,
             idle_timeout,
         } => {
-            let (mut settings, _) = ProviderSettings::load(store)?;
-            if let Some(secs) = first_token_timeout {
-                settings.first_token_timeout_secs = secs;
-            }
-            if let Some(secs) = idle_timeout {
-                settings.idle_timeout_secs = secs;
-            }
-            if let Some(name) = preset {
-                settings.preset =
-                    Preset::parse(&name).map_err(|e| fail(Exit::Refused, e.to_string()))?;
-                if let Some(url) = settings.preset.base_url() {
-                    settings.base_url = url.to_owned();
-                }
-            }
-            settings.choose(base_url, model, patch_model);
-            if let Err(problem) = settings.check() {
-                return Err(fail(
-                    Exit::Refused,
-                    format!("{problem}; nothing was changed"),
-                ));
-            }
-            settings.save(store)?;
-            show_provider(store, &settings, true, false, out)
+            let change = ProviderChange {
+                preset,
+                base_url,
+                model,
+                patch_model,
+                first_token_timeout,
+                idle_timeout,
+            };
+            let report = on_engine(data_dir, async |engine| {
+                engine.change_provider(change).await?;
+                engine.provider_report().await
+            })?;
+            show_provider(&report, false, out)
         }
-        ProviderAction::Test { json } => test(store, json, out),
+        ProviderAction::Test { json } => test(data_dir, json, out),
     }
 }
 
-fn show_provider(
-    store: &Store,
-    settings: &ProviderSettings,
-    saved: bool,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<()> {
-    let account = settings.key_account();
-    use redline_agent::settings::{env_key_is_for, env_var};
-    let (key, problem) =
-        if env_var("OPENAI_API_KEY").is_some() && env_key_is_for(env_var, &settings.base_url) {
-            ("set (OPENAI_API_KEY)", None)
-        } else {
-            match OsKeychain.get(&account) {
-                Ok(Some(_)) => ("set", None),
-                Ok(None) => ("not set", None),
-                Err(e) => ("unknown", Some(e.to_string())),
-            }
-        };
-    let learned = redline_agent::settings::learned(store, &settings.base_url)?;
+fn show_provider(report: &ProviderReport, json: bool, out: &mut impl Write) -> Result<()> {
+    let ProviderReport {
+        view,
+        env_key,
+        learned,
+    } = report;
+    let settings = &view.settings;
+    let (key, problem) = match (env_key, view.key_set, &view.keychain_problem) {
+        (true, _, _) => ("set (OPENAI_API_KEY)", None),
+        (false, _, Some(problem)) => ("unknown", Some(problem.clone())),
+        (false, true, None) => ("set", None),
+        (false, false, None) => ("not set", None),
+    };
     if json {
         let mut value = serde_json::to_value(settings)?;
-        value["saved"] = json!(saved);
+        value["saved"] = json!(view.saved);
         value["keySet"] = json!(key.starts_with("set"));
-        value["keyFor"] = json!(account.user());
+        value["keyFor"] = json!(view.key_for);
         if let Some(problem) = &problem {
             value["keychainProblem"] = json!(problem);
         }
-        value["learned"] = serde_json::to_value(&learned)?;
+        value["learned"] = serde_json::to_value(learned)?;
         serde_json::to_writer_pretty(&mut *out, &value)?;
         writeln!(out)?;
         return Ok(());
     }
+    let saved = view.saved;
     writeln!(
         out,
         "preset       {}{}",
@@ -99,7 +83,7 @@ fn show_provider(
     writeln!(out, "base URL     {}", settings.base_url)?;
     writeln!(out, "chat model   {}", settings.chat_model)?;
     writeln!(out, "patch model  {}", settings.patch_model)?;
-    writeln!(out, "key          {key} (for {})", account.user())?;
+    writeln!(out, "key          {key} (for {})", view.key_for)?;
     if let Some(problem) = problem {
         writeln!(out, "             {problem}")?;
     }
@@ -133,19 +117,14 @@ fn show_provider(
 }
 
 /// `redline provider test`: exits 1 unless both models answer.
-fn test(store: &mut Store, json: bool, out: &mut impl Write) -> Result<()> {
-    let config = redline_agent::settings::resolve(store, &OsKeychain, |_| {})?;
-    let provider = redline_agent::Provider::new(config.clone());
-    let report = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(redline_agent::probe::test_connection(&provider));
-    redline_agent::settings::remember(store, &provider, true)?;
+fn test(data_dir: &Path, json: bool, out: &mut impl Write) -> Result<()> {
+    let tested = on_engine(data_dir, async |engine| engine.test_provider().await)?;
+    let report = &tested.report;
     if json {
-        serde_json::to_writer_pretty(&mut *out, &report)?;
+        serde_json::to_writer_pretty(&mut *out, report)?;
         writeln!(out)?;
     } else {
-        let line = |check: &redline_agent::probe::Check| match &check.problem {
+        let line = |check: &redline_engine::Check| match &check.problem {
             None => "answers".to_owned(),
             Some(problem) => format!("FAILED: {problem}"),
         };
@@ -157,13 +136,13 @@ fn test(store: &mut Store, json: bool, out: &mut impl Write) -> Result<()> {
         writeln!(
             out,
             "chat model   {}: {}",
-            config.chat_model,
+            tested.chat_model,
             line(&report.chat)
         )?;
         writeln!(
             out,
             "patch model  {}: {}{}",
-            config.patch_model,
+            tested.patch_model,
             line(&report.patch),
             if report.patch.ok {
                 format!(" (JSON by {})", report.patch_format)

@@ -1,24 +1,23 @@
-//! `redline rename TITLE`: a resume's title (the store keeps it to 200 characters).
+//! `redline rename TITLE`: a resume's new title.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
-use redline_store::Store;
 use serde_json::json;
 
-use super::{document, print_json};
+use super::{on_document, print_json};
 
-/// `redline rename`.
 pub fn run(
-    store: &mut Store,
+    data_dir: &Path,
     title: String,
     doc: Option<i64>,
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let doc = document(&mut *store, doc)?;
-    store.rename(doc, &title)?;
-    let title = store.document(doc)?.title;
+    let (doc, title) = on_document(data_dir, doc, async |engine, id| {
+        engine.rename(id, &title).await.map(|title| (id, title))
+    })?;
     if json {
         print_json(&mut *out, &json!({"id": doc, "title": title}))?;
     } else {

@@ -1,25 +1,22 @@
 //! `redline show`: a resume as JSON, at its head or at a revision.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
-use redline_store::Store;
 
-use super::document;
+use super::on_document;
 
-/// `redline show`.
 pub fn run(
-    store: &mut Store,
+    data_dir: &Path,
     doc: Option<i64>,
     revision: Option<u64>,
     out: &mut impl Write,
 ) -> Result<()> {
-    let doc = document(&mut *store, doc)?;
-    let revision = match revision {
-        Some(n) => store.checkout(doc, n)?,
-        None => store.head(doc)?,
-    };
-    serde_json::to_writer_pretty(&mut *out, &revision.document)?;
+    let document = on_document(data_dir, doc, async |engine, id| {
+        engine.document_at(id, revision).await
+    })?;
+    serde_json::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)?;
     Ok(())
 }

@@ -43,7 +43,7 @@ pub fn run(
 /// The posting's text, from a file or standard input (`-`), read with the limit of any posting (one byte
 /// over it is enough to refuse it in words).
 fn read_posting(file: &Path) -> Result<String> {
-    let limit = redline_resume::coverage::MAX_DESCRIPTION_BYTES as u64 + 1;
+    let limit = redline_engine::MAX_DESCRIPTION_BYTES as u64 + 1;
     let mut bytes = Vec::new();
     let read = match file.as_os_str() == "-" {
         true => std::io::stdin().lock().take(limit).read_to_end(&mut bytes),

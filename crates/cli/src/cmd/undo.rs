@@ -1,39 +1,32 @@
-//! `redline undo`, `redo` and `restore N`: new revisions that take a change back, apply it again, or bring
-//! an old revision back; nothing is lost.
+//! `redline undo`, `redo` and `restore`: a change taken back, applied again, or an old revision brought
+//! back — each as a new revision, so nothing is lost.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
-use redline_store::Store;
 
-use super::{document, report};
+use super::{on_document, report};
 
-/// `redline undo`.
-pub fn undo(store: &mut Store, doc: Option<i64>, json: bool, out: &mut impl Write) -> Result<()> {
-    let doc = document(&mut *store, doc)?;
-    let done = store.undo(doc)?;
-    report(&mut *out, doc, &done, json)?;
-    Ok(())
+pub fn undo(data_dir: &Path, doc: Option<i64>, json: bool, out: &mut impl Write) -> Result<()> {
+    let done = on_document(data_dir, doc, async |engine, id| engine.undo_in(id).await)?;
+    report(out, &done, json)
 }
 
-/// `redline redo`.
-pub fn redo(store: &mut Store, doc: Option<i64>, json: bool, out: &mut impl Write) -> Result<()> {
-    let doc = document(&mut *store, doc)?;
-    let done = store.redo(doc)?;
-    report(&mut *out, doc, &done, json)?;
-    Ok(())
+pub fn redo(data_dir: &Path, doc: Option<i64>, json: bool, out: &mut impl Write) -> Result<()> {
+    let done = on_document(data_dir, doc, async |engine, id| engine.redo_in(id).await)?;
+    report(out, &done, json)
 }
 
-/// `redline restore`.
 pub fn restore(
-    store: &mut Store,
+    data_dir: &Path,
     revision: u64,
     doc: Option<i64>,
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let doc = document(&mut *store, doc)?;
-    let done = store.restore(doc, revision)?;
-    report(&mut *out, doc, &done, json)?;
-    Ok(())
+    let done = on_document(data_dir, doc, async |engine, id| {
+        engine.restore_in(id, revision).await
+    })?;
+    report(out, &done, json)
 }

@@ -1,0 +1,251 @@
+//! A turn as the command line runs it: on a named resume (or a new one the model creates), with the saved
+//! provider and the command's own server and models on top, every event handed out as the agent said it
+//! (`redline chat --json` prints them as they are), and how it ended told with the revisions it committed,
+//! each in words. Review mode and a tailored copy's posting hold as in the window, whose turns run on the
+//! resume on screen (`lib.rs`). Also the demo on the command line, and the evals' setup and asks.
+
+use std::time::Duration;
+
+use redline_agent::{ProviderConfig, Turn};
+use redline_patch::{Policy, Surface};
+use tokio_util::sync::CancellationToken;
+
+pub use redline_agent::eval::{Ask as EvalAsk, Outcome as EvalOutcome, Suite, Totals};
+pub use redline_agent::{Learned, TurnEvent};
+
+use super::Engine;
+use crate::ipc::{ErrorKind, IpcError};
+use crate::settings;
+
+/// The server and models a command asks for over the saved provider (its flags, or the environment's
+/// `REDLINE_BASE_URL`, `REDLINE_MODEL`, `REDLINE_PATCH_MODEL`).
+#[derive(Debug, Clone, Default)]
+pub struct ServerChoice {
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub patch_model: Option<String>,
+}
+
+/// A turn the command line asks for.
+#[derive(Debug, Clone)]
+pub struct ChatAsk {
+    /// What the user asks.
+    pub message: String,
+    /// The resume to change; `None` starts a new one from the conversation.
+    pub document: Option<i64>,
+    /// The server and models, over the saved provider.
+    pub server: ServerChoice,
+    /// Every edit waits for the user, whatever review mode says (a tidy after an import).
+    pub always_review: bool,
+}
+
+/// How a turn ended: the resume it worked on and its head revision now, and what it did or why it failed
+/// (nothing was written then: the resume stays at `head`).
+#[derive(Debug)]
+pub struct ChatEnd {
+    pub document: Option<i64>,
+    pub head: u64,
+    pub result: Result<ChatDone, IpcError>,
+}
+
+/// What a turn that ended well did.
+#[derive(Debug)]
+pub struct ChatDone {
+    /// The revisions it committed, in order, each with its operations in words.
+    pub revisions: Vec<(u64, Vec<String>)>,
+    /// Warnings shown to the user.
+    pub warnings: Vec<String>,
+    /// How many edits wait for the user (`redline held`).
+    pub held: usize,
+}
+
+impl Engine {
+    /// Runs the turn `ask` describes, handing each event to `emit` as it comes. Stop ([`Engine::stop`])
+    /// cancels it and rolls back its preview.
+    pub async fn chat(
+        &self,
+        ask: ChatAsk,
+        emit: &mut (dyn FnMut(&TurnEvent) + Send),
+    ) -> Result<ChatEnd, IpcError> {
+        let config = self.configured_with(ask.server).await?;
+        self.chat_with(config, &ask.message, ask.document, ask.always_review, emit)
+            .await
+    }
+
+    /// Plays the scripted demo through a replay server on 127.0.0.1 on a fresh copy of the sample resume;
+    /// `started` hears that copy's id and the demo's ask before the turn runs.
+    pub async fn demo_chat(
+        &self,
+        started: impl FnOnce(i64, &str),
+        emit: &mut (dyn FnMut(&TurnEvent) + Send),
+    ) -> Result<ChatEnd, IpcError> {
+        let fixture = redline_agent::fixtures::demo();
+        let doc = {
+            let mut open = self.open()?.lock().await;
+            redline_agent::fixtures::demo_document(&mut open.store)?
+        };
+        started(doc, &fixture.message);
+        let (server, config) =
+            crate::turn::demo_server(&fixture, Duration::from_millis(12)).await?;
+        let end = self
+            .chat_with(config, &fixture.message, Some(doc), false, emit)
+            .await;
+        drop(server);
+        end
+    }
+
+    /// What `redline eval` runs with: the configuration, and what the server takes — learned by the
+    /// connection test when nothing was learned before.
+    pub async fn eval_setup(
+        &self,
+        server: ServerChoice,
+    ) -> Result<(ProviderConfig, Learned), IpcError> {
+        let config = self.configured_with(server).await?;
+        let mut open = self.open()?.lock().await;
+        if let Some(learned) = redline_agent::settings::learned(&open.store, &config.base_url)? {
+            return Ok((config, learned));
+        }
+        let provider = redline_agent::Provider::new(config.clone());
+        let report = redline_agent::probe::test_connection(&provider).await;
+        if !report.works() {
+            let problem = report
+                .chat
+                .problem
+                .or(report.patch.problem)
+                .unwrap_or_default();
+            return Err(IpcError::new(
+                ErrorKind::Unreachable,
+                format!("the server does not answer as a model server should: {problem}"),
+            ));
+        }
+        redline_agent::settings::remember(&mut open.store, &provider, true)?;
+        Ok((config, provider.learned()))
+    }
+
+    /// One ask of an eval suite, on a fresh copy of its resume in a throwaway store: the user's resumes are
+    /// never touched.
+    pub async fn eval_ask(
+        &self,
+        config: &ProviderConfig,
+        learned: &Learned,
+        ask: &EvalAsk,
+    ) -> Result<EvalOutcome, IpcError> {
+        let dir =
+            tempfile::tempdir().map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
+        Ok(redline_agent::eval::run(config, learned, ask, dir.path()).await)
+    }
+
+    /// The saved provider with the environment and then `server` on top, its problems in the agent's own
+    /// words.
+    async fn configured_with(&self, server: ServerChoice) -> Result<ProviderConfig, IpcError> {
+        let open = self.open()?.lock().await;
+        let ServerChoice {
+            base_url,
+            model,
+            patch_model,
+        } = server;
+        redline_agent::settings::resolve_in(
+            self.env,
+            &open.store,
+            self.keychain.as_ref(),
+            |settings| settings.choose(base_url, model, patch_model),
+        )
+        .map_err(|e| IpcError::new(e.kind(), e.to_string()))
+    }
+
+    /// Runs one turn for `message` on `document` with `config`, as [`Engine::chat`] says.
+    async fn chat_with(
+        &self,
+        config: ProviderConfig,
+        message: &str,
+        document: Option<i64>,
+        always_review: bool,
+        emit: &mut (dyn FnMut(&TurnEvent) + Send),
+    ) -> Result<ChatEnd, IpcError> {
+        let cancel = CancellationToken::new();
+        let _running = crate::Running::start(&self.running, cancel.clone());
+        let mut open = self.open()?.lock().await;
+        let store = &mut open.store;
+        let provider = redline_agent::settings::provider(store, config)?;
+        // As in the window: review mode holds every edit, and a tailored copy shows the model its posting.
+        let review = always_review || settings::review_mode(store)?;
+        let job = match document {
+            Some(id) => settings::job_of(store, id)?,
+            None => None,
+        };
+        let mut surface = Surface::new("cli");
+        let result = Turn {
+            store: &mut *store,
+            document_id: document,
+            provider: &provider,
+            surface: &mut surface,
+            policy: Policy::default(),
+            selected: None,
+            cancel,
+            stall: Duration::from_secs(3),
+            job,
+            review,
+        }
+        .run(message, &mut |event| emit(&event))
+        .await;
+        // What the server was found to take is kept for the next run (a failure costs one refused request
+        // next time, not this turn).
+        if let Err(e) = redline_agent::settings::remember(store, &provider, false) {
+            log::warn!("could not keep what the server takes: {e}");
+        }
+        let document = match &result {
+            Ok(outcome) => outcome.document_id,
+            Err(_) => document,
+        };
+        let head = match document {
+            Some(id) => store.document(id)?.head_revision,
+            None => 0,
+        };
+        let result = match result {
+            Ok(outcome) => {
+                if let Some(id) = outcome.document_id {
+                    // Edits held for the user wait for them (`redline held`, or the app) across runs.
+                    settings::keep_held(store, id, &outcome.held)?;
+                }
+                let revisions = outcome
+                    .revisions
+                    .iter()
+                    .map(|&n| Ok((n, described(store, document, n)?)))
+                    .collect::<Result<_, IpcError>>()?;
+                Ok(ChatDone {
+                    revisions,
+                    warnings: outcome.warnings,
+                    held: outcome.held.iter().map(|h| h.ops.len()).sum(),
+                })
+            }
+            Err(e) => Err(IpcError::from(e)),
+        };
+        Ok(ChatEnd {
+            document,
+            head,
+            result,
+        })
+    }
+}
+
+/// The operations of revision `n` of `document`, each in words; a first revision created the resume.
+fn described(
+    store: &redline_store::Store,
+    document: Option<i64>,
+    n: u64,
+) -> Result<Vec<String>, IpcError> {
+    let Some(doc) = document else {
+        return Ok(Vec::new());
+    };
+    if n == 1 {
+        return Ok(vec![format!("created document {doc}")]);
+    }
+    Ok(store
+        .diff(doc, n - 1, n)?
+        .iter()
+        .map(|op| {
+            let op: redline_patch::Operation = op.into();
+            op.describe()
+        })
+        .collect())
+}

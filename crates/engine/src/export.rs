@@ -1,0 +1,295 @@
+//! A named resume made into a file, and read back as an applicant tracking system would, as the command
+//! line asks for them: PDF, Word, HTML, JSON Resume, Markdown or text, to bytes or to a path that is
+//! never written over unless asked; the ATS read-back of a PDF made here or of one the user names (read
+//! in the bounded child, [`crate::pdf_child`]). The window's exports act on the resume on screen
+//! (`lib.rs`).
+
+use std::path::Path;
+
+use redline_pdf::ats::Report;
+use redline_resume::export::{Format, Page, Template};
+use serde_json::Value;
+
+use super::Engine;
+use crate::ipc::{AtsView, ErrorKind, ExportDone, ExportRequest, IpcError, PageImage, PageImages};
+
+/// `resume` made into the file `format` names: the one place every export is made, for both front doors.
+/// A PDF is set by Typst (`redline-pdf`); the other formats are written by the resume crate.
+pub fn file_of(
+    resume: &Value,
+    format: Format,
+    template: Template,
+    page: Page,
+) -> Result<Vec<u8>, IpcError> {
+    use redline_resume::export;
+    Ok(match format {
+        Format::Pdf => redline_pdf::pdf(resume, template, page)?,
+        Format::Html => export::html(resume, template, page).into_bytes(),
+        Format::Docx => redline_resume::docx::docx(resume, template, page),
+        Format::Json => export::json(resume).into_bytes(),
+        Format::Markdown => export::markdown(resume).into_bytes(),
+        Format::Text => export::text(resume).into_bytes(),
+    })
+}
+
+impl Engine {
+    /// Resume `doc` at its head, rendered as `request` asks: the bytes of the file.
+    pub async fn render_of(&self, doc: i64, request: ExportRequest) -> Result<Vec<u8>, IpcError> {
+        let ExportRequest {
+            format,
+            template,
+            page,
+        } = request;
+        let resume = self.document_at(doc, None).await?;
+        // Typst works for some milliseconds: off the async threads.
+        tokio::task::spawn_blocking(move || file_of(&resume, format, template, page))
+            .await
+            .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?
+    }
+
+    /// Resume `doc` rendered as `request` asks and written to `output`: refused when a file is there
+    /// (unless `force`), including one that appears while the export is made. The number of bytes written.
+    pub async fn export_to(
+        &self,
+        doc: i64,
+        request: ExportRequest,
+        output: &Path,
+        force: bool,
+    ) -> Result<u64, IpcError> {
+        if output.exists() && !force {
+            return Err(IpcError::new(
+                ErrorKind::Refused,
+                format!(
+                    "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
+                    output.display()
+                ),
+            ));
+        }
+        let bytes = self.render_of(doc, request).await?;
+        redline_resume::export::write_new(output, &bytes, force).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                IpcError::new(
+                    ErrorKind::Refused,
+                    format!(
+                        "{} appeared while the export was being made; it was left alone and nothing was written",
+                        output.display()
+                    ),
+                )
+            } else {
+                IpcError::new(
+                    ErrorKind::Internal,
+                    format!("cannot write {}: {e}", output.display()),
+                )
+            }
+        })?;
+        Ok(bytes.len() as u64)
+    }
+
+    /// How an applicant tracking system reads resume `doc`: its PDF, in `request`'s design and page size,
+    /// made and read back in-process; or, with `pdf`, that file (one exported earlier, say), read in the
+    /// bounded child and compared with the resume.
+    pub async fn ats_of(
+        &self,
+        doc: i64,
+        request: ExportRequest,
+        pdf: Option<&Path>,
+    ) -> Result<Report, IpcError> {
+        let resume = self.document_at(doc, None).await?;
+        let (template, page) = (request.template, request.page);
+        match pdf {
+            Some(path) => {
+                let text = crate::pdf_child::text_of(path)?;
+                Ok(redline_pdf::ats::compare(&text, &resume))
+            }
+            None => tokio::task::spawn_blocking(move || {
+                redline_pdf::ats::check(&resume, template, page)
+            })
+            .await
+            .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?
+            .map_err(IpcError::from),
+        }
+    }
+}
+
+/// The window's exports: the resume on screen, to the Downloads folder, and its pages for the Page view.
+impl Engine {
+    /// The document on screen rendered as `request` asks (the text of the file).
+    pub async fn render(
+        &self,
+        request: &ExportRequest,
+    ) -> Result<(Vec<u8>, String, &'static str), IpcError> {
+        let ExportRequest {
+            format,
+            template,
+            page,
+        } = *request;
+        let open = self.open()?.lock().await;
+        let resume = open.store.head(open.document_id)?.document;
+        let title = open.store.document(open.document_id)?.title;
+        drop(open);
+        // Typst works for some milliseconds: off the async threads.
+        let bytes = tokio::task::spawn_blocking(move || file_of(&resume, format, template, page))
+            .await
+            .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+        Ok((bytes, title, format.name()))
+    }
+
+    /// Exports the document on screen into `folder` (the Downloads folder in the app) under its title,
+    /// never over an existing file — not even one that appears while the export is written.
+    pub async fn export(
+        &self,
+        request: &ExportRequest,
+        folder: &std::path::Path,
+    ) -> Result<ExportDone, IpcError> {
+        let (bytes, title, extension) = self.render(request).await?;
+        let stem = file_stem(&title, extension);
+        std::fs::create_dir_all(folder).map_err(|e| {
+            IpcError::new(
+                ErrorKind::ReadOnly,
+                format!("cannot use {}: {e}", folder.display()),
+            )
+        })?;
+        for n in 1..=1000 {
+            let path = match n {
+                1 => folder.join(format!("{stem}.{extension}")),
+                n => folder.join(format!("{stem} ({n}).{extension}")),
+            };
+            match redline_resume::export::write_new(&path, &bytes, false) {
+                Ok(()) => {
+                    return Ok(ExportDone {
+                        path: path.display().to_string(),
+                        bytes: bytes.len() as u64,
+                    });
+                }
+                // Taken (perhaps a moment ago): the next name.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(IpcError::new(
+                        ErrorKind::ReadOnly,
+                        format!("cannot write {}: {e}", path.display()),
+                    ));
+                }
+            }
+        }
+        Err(IpcError::new(
+            ErrorKind::Invalid,
+            format!(
+                "{} holds a thousand exports named “{stem}”; nothing was written",
+                folder.display()
+            ),
+        ))
+    }
+
+    /// The pages of `document` — the view's, previews included — as the PDF in `request`'s template and
+    /// page size prints them, drawn as images for the Page view: the header and the PNGs of the pages
+    /// whose keys are not in `have` (the ones the window already shows are not sent again).
+    pub async fn page_images(
+        &self,
+        document: serde_json::Value,
+        request: &ExportRequest,
+        have: &[String],
+    ) -> Result<(PageImages, Vec<std::sync::Arc<[u8]>>), IpcError> {
+        use redline_resume::export::{Page, Template};
+        let (template, page) = (request.template, request.page);
+        if redline_resume::measure(&document).bytes > redline_resume::MAX_DOCUMENT_BYTES {
+            return Err(IpcError::new(
+                ErrorKind::Invalid,
+                "the resume is larger than any resume can be; its pages were not drawn",
+            ));
+        }
+        let drawer = self.pages.clone();
+        let first = !self
+            .pages_warmed
+            .swap(true, std::sync::atomic::Ordering::Relaxed);
+        let (drawn, count) = tokio::task::spawn_blocking(move || {
+            let mut drawer = drawer.lock().unwrap_or_else(|e| e.into_inner());
+            let drawn = drawer.draw(&document, template, page, PAGE_PIXELS_PER_POINT);
+            drop(drawer);
+            if first {
+                // The Page view is open: lay the other template out once in the background, so that
+                // switching to it is not the first time Typst sees it (a first layout takes ~30 ms more).
+                let other = match template {
+                    Template::Classic => Template::Modern,
+                    Template::Modern => Template::Classic,
+                };
+                std::thread::spawn(move || drop(redline_pdf::warm(&document, other, page)));
+            }
+            drawn
+        })
+        .await
+        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+        let (width, height) = match page {
+            Page::A4 => (595.28, 841.89),
+            Page::Letter => (612.0, 792.0),
+        };
+        let mut pngs = Vec::new();
+        let pages = drawn
+            .into_iter()
+            .map(|d| {
+                let key = format!("{:032x}", d.key);
+                let bytes = if have.contains(&key) {
+                    0
+                } else {
+                    pngs.push(d.png.clone());
+                    u32::try_from(d.png.len()).unwrap_or(u32::MAX)
+                };
+                PageImage { key, bytes }
+            })
+            .collect();
+        let header = PageImages {
+            pages,
+            count: u32::try_from(count).unwrap_or(u32::MAX),
+            width,
+            height,
+        };
+        Ok((header, pngs))
+    }
+
+    /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
+    /// and page size) made and read back in-process, per section, with what is missing or out of order.
+    pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, IpcError> {
+        let (template, page) = (request.template, request.page);
+        let open = self.open()?.lock().await;
+        let resume = open.store.head(open.document_id)?.document;
+        drop(open);
+        let report =
+            tokio::task::spawn_blocking(move || redline_pdf::ats::check(&resume, template, page))
+                .await
+                .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+        Ok(AtsView::from(report))
+    }
+}
+
+/// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
+/// a normal screen and quick to draw.
+const PAGE_PIXELS_PER_POINT: f32 = 1.5;
+
+/// The longest file name an export is given, in bytes, extension and " (n)" included: most file systems
+/// take 255 bytes, and a title of 200 CJK or Arabic characters is 600.
+pub(crate) const MAX_FILE_NAME_BYTES: usize = 255;
+
+/// The stem of an export's file name made from `title`: characters a file system may refuse replaced, cut
+/// at a character boundary so that the name with its suffix fits in [`MAX_FILE_NAME_BYTES`].
+pub(crate) fn file_stem(title: &str, extension: &str) -> String {
+    let stem: String = title
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || " -_.()".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    // Room for " (1000)." and the extension.
+    let room = MAX_FILE_NAME_BYTES - " (1000).".len() - extension.len();
+    let mut cut = stem.len().min(room);
+    while !stem.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let stem = stem[..cut].trim().trim_matches('.');
+    match stem.is_empty() {
+        true => "resume".to_owned(),
+        false => stem.to_owned(),
+    }
+}
