@@ -4,6 +4,7 @@
 import { mockIPC, mockWindows } from "@tauri-apps/api/mocks";
 import { mount } from "svelte";
 import sample from "../../assets/sample.resume.json";
+import "virtual:palette.css";
 import "../src/app.css";
 import App from "../src/App.svelte";
 import { applyTheme, savedTheme } from "../src/lib/theme";

@@ -1,4 +1,5 @@
 import { mount } from "svelte";
+import "virtual:palette.css";
 import "./app.css";
 import App from "./App.svelte";
 import { applyPlatform } from "./lib/platform";

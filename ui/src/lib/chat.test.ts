@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyChatEvent, cutPoint, heldMessage, importedNotice, KEEP_HELD, type ChatMessage } from "./chat";
+import type { ChatEvent } from "../bindings/ChatEvent";
+import { applyChatEvent, cutPoint, heldMessage, importedNotice, KEEP_HELD, spokenAtTurnEnd, type ChatMessage } from "./chat";
 
 describe("applyChatEvent", () => {
   it("grows the assistant's reply in place and keeps other events as their own lines", () => {
@@ -17,9 +18,25 @@ describe("applyChatEvent", () => {
       { role: "assistant", text: "Sure — adding it." },
       { role: "notice", text: "Editing: Add Rust to skills" },
       { role: "warning", text: "Refused: /meta is protected — asking the model again." },
-      { role: "notice", text: "Saved as revision 2." },
+      { role: "notice", text: "Saved as revision 2.", savedAs: 2 },
       { role: "assistant", text: "Done." },
     ]);
+  });
+
+  it("says at a turn's end its reply, what it was saved as and any error, chosen by what each message is", () => {
+    // (A notice or a warning that reads like what was saved is not said: what a message is decides.)
+    const events: ChatEvent[] = [
+      { kind: "planning", changes: "Add Rust to skills" },
+      { kind: "status", text: "Saved as a draft, says the model" },
+      { kind: "warning", text: "Saved as nothing" },
+      { kind: "delta", text: "Added Rust." },
+      { kind: "committed", revision: 7, summary: "Add Rust" },
+    ];
+    const messages: ChatMessage[] = [];
+    for (const event of events) applyChatEvent(messages, event);
+    messages.push({ role: "error", text: "The model stopped answering." });
+    expect(spokenAtTurnEnd(messages)).toBe("Added Rust. Saved as revision 7. The model stopped answering.");
+    expect(spokenAtTurnEnd([])).toBe("");
   });
 
   it("keeps held edits as a message of their own, open for the user to decide", () => {

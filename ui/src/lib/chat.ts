@@ -17,6 +17,8 @@ export interface ChatMessage {
   held?: { edits: HeldEdits; state: "open" | "applying" | "applied" | "discarded"; error?: string };
   /** For a `user` message: where it is in the stored conversation, once its turn has said. */
   stored?: number;
+  /** For the notice that a turn's edits were saved: the revision they were saved as. */
+  savedAs?: number;
 }
 
 /** The most messages the chat's list holds before it lets the oldest go, and about how many it keeps then.
@@ -59,7 +61,7 @@ export function applyChatEvent(messages: ChatMessage[], event: ChatEvent): void 
       messages.push({ role: "notice", text: `Editing: ${event.changes}` });
       break;
     case "committed":
-      messages.push({ role: "notice", text: `Saved as revision ${event.revision}.` });
+      messages.push({ role: "notice", text: `Saved as revision ${event.revision}.`, savedAs: event.revision });
       break;
     case "refused":
       messages.push({
@@ -77,6 +79,15 @@ export function applyChatEvent(messages: ChatMessage[], event: ChatEvent): void 
       messages.push(heldMessage(event.edits));
       break;
   }
+}
+
+/** What a finished turn said, for screen readers (once, when it ends): its reply, what it was saved as, and
+ * any error; not the other notices and warnings on the way. */
+export function spokenAtTurnEnd(said: readonly ChatMessage[]): string {
+  return said
+    .filter((m) => m.role === "assistant" || m.role === "error" || m.savedAs !== undefined)
+    .map((m) => m.text)
+    .join(" ");
 }
 
 /** Why an edit was held, as the chat's card says it. */

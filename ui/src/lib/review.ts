@@ -1,6 +1,7 @@
 // The import review's fields: a resume read from a file, as the text fields a person can check and fix,
 // grouped by section, each known by its JSON Pointer.
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { SECTIONS } from "./sections";
 
 /** One text field of the resume. */
 export interface Field {
@@ -17,19 +18,10 @@ export interface FieldGroup {
   fields: Field[];
 }
 
+/** The name of each part of the resume, in English (a section of entries: lib/sections.ts). */
 const HEADINGS: Record<string, string> = {
   basics: "You",
-  work: "Work",
-  volunteer: "Volunteering",
-  education: "Education",
-  awards: "Awards",
-  certificates: "Certificates",
-  publications: "Publications",
-  skills: "Skills",
-  languages: "Languages",
-  interests: "Interests",
-  references: "References",
-  projects: "Projects",
+  ...Object.fromEntries(SECTIONS.map((section) => [section.key, section.name])),
   meta: "About the file",
 };
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sourceFiles, THEME_BLOCKS, themeBlocks, windowStyles } from "./sources.fixture";
+import { sourceFiles, themeBlocks, windowStyles } from "./sources.fixture";
 import { applyTheme, chooseTheme, savedTheme } from "./theme";
 
 const src = join(__dirname, "..");
@@ -12,17 +12,21 @@ const files = (dir: string): string[] => sourceFiles(dir, /\.(svelte|css)$/, ["b
 const COLOUR = /#[0-9a-fA-F]{3,8}\b|\b(?:rgba?|hsla?)\(/g;
 
 describe("every colour comes from one set of variables", () => {
-  it("no colour is written outside app.css's theme blocks", () => {
+  it("no colour is written outside the palette (lib/palette.ts)", () => {
     const offenders: string[] = [];
     for (const { file, css } of windowStyles(src)) {
-      // app.css's theme blocks: :root, [data-theme="dark"], and the prefers-color-scheme one.
-      const text =
-        file === "app.css"
-          ? Object.values(THEME_BLOCKS).reduce((rest, block) => rest.replace(block, ""), css)
-          : css;
-      for (const match of text.matchAll(COLOUR)) offenders.push(`${file}: ${match[0]}`);
+      for (const match of css.matchAll(COLOUR)) offenders.push(`${file}: ${match[0]}`);
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("the window and the audit load the palette's theme blocks before app.css", () => {
+    for (const file of [join(src, "main.ts"), join(src, "..", "audit", "audit.ts")]) {
+      const text = readFileSync(file, "utf8");
+      const palette = text.indexOf('import "virtual:palette.css";');
+      expect(palette, file).toBeGreaterThanOrEqual(0);
+      expect(palette, file).toBeLessThan(text.search(/import "[./]+(src\/)?app\.css";/));
+    }
   });
 
   it("the dark theme sets every variable the light one does", () => {

@@ -1,6 +1,6 @@
 /** The window's theme: the system's (prefers-color-scheme), or light or dark as chosen in Settings. The
  * choice is kept in the webview's local storage (a preference of this window, not of a resume) and applied
- * as `data-theme` on <html>, which app.css reads; "system" removes it. */
+ * as `data-theme` on <html>, which the palette's theme blocks read (lib/palette.ts); "system" removes it. */
 export type Theme = "system" | "light" | "dark";
 
 const KEY = "redline.theme";
