@@ -8,10 +8,10 @@ use crate::engine::Engine;
 use crate::events::AppEvent;
 use crate::ipc::{
     AppInfo, ChatPage, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage, HistoryQuery,
-    ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, Streamed, SurfaceUpdate,
-    TailorView, TurnSummary,
+    ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, SurfaceUpdate, TailorView,
+    TurnMessage, TurnOutcome,
 };
-use redline_engine::streams::{StreamBatch, TurnStreams};
+use redline_engine::streams::{TurnMessages, TurnStreams};
 
 /// The resume view's first message: the current document as a `create`. The UI calls it on start and
 /// again whenever it sees a gap in `seq`.
@@ -22,11 +22,11 @@ pub async fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, Ip
 
 /// Sends what changed outside a turn (an undo, another resume opened, held edits applied) to every window,
 /// as app-wide events: the resume view's surface messages and the chat's lines.
-pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Streamed) + Send {
+pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(TurnMessage) + Send {
     move |streamed| {
         let _ = match streamed {
-            Streamed::Surface(update) => app.emit(AppEvent::Surface.name(), update),
-            Streamed::Chat(event) => app.emit(AppEvent::Chat.name(), event),
+            TurnMessage::Surface(update) => app.emit(AppEvent::Surface.name(), update),
+            TurnMessage::Chat(event) => app.emit(AppEvent::Chat.name(), event),
         };
     }
 }
@@ -35,7 +35,7 @@ pub(crate) fn emitter<R: Runtime>(app: AppHandle<R>) -> impl FnMut(Streamed) + S
 /// (ordered, this turn's alone), which the window reads with [`turn_stream`]. With
 /// `REDLINE_PROBE_SENT=FILE`, the time each surface message leaves (microseconds since the Unix epoch) is
 /// written to FILE, a line each, for the chunk-to-pixel benchmark.
-pub(crate) fn turn_emitter(streams: &TurnStreams, turn: u32) -> impl FnMut(Streamed) + Send {
+pub(crate) fn turn_emitter(streams: &TurnStreams, turn: u32) -> impl FnMut(TurnMessage) + Send {
     let mut probe = std::env::var_os("REDLINE_PROBE_SENT")
         .and_then(|path| {
             std::fs::OpenOptions::new()
@@ -47,7 +47,7 @@ pub(crate) fn turn_emitter(streams: &TurnStreams, turn: u32) -> impl FnMut(Strea
         .map(std::io::BufWriter::new);
     let mut send = streams.sender(turn);
     move |streamed| {
-        if let (Some(probe), Streamed::Surface(_)) = (probe.as_mut(), &streamed) {
+        if let (Some(probe), TurnMessage::Surface(_)) = (probe.as_mut(), &streamed) {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .unwrap_or_default();
@@ -65,7 +65,7 @@ pub(crate) fn turn_emitter(streams: &TurnStreams, turn: u32) -> impl FnMut(Strea
 pub async fn turn_stream(
     streams: State<'_, TurnStreams>,
     turn: u32,
-) -> Result<StreamBatch, IpcError> {
+) -> Result<TurnMessages, IpcError> {
     Ok(streams.next(turn).await)
 }
 
@@ -93,7 +93,7 @@ pub async fn send_message(
     text: String,
     selected: Option<String>,
     turn: u32,
-) -> Result<TurnSummary, IpcError> {
+) -> Result<TurnOutcome, IpcError> {
     let _ends = Ends(&streams, turn);
     let mut emit = turn_emitter(&streams, turn);
     engine.send(&text, selected, &mut emit).await
@@ -106,7 +106,7 @@ pub async fn tidy_import(
     streams: State<'_, TurnStreams>,
     source: redline_engine::ipc::TidySource,
     turn: u32,
-) -> Result<TurnSummary, IpcError> {
+) -> Result<TurnOutcome, IpcError> {
     let _ends = Ends(&streams, turn);
     let mut emit = turn_emitter(&streams, turn);
     engine.tidy(&source, &mut emit).await
@@ -119,7 +119,7 @@ pub async fn start_demo(
     engine: State<'_, Engine>,
     streams: State<'_, TurnStreams>,
     turn: u32,
-) -> Result<TurnSummary, IpcError> {
+) -> Result<TurnOutcome, IpcError> {
     let _ends = Ends(&streams, turn);
     let mut emit = turn_emitter(&streams, turn);
     engine.demo(&mut emit).await

@@ -56,24 +56,30 @@ pub enum TurnEvent {
     Held { held: Held },
 }
 
-/// What a finished turn did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What a finished turn did: what both front doors are told (the window as this type, generated to
+/// TypeScript; the command line in words).
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnOutcome {
     /// The document the turn worked on (the one it created, if it started without one).
+    #[ts(type = "number | null")]
     pub document_id: Option<i64>,
     /// The chat model's whole reply.
     pub reply: String,
     /// The revisions committed, in order.
+    #[ts(type = "number[]")]
     pub revisions: Vec<u64>,
     /// Warnings shown to the user.
     pub warnings: Vec<String>,
     /// Edits held for the user's confirmation, not applied.
     pub held: Vec<Held>,
-    /// Where the user's message is in the stored conversation (none without a document).
+    /// Where the user's message is in the stored conversation (none without a document); the window
+    /// reads older lines from there once it has let the ones before it go.
+    #[ts(type = "number | null")]
     pub asked: Option<i64>,
     /// What each request to the patch model said and got back, for the evals' token counts.
     #[serde(skip)]
+    #[ts(skip)]
     pub patch_prompts: Vec<PatchPrompt>,
 }
 

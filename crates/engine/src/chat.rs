@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use redline_agent::{ProviderConfig, Turn};
+use redline_agent::{ProviderConfig, Turn, TurnOutcome};
 use redline_patch::{Policy, Surface};
 use tokio_util::sync::CancellationToken;
 
@@ -39,24 +39,16 @@ pub struct ChatAsk {
     pub always_review: bool,
 }
 
-/// How a turn ended: the resume it worked on and its head revision now, and what it did or why it failed
-/// (nothing was written then: the resume stays at `head`).
+/// How a turn ended: the resume it worked on and its head revision now, and what it did (with each
+/// committed revision's operations in words) or why it failed (nothing was written then: the resume stays
+/// at `head`).
 #[derive(Debug)]
-pub struct ChatEnd {
+pub struct TurnEnd {
     pub document: Option<i64>,
     pub head: u64,
-    pub result: Result<ChatDone, IpcError>,
-}
-
-/// What a turn that ended well did.
-#[derive(Debug)]
-pub struct ChatDone {
-    /// The revisions it committed, in order, each with its operations in words.
-    pub revisions: Vec<(u64, Vec<String>)>,
-    /// Warnings shown to the user.
-    pub warnings: Vec<String>,
-    /// How many edits wait for the user (`redline held`).
-    pub held: usize,
+    pub result: Result<TurnOutcome, IpcError>,
+    /// Each revision the turn committed, in order, with its operations in words.
+    pub in_words: Vec<(u64, Vec<String>)>,
 }
 
 impl Engine {
@@ -66,7 +58,7 @@ impl Engine {
         &self,
         ask: ChatAsk,
         emit: &mut (dyn FnMut(&TurnEvent) + Send),
-    ) -> Result<ChatEnd, IpcError> {
+    ) -> Result<TurnEnd, IpcError> {
         let config = self.configured_with(ask.server).await?;
         self.chat_with(config, &ask.message, ask.document, ask.always_review, emit)
             .await
@@ -78,7 +70,7 @@ impl Engine {
         &self,
         started: impl FnOnce(i64, &str),
         emit: &mut (dyn FnMut(&TurnEvent) + Send),
-    ) -> Result<ChatEnd, IpcError> {
+    ) -> Result<TurnEnd, IpcError> {
         let fixture = redline_agent::fixtures::demo();
         let doc = {
             let mut open = self.open()?.lock().await;
@@ -161,7 +153,7 @@ impl Engine {
         document: Option<i64>,
         always_review: bool,
         emit: &mut (dyn FnMut(&TurnEvent) + Send),
-    ) -> Result<ChatEnd, IpcError> {
+    ) -> Result<TurnEnd, IpcError> {
         let cancel = CancellationToken::new();
         let _running = crate::Running::start(&self.running, cancel.clone());
         let mut open = self.open()?.lock().await;
@@ -201,29 +193,25 @@ impl Engine {
             Some(id) => store.document(id)?.head_revision,
             None => 0,
         };
+        let mut in_words = Vec::new();
         let result = match result {
             Ok(outcome) => {
                 if let Some(id) = outcome.document_id {
                     // Edits held for the user wait for them (`redline held`, or the app) across runs.
                     settings::keep_held(store, id, &outcome.held)?;
                 }
-                let revisions = outcome
-                    .revisions
-                    .iter()
-                    .map(|&n| Ok((n, described(store, document, n)?)))
-                    .collect::<Result<_, IpcError>>()?;
-                Ok(ChatDone {
-                    revisions,
-                    warnings: outcome.warnings,
-                    held: outcome.held.iter().map(|h| h.ops.len()).sum(),
-                })
+                for &n in &outcome.revisions {
+                    in_words.push((n, described(store, document, n)?));
+                }
+                Ok(outcome)
             }
             Err(e) => Err(IpcError::from(e)),
         };
-        Ok(ChatEnd {
+        Ok(TurnEnd {
             document,
             head,
             result,
+            in_words,
         })
     }
 }

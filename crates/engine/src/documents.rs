@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{Engine, Open};
 use crate::ipc::{
     CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryPage, HistoryQuery, HistoryRow,
-    ImportDone, ImportPreview, IpcError, RevisionView, Streamed, TailorView, WordsChange,
+    ImportDone, ImportPreview, IpcError, RevisionView, TailorView, TurnMessage, WordsChange,
 };
 use crate::settings::{self, Kept, drop_held, held_of, job_of, review_mode};
 
@@ -165,7 +165,7 @@ impl Engine {
     pub async fn switch(
         &self,
         id: i64,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         let mut open = self.editing().await?;
         show(&mut open, id, emit)
@@ -175,7 +175,7 @@ impl Engine {
     pub async fn new_document(
         &self,
         from_sample: bool,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         let mut open = self.editing().await?;
         let (title, document) = if from_sample {
@@ -196,7 +196,7 @@ impl Engine {
     pub async fn import(
         &self,
         path: &std::path::Path,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<ImportDone, IpcError> {
         self.idle()?;
         let imported = read_import_off_thread(path).await?;
@@ -215,7 +215,7 @@ impl Engine {
     pub async fn open_file(
         &self,
         path: &std::path::Path,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<Option<ImportPreview>, IpcError> {
         let preview = self.preview_import(path).await?;
         if preview.format == redline_import::Format::Json.label() {
@@ -249,7 +249,7 @@ impl Engine {
         &self,
         document: serde_json::Value,
         format: &str,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<ImportDone, IpcError> {
         self.idle()?;
         redline_import::reviewed(&document)
@@ -268,7 +268,7 @@ impl Engine {
     pub async fn duplicate(
         &self,
         id: i64,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         let mut open = self.editing().await?;
         let from = open.store.document(id)?;
@@ -297,7 +297,7 @@ impl Engine {
     pub async fn delete(
         &self,
         id: i64,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         let mut open = self.editing().await?;
         open.store.delete(id)?;
@@ -326,7 +326,7 @@ impl Engine {
     /// Takes back the latest change to the resume on screen, as a new revision.
     pub async fn undo(
         &self,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         self.change(emit, |store, id| store.undo(id)).await
     }
@@ -334,7 +334,7 @@ impl Engine {
     /// Applies again the change undone last.
     pub async fn redo(
         &self,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         self.change(emit, |store, id| store.redo(id)).await
     }
@@ -343,7 +343,7 @@ impl Engine {
     pub async fn restore(
         &self,
         number: u64,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         self.change(emit, |store, id| store.restore(id, number))
             .await
@@ -357,7 +357,7 @@ impl Engine {
         &self,
         base: u64,
         ops: Vec<Operation>,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         self.idle()?;
         if ops.is_empty() || ops.len() > Policy::default().max_operations {
@@ -381,7 +381,7 @@ impl Engine {
         &self,
         base: u64,
         change: WordsChange,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<DocState, IpcError> {
         use redline_resume::words::{self, MAX_HEADING_CHARS, SECTIONS};
         self.idle()?;
@@ -456,7 +456,7 @@ impl Engine {
     pub async fn tailor(
         &self,
         posting: &str,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<TailorView, IpcError> {
         self.idle()?;
         let posting = posting.trim();
@@ -588,7 +588,7 @@ impl Engine {
     /// A change to the resume on screen made by `act` on the store; the view gets its operations.
     async fn change(
         &self,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
         act: impl FnOnce(&mut Store, i64) -> Result<Committed, redline_store::StoreError>,
     ) -> Result<DocState, IpcError> {
         let mut open = self.editing().await?;
@@ -599,7 +599,7 @@ impl Engine {
         } = &mut *open;
         let committed = act(store, *document_id)?;
         let ops: Vec<Operation> = committed.forward.iter().map(Into::into).collect();
-        emit(Streamed::Surface(surface.patch(
+        emit(TurnMessage::Surface(surface.patch(
             committed.info.number,
             PatchState::Committed,
             ops,
@@ -634,14 +634,14 @@ impl Engine {
 fn show(
     open: &mut Open,
     id: i64,
-    emit: &mut (dyn FnMut(Streamed) + Send),
+    emit: &mut (dyn FnMut(TurnMessage) + Send),
 ) -> Result<DocState, IpcError> {
     let head = open.store.head(id)?;
     if redline_agent::fixtures::demo_copy(&open.store)? != Some(id) {
         open.store.set_current(id)?;
     }
     open.document_id = id;
-    emit(Streamed::Surface(
+    emit(TurnMessage::Surface(
         open.surface.create(head.number, head.document),
     ));
     doc_state(open)
@@ -703,7 +703,7 @@ fn commit_yours(
     ops: &[Operation],
     policy: &Policy,
     summary: String,
-    emit: &mut (dyn FnMut(Streamed) + Send),
+    emit: &mut (dyn FnMut(TurnMessage) + Send),
 ) -> Result<DocState, IpcError> {
     let Open {
         store,
@@ -720,7 +720,7 @@ fn commit_yours(
         summary,
     ) {
         Ok((committed, ops)) => {
-            emit(Streamed::Surface(surface.patch(
+            emit(TurnMessage::Surface(surface.patch(
                 committed.info.number,
                 PatchState::Committed,
                 ops,
@@ -954,9 +954,9 @@ mod tests {
     struct Sent(Vec<SurfaceUpdate>);
 
     impl Sent {
-        fn emit(&mut self) -> impl FnMut(Streamed) + Send + '_ {
+        fn emit(&mut self) -> impl FnMut(TurnMessage) + Send + '_ {
             |emit| {
-                if let Streamed::Surface(update) = emit {
+                if let TurnMessage::Surface(update) = emit {
                     self.0.push(update)
                 }
             }

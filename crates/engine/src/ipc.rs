@@ -18,7 +18,7 @@ pub use redline_store::Source;
 /// chat's events, one stream, so that a change and the chat line saying it was saved arrive in that order.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(tag = "to", content = "message", rename_all = "camelCase")]
-pub enum Streamed {
+pub enum TurnMessage {
     Surface(SurfaceUpdate),
     Chat(ChatEvent),
 }
@@ -241,21 +241,7 @@ pub enum ChatRole {
 }
 
 /// What a finished turn did.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct TurnSummary {
-    /// The assistant's whole reply.
-    pub reply: String,
-    /// The revisions saved.
-    #[ts(type = "number[]")]
-    pub revisions: Vec<u64>,
-    /// Warnings shown.
-    pub warnings: Vec<String>,
-    /// Where the user's message is in the stored conversation (the window reads older lines from there
-    /// once it has let the ones before it go).
-    #[ts(type = "number | null")]
-    pub asked: Option<i64>,
-}
+pub use redline_agent::TurnOutcome;
 
 /// A resume in the documents list.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -456,9 +442,9 @@ pub struct AppInfo {
 /// What one request for a turn's stream is answered with.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-pub struct StreamBatch {
+pub struct TurnMessages {
     /// The messages, in the order they were sent.
-    pub items: Vec<Streamed>,
+    pub items: Vec<TurnMessage>,
     /// The turn is over and this is the last of it.
     pub done: bool,
 }
@@ -544,7 +530,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     redline_agent::probe::LocalServer::export_all(&cfg)?;
     ChatEvent::export_all(&cfg)?;
     redline_agent::Held::export_all(&cfg)?;
-    TurnSummary::export_all(&cfg)?;
+    TurnOutcome::export_all(&cfg)?;
     ChatLine::export_all(&cfg)?;
     ChatPage::export_all(&cfg)?;
     ExportRequest::export_all(&cfg)?;
@@ -552,7 +538,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     WordsChange::export_all(&cfg)?;
     AtsView::export_all(&cfg)?;
     PageImages::export_all(&cfg)?;
-    Streamed::export_all(&cfg)?;
+    TurnMessage::export_all(&cfg)?;
     PageImage::export_all(&cfg)?;
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
@@ -562,7 +548,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     HistoryRow::export_all(&cfg)?;
     HistoryQuery::export_all(&cfg)?;
     HistoryPage::export_all(&cfg)?;
-    StreamBatch::export_all(&cfg)?;
+    TurnMessages::export_all(&cfg)?;
     RevisionView::export_all(&cfg)?;
     TailorView::export_all(&cfg)?;
     std::fs::write(dir.join("vocabulary.ts"), vocabulary())?;

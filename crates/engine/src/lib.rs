@@ -292,7 +292,7 @@ mod tests {
     use redline_patch::PatchState;
 
     use crate::export::{MAX_FILE_NAME_BYTES, file_stem};
-    use crate::ipc::{ChatEvent, ChatRole, ExportRequest, Streamed};
+    use crate::ipc::{ChatEvent, ChatRole, ExportRequest, TurnMessage};
     use redline_agent::Keychain as _;
 
     #[test]
@@ -490,8 +490,8 @@ mod tests {
         let mut chat = Vec::new();
         let summary = engine
             .demo(&mut |e| match e {
-                Streamed::Surface(u) => surfaces.push(u),
-                Streamed::Chat(c) => chat.push(c),
+                TurnMessage::Surface(u) => surfaces.push(u),
+                TurnMessage::Chat(c) => chat.push(c),
             })
             .await
             .unwrap();
@@ -544,7 +544,7 @@ mod tests {
         let mut chat = Vec::new();
         engine
             .turn(config, &fixture.message, None, false, &mut |e| {
-                if let Streamed::Chat(c) = e {
+                if let TurnMessage::Chat(c) = e {
                     chat.push(c)
                 }
             })
@@ -567,8 +567,8 @@ mod tests {
         let mut events = Vec::new();
         let revision = engine
             .apply_held(held[0].clone(), &mut |e| match e {
-                Streamed::Surface(u) => surfaces.push(u),
-                Streamed::Chat(c) => events.push(c),
+                TurnMessage::Surface(u) => surfaces.push(u),
+                TurnMessage::Chat(c) => events.push(c),
             })
             .await
             .unwrap();

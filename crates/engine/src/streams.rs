@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-pub use crate::ipc::StreamBatch;
-use crate::ipc::Streamed;
+use crate::ipc::TurnMessage;
+pub use crate::ipc::TurnMessages;
 
 /// The most messages one answer carries (the rest wait for the next request).
 pub const MAX_BATCH: usize = 512;
@@ -44,7 +44,7 @@ struct Stream {
 }
 
 struct State {
-    queue: VecDeque<Streamed>,
+    queue: VecDeque<TurnMessage>,
     ended: Option<Instant>,
     made: Instant,
 }
@@ -61,7 +61,7 @@ impl Default for State {
 
 impl TurnStreams {
     /// Where turn `turn` sends its messages, in order.
-    pub fn sender(&self, turn: u32) -> impl FnMut(Streamed) + Send + use<> {
+    pub fn sender(&self, turn: u32) -> impl FnMut(TurnMessage) + Send + use<> {
         let stream = self.stream(turn);
         move |message| {
             lock(&stream.state).queue.push_back(message);
@@ -78,7 +78,7 @@ impl TurnStreams {
 
     /// The next of turn `turn`'s messages: all there are, up to [`MAX_BATCH`], once there is one; none after
     /// [`WAIT`] without any. The last answer says `done`, and the turn is forgotten.
-    pub async fn next(&self, turn: u32) -> StreamBatch {
+    pub async fn next(&self, turn: u32) -> TurnMessages {
         let stream = self.stream(turn);
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
@@ -86,20 +86,20 @@ impl TurnStreams {
                 let mut state = lock(&stream.state);
                 if !state.queue.is_empty() || state.ended.is_some() {
                     let n = state.queue.len().min(MAX_BATCH);
-                    let items: Vec<Streamed> = state.queue.drain(..n).collect();
+                    let items: Vec<TurnMessage> = state.queue.drain(..n).collect();
                     let done = state.ended.is_some() && state.queue.is_empty();
                     drop(state);
                     if done {
                         self.forget(turn, &stream);
                     }
-                    return StreamBatch { items, done };
+                    return TurnMessages { items, done };
                 }
             }
             if tokio::time::timeout_at(deadline, stream.ready.notified())
                 .await
                 .is_err()
             {
-                return StreamBatch {
+                return TurnMessages {
                     items: Vec::new(),
                     done: false,
                 };
@@ -163,8 +163,8 @@ mod tests {
     use super::*;
     use crate::ipc::ChatEvent;
 
-    fn said(text: &str) -> Streamed {
-        Streamed::Chat(ChatEvent::Delta { text: text.into() })
+    fn said(text: &str) -> TurnMessage {
+        TurnMessage::Chat(ChatEvent::Delta { text: text.into() })
     }
 
     #[tokio::test]
@@ -233,7 +233,7 @@ mod tests {
         let batch = streams.next(3).await;
         assert_eq!(
             batch,
-            StreamBatch {
+            TurnMessages {
                 items: vec![],
                 done: false
             }

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Engine, Open, Running};
 use crate::ipc::{
-    ChatEvent, ChatLine, ChatPage, ChatRole, ErrorKind, IpcError, Streamed, TurnSummary,
+    ChatEvent, ChatLine, ChatPage, ChatRole, ErrorKind, IpcError, TurnMessage, TurnOutcome,
 };
 use crate::{DEMO_TITLE, settings, tidy};
 
@@ -55,8 +55,8 @@ impl Engine {
         &self,
         message: &str,
         selected: Option<String>,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
+    ) -> Result<TurnOutcome, IpcError> {
         let config = self.configured().await?;
         self.turn(config, message, selected, false, emit).await
     }
@@ -66,8 +66,8 @@ impl Engine {
     pub async fn tidy(
         &self,
         source: &crate::ipc::TidySource,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
+    ) -> Result<TurnOutcome, IpcError> {
         let config = self.configured().await?;
         self.turn(config, &tidy::ask(source), None, true, emit)
             .await
@@ -77,24 +77,24 @@ impl Engine {
     /// 127.0.0.1: no model, no key, nothing leaves the machine.
     pub async fn demo(
         &self,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
+    ) -> Result<TurnOutcome, IpcError> {
         let fixture = redline_agent::fixtures::demo();
         {
             let mut open = self.open()?.lock().await;
             let id = redline_agent::fixtures::demo_document(&mut open.store)?;
             open.document_id = id;
             let head = open.store.head(id)?;
-            emit(Streamed::Surface(
+            emit(TurnMessage::Surface(
                 open.surface.create(head.number, head.document),
             ));
         }
-        emit(Streamed::Chat(ChatEvent::Status {
+        emit(TurnMessage::Chat(ChatEvent::Status {
             text: format!(
                 "Demo — scripted answers from a local replay server: no model, no key, nothing leaves this computer. It edits “{DEMO_TITLE}”, a fresh copy of the sample resume."
             ),
         }));
-        emit(Streamed::Chat(ChatEvent::User {
+        emit(TurnMessage::Chat(ChatEvent::User {
             text: fixture.message.clone(),
         }));
         let (server, config) = demo_server(&fixture, Duration::from_millis(25)).await?;
@@ -110,8 +110,8 @@ impl Engine {
         message: &str,
         selected: Option<String>,
         review: bool,
-        emit: &mut (dyn FnMut(Streamed) + Send),
-    ) -> Result<TurnSummary, IpcError> {
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
+    ) -> Result<TurnOutcome, IpcError> {
         let cancel = CancellationToken::new();
         // Marked as running until this function returns, however it returns (a failed read below included).
         let _running = Running::start(&self.running, cancel.clone());
@@ -137,10 +137,10 @@ impl Engine {
             review,
         }
         .run(message, &mut |event| match event {
-            TurnEvent::Surface { update } => emit(Streamed::Surface(update)),
+            TurnEvent::Surface { update } => emit(TurnMessage::Surface(update)),
             other => {
                 if let Some(said) = ChatEvent::of(other) {
-                    emit(Streamed::Chat(said));
+                    emit(TurnMessage::Chat(said));
                 }
             }
         })
@@ -157,12 +157,7 @@ impl Engine {
             settings::keep_held(&mut open.store, id, &outcome.held)?;
         }
         match result {
-            Ok(outcome) => Ok(TurnSummary {
-                reply: outcome.reply,
-                revisions: outcome.revisions,
-                warnings: outcome.warnings,
-                asked: outcome.asked,
-            }),
+            Ok(outcome) => Ok(outcome),
             Err(e) => Err(nothing_changed(&open.store, open.document_id, e)),
         }
     }
@@ -171,7 +166,7 @@ impl Engine {
     pub async fn apply_held(
         &self,
         held: redline_agent::Held,
-        emit: &mut (dyn FnMut(Streamed) + Send),
+        emit: &mut (dyn FnMut(TurnMessage) + Send),
     ) -> Result<u64, IpcError> {
         let mut open = self.open()?.lock().await;
         let Open {
@@ -189,12 +184,12 @@ impl Engine {
             Ok((committed, ops)) => {
                 let n = committed.info.number;
                 settings::drop_held(store, &held)?;
-                emit(Streamed::Surface(surface.patch(
+                emit(TurnMessage::Surface(surface.patch(
                     n,
                     PatchState::Committed,
                     ops,
                 )));
-                emit(Streamed::Chat(ChatEvent::Committed {
+                emit(TurnMessage::Chat(ChatEvent::Committed {
                     revision: n,
                     summary: committed.info.summary,
                 }));

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ChatEvent } from "../bindings/ChatEvent";
-import type { StreamBatch } from "../bindings/StreamBatch";
+import type { TurnMessages } from "../bindings/TurnMessages";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import { streamTurn, type StreamReader } from "./backend";
 
 const said = (text: string) => ({ to: "chat" as const, message: { kind: "delta" as const, text } });
 
 /** A reader that answers from `batches`, one request at a time, and logs every call. */
-function fakeBridge(batches: StreamBatch[]) {
+function fakeBridge(batches: TurnMessages[]) {
   const calls: string[] = [];
   let turnOf: number | undefined;
   const call: StreamReader = {

@@ -15,10 +15,10 @@ import type { ExportDone } from "../bindings/ExportDone";
 import type { ExportRequest } from "../bindings/ExportRequest";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { IpcError } from "../bindings/IpcError";
-import type { StreamBatch } from "../bindings/StreamBatch";
+import type { TurnMessages } from "../bindings/TurnMessages";
 import type { TidySource } from "../bindings/TidySource";
 import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
-import type { TurnSummary } from "../bindings/TurnSummary";
+import type { TurnOutcome } from "../bindings/TurnOutcome";
 import type { DocState } from "../bindings/DocState";
 import type { ImportDone } from "../bindings/ImportDone";
 import type { ImportPreview } from "../bindings/ImportPreview";
@@ -91,16 +91,16 @@ export interface TurnStream {
 
 /** How a turn's stream is read: the next of its messages, and its end (Tauri's commands; a fake in tests). */
 export interface StreamReader {
-  next(turn: number): Promise<StreamBatch>;
+  next(turn: number): Promise<TurnMessages>;
   end(turn: number): Promise<void>;
 }
 
 const commandReader: StreamReader = {
-  next: (turn) => invoke<StreamBatch>("turn_stream", { turn }),
+  next: (turn) => invoke<TurnMessages>("turn_stream", { turn }),
   end: (turn) => invoke("end_turn_stream", { turn }),
 };
 
-/** Runs a turn that `start` begins under a new turn number, and reads its stream (ipc.rs `Streamed`) into
+/** Runs a turn that `start` begins under a new turn number, and reads its stream (ipc.rs `TurnMessage`) into
  * `to` while it runs: ordered, and this window's alone. The window asks for the messages (`turn_stream`),
  * each answer all there are since the last, rather than having each pushed in as a script of its own, which
  * WebKit would keep (engine `streams.rs`). Resolves as the turn does, once every message has been read. */
@@ -136,18 +136,18 @@ export async function streamTurn<T>(
 }
 
 /** Runs an AI turn for `text`; the reply and the edits stream `to` the view and the chat while it runs. */
-export function sendMessage(text: string, selected: string | null, to: TurnStream): Promise<TurnSummary> {
-  return streamTurn((turn) => invoke<TurnSummary>("send_message", { text, selected, turn }), to);
+export function sendMessage(text: string, selected: string | null, to: TurnStream): Promise<TurnOutcome> {
+  return streamTurn((turn) => invoke<TurnOutcome>("send_message", { text, selected, turn }), to);
 }
 
 /** "Tidy with the model" after an import from a file: a turn whose every edit waits for the user's review. */
-export function tidyImport(source: TidySource, to: TurnStream): Promise<TurnSummary> {
-  return streamTurn((turn) => invoke<TurnSummary>("tidy_import", { source, turn }), to);
+export function tidyImport(source: TidySource, to: TurnStream): Promise<TurnOutcome> {
+  return streamTurn((turn) => invoke<TurnOutcome>("tidy_import", { source, turn }), to);
 }
 
 /** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming `to`. */
-export function startDemo(to: TurnStream): Promise<TurnSummary> {
-  return streamTurn((turn) => invoke<TurnSummary>("start_demo", { turn }), to);
+export function startDemo(to: TurnStream): Promise<TurnOutcome> {
+  return streamTurn((turn) => invoke<TurnOutcome>("start_demo", { turn }), to);
 }
 
 /** Applies edits a turn held for confirmation, as a new revision (its number). */

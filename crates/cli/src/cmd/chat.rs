@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use redline_engine::Engine;
 use redline_engine::SurfaceUpdate;
-use redline_engine::chat::{ChatAsk, ChatEnd, ServerChoice, TurnEvent};
+use redline_engine::chat::{ChatAsk, ServerChoice, TurnEnd, TurnEvent};
 use redline_engine::ipc::IpcError;
 use serde_json::json;
 
@@ -121,7 +121,7 @@ pub fn demo(data_dir: &Path, json: bool) -> Result<()> {
 fn turn(
     data_dir: &Path,
     json: bool,
-    run: impl AsyncFnOnce(&Engine, &mut (dyn FnMut(&TurnEvent) + Send)) -> Result<ChatEnd, IpcError>,
+    run: impl AsyncFnOnce(&Engine, &mut (dyn FnMut(&TurnEvent) + Send)) -> Result<TurnEnd, IpcError>,
 ) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -148,39 +148,39 @@ fn turn(
 
 /// Says how the turn ended: the revisions it committed, each operation in words (or one JSON line), and
 /// what waits for the user; a failure in words, with the revision the resume stays at.
-fn finish(end: ChatEnd, json: bool) -> Result<()> {
+fn finish(end: TurnEnd, json: bool) -> Result<()> {
     let mut out = super::Terminal(std::io::stdout().lock());
-    let ChatEnd {
+    let TurnEnd {
         document: doc,
         head,
         result,
+        in_words,
     } = end;
     match result {
-        Ok(done) => {
-            let committed: Vec<u64> = done.revisions.iter().map(|(n, _)| *n).collect();
+        Ok(outcome) => {
             if json {
                 writeln!(
                     out,
                     "{}",
-                    json!({"kind": "done", "document": doc, "revision": head, "committed": committed, "warnings": done.warnings})
+                    json!({"kind": "done", "document": doc, "revision": head, "committed": outcome.revisions, "warnings": outcome.warnings})
                 )?;
                 return Ok(());
             }
             writeln!(out)?;
-            for (n, ops) in &done.revisions {
+            for (n, ops) in &in_words {
                 writeln!(out, "✓ revision {n}:")?;
                 for op in ops {
                     writeln!(out, "    {op}")?;
                 }
             }
-            if done.revisions.is_empty() {
+            if outcome.revisions.is_empty() {
                 writeln!(out, "The resume was not changed (revision {head}).")?;
             }
-            if done.held > 0 {
+            let held: usize = outcome.held.iter().map(|h| h.ops.len()).sum();
+            if held > 0 {
                 writeln!(
                     out,
-                    "{} edit(s) wait for you: `redline held` lists them, `redline held accept N` applies one.",
-                    done.held
+                    "{held} edit(s) wait for you: `redline held` lists them, `redline held accept N` applies one."
                 )?;
             }
             Ok(())

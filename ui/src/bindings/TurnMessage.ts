@@ -7,4 +7,4 @@ import type { SurfaceUpdate } from "./SurfaceUpdate";
  * the command that starts it (`send_message`, `start_demo`): the resume view's surface messages and the
  * chat's events, one stream, so that a change and the chat line saying it was saved arrive in that order.
  */
-export type Streamed = { "to": "surface", "message": SurfaceUpdate } | { "to": "chat", "message": ChatEvent };
+export type TurnMessage = { "to": "surface", "message": SurfaceUpdate } | { "to": "chat", "message": ChatEvent };
