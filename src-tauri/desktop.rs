@@ -267,13 +267,13 @@ fn logged(target: &str) -> bool {
 /// The longest line the log keeps, in characters: a message is a sentence, never a body.
 const MAX_LOG_LINE: usize = 400;
 
-/// A message as one line of the log: control characters (line breaks included) shown escaped, cut to
-/// [`MAX_LOG_LINE`] characters.
+/// A message as one line of the log: control characters (line breaks included), direction overrides and
+/// invisible characters shown escaped, cut to [`MAX_LOG_LINE`] characters.
 fn log_line(message: &str) -> String {
     let mut line = String::new();
     let mut shown = 0;
     for c in message.chars() {
-        let piece: String = if c.is_control() {
+        let piece: String = if c.is_control() || redline_engine::unseen::is_unseen(c) {
             c.escape_default().collect()
         } else {
             c.into()
@@ -434,6 +434,11 @@ mod log_tests {
         assert!(
             !line.contains('\n') && line.contains("MARKER\\n"),
             "{line:.60}"
+        );
+        // A direction override in a title would show the line reversed in a log viewer.
+        assert_eq!(
+            super::log_line("opened \u{202e}fdp.exe\u{200b}"),
+            "opened \\u{202e}fdp.exe\\u{200b}"
         );
     }
 }

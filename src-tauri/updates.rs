@@ -152,8 +152,16 @@ fn unreachable(e: impl std::fmt::Display) -> String {
 /// exhaust memory before the signature is checked.
 pub const MAX_UPDATE_BYTES: usize = 256 << 20;
 
-/// Downloads `update` (at most [`MAX_UPDATE_BYTES`]) and verifies its signature; the bytes are returned
-/// only when it verifies.
+/// How long the download may go without a byte before it is given up: a server that stops sending (or
+/// sends a byte a minute) must not hold the update open for ever.
+pub const DOWNLOAD_QUIET: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How long the whole download may take: a 16 MB installer over a slow line (20 KB/s) takes under 15
+/// minutes.
+pub const DOWNLOAD_TIME: std::time::Duration = std::time::Duration::from_secs(20 * 60);
+
+/// Downloads `update` (at most [`MAX_UPDATE_BYTES`], within [`DOWNLOAD_TIME`], never quiet longer than
+/// [`DOWNLOAD_QUIET`]) and verifies its signature; the bytes are returned only when it verifies.
 pub async fn fetch(update: &Update) -> Result<Vec<u8>, String> {
     fetch_at_most(update, MAX_UPDATE_BYTES).await
 }
@@ -170,6 +178,8 @@ pub async fn fetch_at_most(update: &Update, limit: usize) -> Result<Vec<u8>, Str
     };
     let client = reqwest::Client::builder()
         .connect_timeout(std::time::Duration::from_secs(30))
+        .read_timeout(DOWNLOAD_QUIET)
+        .timeout(DOWNLOAD_TIME)
         .build()
         .map_err(unreachable)?;
     let mut response = client

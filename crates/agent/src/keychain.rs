@@ -1,6 +1,8 @@
 //! API keys in the operating system's keychain: the one place engine code touches it.
 //!
-//! One entry per provider, bound to the host the key was entered for (`openai@api.openai.com`), under the
+//! One entry per provider, bound to the server the key was entered for — its scheme, host and port: the host
+//! alone names an `https` server on its usual port (`openai@api.openai.com`), any other is named whole
+//! (`custom@http://192.0.2.7:8080`), so that a key entered for one is never sent to the other — under the
 //! service `app.redline.desktop`: Keychain on macOS, Credential Manager on Windows, the Secret Service on
 //! Linux, through the `keyring` crate. A key never goes anywhere else: not SQLite, not a backup, a log, an
 //! audit row, an export, an IPC reply or an error's words. Where no keychain service is reachable, the
@@ -12,31 +14,39 @@ use std::sync::Mutex;
 /// The keychain service every Redline key is stored under.
 pub const SERVICE: &str = "app.redline.desktop";
 
-/// Whose key: a provider preset and the host it was entered for.
+/// Whose key: a provider preset and the server it was entered for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KeyAccount {
     /// The preset (`openai`, `custom`, …).
     pub preset: String,
-    /// The host of the base URL the key is for (`api.openai.com`).
-    pub host: String,
+    /// The server the key may be sent to: its host for `https` on port 443 (`api.openai.com`, as keys
+    /// were always named), else its scheme, host and port (`http://localhost:11434`).
+    pub server: String,
 }
 
 impl KeyAccount {
-    /// The account for `preset` at `base_url`'s host.
+    /// The account for `preset` at `base_url`'s server.
     pub fn new(preset: &str, base_url: &str) -> KeyAccount {
-        let host = reqwest::Url::parse(base_url)
+        let server = reqwest::Url::parse(base_url)
             .ok()
-            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+            .and_then(|url| {
+                let host = url.host_str()?.to_ascii_lowercase();
+                let port = url.port_or_known_default()?;
+                Some(match (url.scheme(), port) {
+                    ("https", 443) => host,
+                    (scheme, port) => format!("{scheme}://{host}:{port}"),
+                })
+            })
             .unwrap_or_default();
         KeyAccount {
             preset: preset.to_owned(),
-            host,
+            server,
         }
     }
 
     /// The keychain's user name for it.
     pub fn user(&self) -> String {
-        format!("{}@{}", self.preset, self.host)
+        format!("{}@{}", self.preset, self.server)
     }
 }
 
@@ -160,5 +170,31 @@ mod tests {
         assert!(keys.remove(&openai).unwrap());
         assert!(!keys.remove(&openai).unwrap());
         assert_eq!(keys.get(&openai).unwrap(), None);
+    }
+
+    /// A key entered for a server over `https` is not the key of the same host over `http`, or on
+    /// another port: each is its own entry, named by scheme, host and port.
+    #[test]
+    fn a_key_is_bound_to_its_scheme_and_port_too() {
+        let keys = MemoryKeychain::default();
+        let secure = KeyAccount::new("custom", "https://models.example/v1");
+        keys.set(&secure, "sk-1").unwrap();
+        for other in [
+            "http://models.example/v1",
+            "https://models.example:8443/v1",
+            "http://models.example:443/v1",
+        ] {
+            let account = KeyAccount::new("custom", other);
+            assert_ne!(account.user(), secure.user(), "{other}");
+            assert_eq!(keys.get(&account).unwrap(), None, "{other}");
+        }
+        assert_eq!(
+            KeyAccount::new("custom", "https://models.example:443/v1").user(),
+            "custom@models.example"
+        );
+        assert_eq!(
+            KeyAccount::new("ollama", "http://LocalHost:11434/v1").user(),
+            "ollama@http://localhost:11434"
+        );
     }
 }

@@ -51,6 +51,9 @@ pub use redline_resume::export::{Format, Page, Template, UnknownName};
 /// A file a front door reads for the engine, opened only when it is a regular file (not a pipe or a
 /// device that never ends).
 pub use redline_resume::open_regular;
+/// What must not reach a person's screen or file unseen (controls, direction overrides, invisible
+/// characters).
+pub use redline_resume::unseen;
 /// A resume's words cut to a length for a line, and its schema's limits a front door reads with.
 pub use redline_resume::{coverage::MAX_DESCRIPTION_BYTES, shorten};
 /// The data folder's variable and how it is found, for a front door's `--data-dir`.

@@ -18,7 +18,10 @@
 //! - [`place`]: where a JSON Pointer is, in a person's words (“the summary of your job at Pied Piper”).
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
 //! - [`words`]: a resume's words (headings, months, “present”, direction) in its own language, `meta.language`.
-//! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume.
+//! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume;
+//!   [`docx`]: Word.
+//! - [`unseen`]: the characters that act on how text is shown without being seen (controls, direction
+//!   overrides, invisible characters), kept out of what Redline writes for a person to read.
 //!   PDF is made from the same outline by `redline-pdf` (Typst).
 
 #![forbid(unsafe_code)]
@@ -28,6 +31,7 @@ pub mod docx;
 pub mod export;
 pub mod outline;
 pub mod place;
+pub mod unseen;
 pub mod words;
 
 use std::sync::{Arc, Mutex, OnceLock};

@@ -27,9 +27,9 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use redline_engine::Engine;
 use redline_engine::history::Changed;
 use redline_engine::ipc::IpcError;
+use redline_engine::{Engine, unseen};
 use serde_json::{Value, json};
 
 use crate::{Exit, fail};
@@ -110,24 +110,28 @@ pub(crate) fn print(
 
 /// `text` on one line as it may reach a terminal: a control character from a resume or a model (an
 /// escape sequence that would clear the screen or write the clipboard, a line break that would forge a line
-/// of Redline's own) is shown escaped, never sent.
+/// of Redline's own), a direction override or an invisible character is shown escaped, never sent.
 pub(crate) fn plain(text: &str) -> String {
     escaped(text, |_| false)
 }
 
-/// `text` with every control character but those `keep` allows shown escaped (`\u{1b}`).
+/// `text` with every character [`redline_engine::unseen::is_unseen`] names, and every other control
+/// character but those `keep` allows, shown escaped (`\u{1b}`, `\u{202e}`).
 fn escaped(text: &str, keep: impl Fn(char) -> bool) -> String {
     text.chars()
         .map(|c| match c {
-            c if c.is_control() && !keep(c) => c.escape_default().to_string(),
+            c if (c.is_control() || unseen::is_unseen(c)) && !keep(c) => {
+                c.escape_default().to_string()
+            }
             c => c.to_string(),
         })
         .collect()
 }
 
 /// `text` as a terminal may show it over several lines: line breaks and tabs kept, every other control
-/// character escaped. What the command line writes to a terminal goes through this ([`Terminal`], and
-/// its errors), so no command can pass data's escape sequences on.
+/// character, direction override and invisible character escaped. What the command line writes to a
+/// terminal goes through this ([`Terminal`], and its errors), so no command can pass data's escape
+/// sequences or reordered text on.
 pub fn for_terminal(text: &str) -> String {
     escaped(text, |c| c == '\n' || c == '\t')
 }
@@ -139,11 +143,7 @@ pub struct Terminal<W: Write>(pub W);
 impl<W: Write> Write for Terminal<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         match std::str::from_utf8(buf) {
-            Ok(text)
-                if text
-                    .chars()
-                    .any(|c| c.is_control() && c != '\n' && c != '\t') =>
-            {
+            Ok(text) if text.chars().any(unseen::is_unseen) => {
                 self.0.write_all(for_terminal(text).as_bytes())?
             }
             _ => self.0.write_all(buf)?,
@@ -198,6 +198,11 @@ mod tests {
             "{shown:?}"
         );
         assert_eq!(super::plain("Développeur — 職歴"), "Développeur — 職歴");
+        // A title that a direction override would show reversed, and a word split unseen.
+        assert_eq!(
+            super::plain("Resume \u{202e}fdp.exe a\u{200b}b"),
+            "Resume \\u{202e}fdp.exe a\\u{200b}b"
+        );
     }
 
     /// Whatever a command writes, the terminal gets its lines and tabs and no other control character;
