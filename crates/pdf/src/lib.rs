@@ -5,6 +5,14 @@
 //! `assets/fonts/` (DejaVu Sans and Serif for Latin, Greek, Cyrillic, Arabic and Hebrew; Droid Sans
 //! Fallback for Chinese, Japanese and Korean) and embedded with Unicode maps; the PDF is tagged, with the
 //! person's name as title and author; links are clickable.
+//!
+//! # Layout
+//! - [`pdf`]: a resume as a PDF in a design and page size; [`warm`] lays a design out once ahead of use.
+//! - [`page_images`] and [`PageDrawer`]: the Page view's pages as PNG images, each drawn again only when it
+//!   changed ([`DrawnPage`]).
+//! - [`ats`]: how an applicant tracking system reads a PDF back, per section, against the resume.
+//! - [`PdfError`]: what went wrong, in words. The other export formats are the resume crate's
+//!   (`redline_resume::export`, `redline_resume::docx`); the engine chooses among them.
 
 #![forbid(unsafe_code)]
 

@@ -36,6 +36,13 @@ afterEach(() => {
 });
 
 describe("the import review", () => {
+  it("draws a bounded number of a file's lines and counts the rest", () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}`);
+    render(ImportReview, { preview: { ...PREVIEW, lines, unplaced: lines }, onclose: () => {}, onimported: () => {} });
+    expect(screen.getAllByTestId("import-line-unplaced")).toHaveLength(500);
+    expect(screen.getByTestId("import-lines-not-shown").textContent).toContain("19,500 more lines");
+  });
+
   it("shows the file's lines beside what was read, the unplaced ones marked", async () => {
     render(ImportReview, { preview: PREVIEW, onclose: () => {}, onimported: () => {} });
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Import ada.pdf");

@@ -3,6 +3,9 @@
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { SECTIONS } from "./sections";
 
+/** The most of a file's lines the import review draws; the rest are counted (a file may yield thousands). */
+export const MAX_SHOWN_LINES = 500;
+
 /** One text field of the resume. */
 export interface Field {
   pointer: string;
