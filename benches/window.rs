@@ -14,7 +14,7 @@
 #[path = "../tests/window/mod.rs"]
 mod window;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
@@ -134,12 +134,7 @@ async fn memory_idle_and_after_a_hundred_turns() {
     } else {
         "01-add-keyword.json"
     };
-    let fixture = redline_agent::fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("crates/agent/fixtures")
-            .join(name),
-    )
-    .unwrap();
+    let fixture = fixture(name);
     println!("each turn: {}", fixture.message);
     let replies: Vec<redline_agent::Reply> = (0..turns)
         .flat_map(|turn| {
@@ -159,18 +154,9 @@ async fn memory_idle_and_after_a_hundred_turns() {
             replies
         })
         .collect();
-    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-        .await
-        .unwrap();
+    let server = replay(replies).await;
     let url = server.base_url();
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[
-        ("REDLINE_BASE_URL", &url),
-        ("OPENAI_API_KEY", ""),
-        ("REDLINE_MODEL", "replay-chat"),
-        ("REDLINE_PATCH_MODEL", "replay-patch"),
-    ]);
-    let client = connect(&driver, data_dir.path()).await;
+    let (_data_dir, driver, client) = open_window(&replay_env(&url)).await;
     assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
     tokio::time::sleep(Duration::from_secs(5)).await;
     let idle = app_memory(&driver);
@@ -279,15 +265,8 @@ async fn drive_in_page(client: &Client, message: &str, from: usize, to: usize) {
 /// change — the template switched, so that every page is laid out and drawn again — to the new first page
 /// decoded and on screen, timed inside the page, 100 times on the sample. Printed as p50, p99 and the worst.
 async fn page_view_from_a_change_to_the_new_page_on_screen() {
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
-    let client = connect(&driver, data_dir.path()).await;
-    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
-    element(&client, "toggle-pages")
-        .await
-        .click()
-        .await
-        .unwrap();
+    let (_data_dir, driver, client) = open_on_the_sample().await;
+    click(&client, "toggle-pages").await;
     element(&client, "page-1").await;
     let times = client
         .execute_async(
@@ -644,13 +623,9 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
     std::fs::write(&file, serde_json::to_vec(resume).unwrap()).unwrap();
     let sent_log = files.path().join("sent.txt");
     let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[
-        ("REDLINE_BASE_URL", &url),
-        ("OPENAI_API_KEY", ""),
-        ("REDLINE_MODEL", "replay-chat"),
-        ("REDLINE_PATCH_MODEL", "replay-patch"),
-        ("REDLINE_PROBE_SENT", sent_log.to_str().unwrap()),
-    ]);
+    let mut env = replay_env(&url).to_vec();
+    env.push(("REDLINE_PROBE_SENT", sent_log.to_str().unwrap()));
+    let driver = start_driver_with(&env);
     let client = connect_with(&driver, data_dir.path(), &[&file]).await;
     wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
     tokio::time::sleep(Duration::from_secs(2)).await;

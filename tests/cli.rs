@@ -3,6 +3,8 @@
 // A test (or benchmark) may be longer than library code (clippy.toml).
 #![allow(clippy::too_many_lines)]
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -25,12 +27,7 @@ fn redline_env(data_dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output 
 #[test]
 fn show_prints_the_sample_resume_on_a_fresh_data_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let out = redline(dir.path(), &["show"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeeded(redline(dir.path(), &["show"]));
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(shown, redline_resume::sample());
     assert!(dir.path().join("redline.db").exists());
@@ -39,15 +36,12 @@ fn show_prints_the_sample_resume_on_a_fresh_data_folder() {
 #[test]
 fn the_data_folder_can_come_from_the_environment() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_redline"))
-        .arg("show")
-        .env("REDLINE_DATA_DIR", dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::succeeded(
+        Command::new(env!("CARGO_BIN_EXE_redline"))
+            .arg("show")
+            .env("REDLINE_DATA_DIR", dir.path())
+            .output()
+            .unwrap(),
     );
     assert!(dir.path().join("redline.db").exists());
 }
@@ -92,13 +86,9 @@ fn help_lists_the_commands() {
     );
 }
 
+#[track_caller]
 fn ok(out: Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(ok_bytes(out)).unwrap()
 }
 
 fn json(out: Output) -> serde_json::Value {
@@ -233,13 +223,7 @@ fn delete_undelete_variant_backup_and_recover() {
     let said = ok(redline(dir.path(), &["variant", "Frontend", "--doc", &id]));
     assert!(said.contains("Created “Frontend” (document 2)"), "{said}");
     ok(redline(dir.path(), &["delete", "2"]));
-    assert_eq!(
-        json(redline(dir.path(), &["list", "--json"]))
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(documents(dir.path()), 1);
     let deleted = json(redline(dir.path(), &["list", "--json", "--deleted"]));
     assert_eq!(deleted[0]["id"], 2);
     assert!(deleted[0]["deletedAt"].is_i64());
@@ -262,13 +246,7 @@ fn delete_undelete_variant_backup_and_recover() {
     assert!(String::from_utf8_lossy(&err.stderr).contains("redline recover"));
     let said = ok(redline(dir.path(), &["recover"]));
     assert!(said.contains("The damaged file is kept as"), "{said}");
-    assert_eq!(
-        json(redline(dir.path(), &["list", "--json"]))
-            .as_array()
-            .unwrap()
-            .len(),
-        2
-    );
+    assert_eq!(documents(dir.path()), 2);
 }
 
 fn lines(out: &str) -> Vec<serde_json::Value> {
@@ -327,23 +305,10 @@ fn the_demo_plays_live_edits_without_a_key() {
 #[test]
 fn chat_streams_the_turn_and_fails_in_plain_words() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let fixture = |name: &str| {
-        redline_agent::fixtures::load(
-            &Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("crates/agent/fixtures")
-                .join(name),
-        )
-        .unwrap()
-    };
     let dir = tempfile::tempdir().unwrap();
     let chat = |name: &str, json: bool| {
         let f = fixture(name);
-        let server = runtime
-            .block_on(redline_agent::ReplayServer::start(
-                f.replies,
-                redline_agent::Pace::default(),
-            ))
-            .unwrap();
+        let server = replay(&runtime, f.replies);
         let url = server.base_url();
         let mut args = vec!["chat", "--base-url", &url, "--model", "m", &f.message];
         if json {
@@ -527,13 +492,7 @@ fn import_refuses_a_file_larger_than_any_resume() {
         err.contains("larger than 4 MB") && err.contains("nothing was imported"),
         "{err}"
     );
-    assert_eq!(
-        json(redline(dir.path(), &["list", "--json"]))
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(documents(dir.path()), 1);
 }
 
 #[test]
@@ -696,31 +655,10 @@ fn the_provider_is_saved_shown_and_used_by_chat() {
 
     // `chat` with no flag and no variable uses what was saved: here, a replay server as the local server.
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let fixture = redline_agent::fixtures::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
-    let server = runtime
-        .block_on(redline_agent::ReplayServer::start(
-            fixture.replies,
-            redline_agent::Pace::default(),
-        ))
-        .unwrap();
+    let fixture = fixture("01-add-keyword.json");
+    let server = replay(&runtime, fixture.replies);
     let url = server.base_url();
-    ok(redline_without_keychain(
-        dir.path(),
-        &[
-            "provider",
-            "set",
-            "--base-url",
-            &url,
-            "--model",
-            "saved-chat",
-            "--patch-model",
-            "saved-patch",
-        ],
-        None,
-    ));
+    set_provider(dir.path(), &url, "saved-chat", "saved-patch");
     // The server runs on the runtime's own threads while the CLI runs here.
     let out = redline_without_keychain(dir.path(), &["chat", &fixture.message], None);
     let said = ok(out);
@@ -772,12 +710,7 @@ fn the_key_lives_in_the_os_keychain_and_nowhere_else() {
     let mut say = |out: Output| {
         printed.extend_from_slice(&out.stdout);
         printed.extend_from_slice(&out.stderr);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        String::from_utf8_lossy(&common::succeeded(out).stdout).into_owned()
     };
     say(run(
         &[
@@ -821,21 +754,7 @@ fn the_key_lives_in_the_os_keychain_and_nowhere_else() {
     assert!(say(run(&["key", "clear"], None)).contains("Removed the key"));
     assert!(say(run(&["provider", "show"], None)).contains("not set"));
     // The key's bytes are nowhere on disk or in what was printed.
-    let mut files = vec![dir.path().to_owned()];
-    while let Some(path) = files.pop() {
-        if path.is_dir() {
-            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-        } else {
-            let bytes = std::fs::read(&path).unwrap();
-            for key in [&b"sk-redline-first"[..], b"sk-redline-second"] {
-                assert!(
-                    !bytes.windows(key.len()).any(|w| w == key),
-                    "{}",
-                    path.display()
-                );
-            }
-        }
-    }
+    nowhere_under(dir.path(), &[b"sk-redline-first", b"sk-redline-second"]);
     assert!(!printed.windows(10).any(|w| w == b"sk-redline"));
 }
 
@@ -845,28 +764,10 @@ fn provider_test_reports_what_works_and_what_does_not() {
     let dir = tempfile::tempdir().unwrap();
     let serve = |replies: serde_json::Value| {
         let replies: Vec<redline_agent::Reply> = serde_json::from_value(replies).unwrap();
-        runtime
-            .block_on(redline_agent::ReplayServer::start(
-                replies,
-                redline_agent::Pace::default(),
-            ))
-            .unwrap()
+        replay(&runtime, replies)
     };
     let point_at = |server: &redline_agent::ReplayServer, model: &str| {
-        ok(redline_without_keychain(
-            dir.path(),
-            &[
-                "provider",
-                "set",
-                "--base-url",
-                &server.base_url(),
-                "--model",
-                model,
-                "--patch-model",
-                "replay-patch",
-            ],
-            None,
-        ));
+        set_provider(dir.path(), &server.base_url(), model, "replay-patch");
     };
     // A server that answers both models, by JSON schema.
     let server = serve(serde_json::json!([{"say": "OK"}, {"patch": {"operations": []}}]));
@@ -954,12 +855,7 @@ fn what_a_server_takes_is_kept_across_runs() {
         ask, add("Rust"), {"say": "Done."},
     ]))
     .unwrap();
-    let server = runtime
-        .block_on(redline_agent::ReplayServer::start(
-            replies,
-            redline_agent::Pace::default(),
-        ))
-        .unwrap();
+    let server = replay(&runtime, replies);
     let url = server.base_url();
     ok(redline_without_keychain(
         dir.path(),
@@ -1081,40 +977,24 @@ fn scripts_get_json_ids_pipes_and_exit_codes() {
     assert_eq!(restored["revision"], head + 3);
     // Nothing to undo in a fresh import: refused, exit 4.
     let nothing = redline(dir.path(), &["undo", "--doc", &doc, "--json"]);
-    assert_eq!(
-        nothing.status.code(),
-        Some(4),
-        "{}",
-        String::from_utf8_lossy(&nothing.stderr)
-    );
+    exits_with(&nothing, 4);
 
-    let deleted = json(redline(
-        dir.path(),
-        &["delete", &variant_id.to_string(), "--json"],
-    ));
-    assert_eq!(
-        deleted,
-        serde_json::json!({"id": variant_id, "deleted": true})
-    );
-    let back = json(redline(
-        dir.path(),
-        &["undelete", &variant_id.to_string(), "--json"],
-    ));
-    assert_eq!(
-        back,
-        serde_json::json!({"id": variant_id, "deleted": false})
-    );
+    for (command, deleted) in [("delete", true), ("undelete", false)] {
+        let said = json(redline(
+            dir.path(),
+            &[command, &variant_id.to_string(), "--json"],
+        ));
+        assert_eq!(
+            said,
+            serde_json::json!({"id": variant_id, "deleted": deleted})
+        );
+    }
     let backup = json(redline(dir.path(), &["backup", "--json"]));
     assert!(Path::new(backup["path"].as_str().unwrap()).exists());
 
     // 3: not found.
     let missing = redline(dir.path(), &["show", "--doc", "999"]);
-    assert_eq!(
-        missing.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&missing.stderr)
-    );
+    exits_with(&missing, 3);
     let missing = redline(dir.path(), &["import", "/nonexistent/resume.json"]);
     assert_eq!(missing.status.code(), Some(3));
     // 4: refused (not a resume; an export onto a file that exists).
@@ -1139,21 +1019,12 @@ fn scripts_get_json_ids_pipes_and_exit_codes() {
     assert_eq!(refused.status.code(), Some(4));
     // 5: not configured (OpenAI, and no key anywhere).
     let unconfigured = redline_without_keychain(dir.path(), &["chat", "hello"], None);
-    assert_eq!(
-        unconfigured.status.code(),
-        Some(5),
-        "{}",
-        String::from_utf8_lossy(&unconfigured.stderr)
-    );
+    exits_with(&unconfigured, 5);
 }
 
+#[track_caller]
 fn ok_bytes(out: Output) -> Vec<u8> {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    common::succeeded(out).stdout
 }
 
 #[test]
@@ -1345,12 +1216,7 @@ fn ats_reads_the_resume_back_from_its_pdf_and_says_what_is_missing() {
             "--json",
         ],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits_with(&out, 1);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         report["missing"],
@@ -1362,12 +1228,7 @@ fn ats_reads_the_resume_back_from_its_pdf_and_says_what_is_missing() {
     std::fs::write(dir.path().join("not.pdf"), b"%PDF-1.7 nothing here").unwrap();
     let not = dir.path().join("not.pdf");
     let out = redline(dir.path(), &["ats", "--pdf", not.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(4),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits_with(&out, 4);
     let out = redline(dir.path(), &["ats", "--doc", "99"]);
     assert_eq!(out.status.code(), Some(3));
 }
@@ -1378,36 +1239,20 @@ fn ats_reads_the_resume_back_from_its_pdf_and_says_what_is_missing() {
 #[cfg(target_os = "linux")]
 #[test]
 fn ats_refuses_a_pdf_built_to_inflate_to_gigabytes() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap();
-    let mut deflate = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-    let spaces = vec![b' '; 1 << 20];
-    for _ in 0..1280 {
-        deflate.write_all(&spaces).unwrap();
-    }
-    let content = deflate.finish().unwrap();
+    let content = deflated_spaces(1280);
     assert!(content.len() < 32 << 20, "{} bytes", content.len());
-    let pdf = pdf_of(&[
-        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".to_vec(),
-        stream_object("/Filter /FlateDecode", &content),
-    ]);
+    let pdf = deflated_page_pdf(&content);
     let bomb = dir.path().join("bomb.pdf");
     std::fs::write(&bomb, &pdf).unwrap();
 
     let out = redline(dir.path(), &["ats", "--pdf", bomb.to_str().unwrap()]);
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{said}");
+    let said = refused(&out);
     assert!(said.contains("more than 1024 MB of memory"), "{said}");
     // `redline import` reads it the same way, and writes nothing.
-    let out = redline(dir.path(), &["import", bomb.to_str().unwrap()]);
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{said}");
-    assert!(said.contains("more than 1024 MB of memory"), "{said}");
+    import_refuses(dir.path(), &bomb, "more than 1024 MB of memory");
     // The command's own process carried on: the database reads back.
-    let listed = json(redline(dir.path(), &["list", "--json"]));
-    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    only_the_sample(dir.path());
 }
 
 /// The same PDF bound on every system: the `redline` program's allocator caps what a reading mode holds.
@@ -1415,19 +1260,8 @@ fn ats_refuses_a_pdf_built_to_inflate_to_gigabytes() {
 /// bound on Linux, the reading stops at the allocator's cap and says the cap it met.
 #[test]
 fn a_pdf_reading_is_capped_by_the_program_s_own_allocator() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap();
-    let mut deflate = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-    let spaces = vec![b' '; 1 << 20];
-    for _ in 0..256 {
-        deflate.write_all(&spaces).unwrap();
-    }
-    let pdf = pdf_of(&[
-        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".to_vec(),
-        stream_object("/Filter /FlateDecode", &deflate.finish().unwrap()),
-    ]);
+    let pdf = deflated_page_pdf(&deflated_spaces(256));
     let big = dir.path().join("big.pdf");
     std::fs::write(&big, &pdf).unwrap();
     let out = redline_env(
@@ -1435,9 +1269,133 @@ fn a_pdf_reading_is_capped_by_the_program_s_own_allocator() {
         &["import", big.to_str().unwrap(), "--dry-run"],
         &[("REDLINE_PDF_READ_MB", "64")],
     );
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{said}");
+    let said = refused(&out);
     assert!(said.contains("more than 64 MB of memory"), "{said}");
+}
+
+/// No file under `dir` (however deep) holds any of `needles`.
+#[track_caller]
+fn nowhere_under(dir: &Path, needles: &[&[u8]]) {
+    let mut files = vec![dir.to_owned()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            let bytes = std::fs::read(&path).unwrap();
+            for needle in needles {
+                assert!(
+                    !bytes.windows(needle.len()).any(|w| w == *needle),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// `out` is a command's that exited with `code`; otherwise the test fails with what it said.
+#[track_caller]
+fn exits_with(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// What a command refused with exit 4 said on its standard error.
+#[track_caller]
+fn refused(out: &Output) -> String {
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    said
+}
+
+/// How many documents `redline list` lists.
+fn documents(dir: &Path) -> usize {
+    json(redline(dir, &["list", "--json"]))
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+/// A fixture of `crates/agent/fixtures`.
+fn fixture(name: &str) -> redline_agent::fixtures::Fixture {
+    redline_agent::fixtures::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// A replay server of `replies`, at the default pace, on `runtime`'s threads.
+fn replay(
+    runtime: &tokio::runtime::Runtime,
+    replies: Vec<redline_agent::Reply>,
+) -> redline_agent::ReplayServer {
+    runtime
+        .block_on(redline_agent::ReplayServer::start(
+            replies,
+            redline_agent::Pace::default(),
+        ))
+        .unwrap()
+}
+
+/// `redline provider set` (no keychain): the server at `url`, with `model` and `patch_model`.
+fn set_provider(dir: &Path, url: &str, model: &str, patch_model: &str) -> String {
+    ok(redline_without_keychain(
+        dir,
+        &[
+            "provider",
+            "set",
+            "--base-url",
+            url,
+            "--model",
+            model,
+            "--patch-model",
+            patch_model,
+        ],
+        None,
+    ))
+}
+
+/// `redline import` of `file` is refused (exit 4) with `words`.
+#[track_caller]
+fn import_refuses(dir: &Path, file: &Path, words: &str) {
+    let out = redline(dir, &["import", file.to_str().unwrap()]);
+    let said = refused(&out);
+    assert!(said.contains(words), "{said}");
+}
+
+/// The data folder lists one document (the first-start sample): nothing else was written, and the database
+/// reads back.
+#[track_caller]
+fn only_the_sample(dir: &Path) {
+    let listed = json(redline(dir, &["list", "--json"]));
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+}
+
+/// `mib` MiB of spaces, deflated (zlib).
+fn deflated_spaces(mib: usize) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut deflate = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    let spaces = vec![b' '; 1 << 20];
+    for _ in 0..mib {
+        deflate.write_all(&spaces).unwrap();
+    }
+    deflate.finish().unwrap()
+}
+
+/// A one-page PDF whose page's content is `content`, deflated.
+fn deflated_page_pdf(content: &[u8]) -> Vec<u8> {
+    pdf_of(&[
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".to_vec(),
+        stream_object("/Filter /FlateDecode", content),
+    ])
 }
 
 /// A PDF of `objects` (object 1 first), with its cross-reference table.
@@ -1526,11 +1484,11 @@ fn ats_refuses_a_pdf_whose_forms_draw_each_other_without_end() {
     assert_eq!(code, Some(4), "{said}");
     assert!(said.contains("stopped the reader"), "{said}");
     // `redline import` reads it the same way, and writes nothing.
-    let itself = dir.path().join("itself.pdf");
-    let out = redline(dir.path(), &["import", itself.to_str().unwrap()]);
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{said}");
-    assert!(said.contains("stopped the reader"), "{said}");
+    import_refuses(
+        dir.path(),
+        &dir.path().join("itself.pdf"),
+        "stopped the reader",
+    );
     // Ten levels of ten: stopped by the time bound (shortened to 2 s for the test; the real one is 60 s).
     let levels: Vec<(usize, Option<usize>)> = (0..10)
         .map(|i| (10, Some(6 + i)))
@@ -1539,8 +1497,7 @@ fn ats_refuses_a_pdf_whose_forms_draw_each_other_without_end() {
     let (code, said) = check("busy.pdf", pdf_of_forms(&levels), "2");
     assert_eq!(code, Some(4), "{said}");
     assert!(said.contains("took longer than 2 s"), "{said}");
-    let listed = json(redline(dir.path(), &["list", "--json"]));
-    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    only_the_sample(dir.path());
 }
 
 /// What the window does, the command line does too: tailoring a copy to a posting (with its report), the
@@ -1641,17 +1598,9 @@ fn tailor_words_review_and_held_edits_work_as_in_the_window() {
         json(redline(data, &["review", "on", "--json"]))["review"],
         true
     );
-    let fixture = redline_agent::fixtures::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
+    let fixture = fixture("01-add-keyword.json");
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime
-        .block_on(redline_agent::ReplayServer::start(
-            fixture.replies,
-            redline_agent::Pace::default(),
-        ))
-        .unwrap();
+    let server = replay(&runtime, fixture.replies);
     let doc = master.to_string();
     let head = json(redline(data, &["history", "--doc", &doc, "--json"]))
         .as_array()
@@ -1775,18 +1724,8 @@ fn a_posting_too_large_or_not_text_is_refused_and_makes_no_copy() {
 fn the_environments_key_goes_only_where_the_environment_points() {
     const SENTINEL: &str = "sk-sentinel-never-elsewhere";
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let fixture = redline_agent::fixtures::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
-    let recording = || {
-        runtime
-            .block_on(redline_agent::ReplayServer::start(
-                fixture.replies.clone(),
-                redline_agent::Pace::default(),
-            ))
-            .unwrap()
-    };
+    let fixture = fixture("01-add-keyword.json");
+    let recording = || replay(&runtime, fixture.replies.clone());
     // The environment's key, an OPENAI_BASE_URL or none, and no keychain (a saved server's key is its own
     // keychain entry: here, none).
     let env = |base: &str| {
@@ -2005,20 +1944,7 @@ fn a_server_s_stream_is_bounded_as_its_bytes_arrive() {
     assert!(idle.status.success());
     for (shape, status, head, body, words) in shapes {
         let url = hostile_server(status, head, body);
-        ok(redline_without_keychain(
-            dir.path(),
-            &[
-                "provider",
-                "set",
-                "--base-url",
-                &url,
-                "--model",
-                "m",
-                "--patch-model",
-                "m",
-            ],
-            None,
-        ));
+        set_provider(dir.path(), &url, "m", "m");
         for args in [
             &["chat", "add Python to my skills"][..],
             &["provider", "test"],
@@ -2046,19 +1972,7 @@ fn a_server_s_stream_is_bounded_as_its_bytes_arrive() {
         }
     }
     // Nothing the server said is kept: not in the database, its journal, its backups or any other file.
-    let mut files = vec![dir.path().to_owned()];
-    while let Some(path) = files.pop() {
-        if path.is_dir() {
-            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-        } else {
-            let bytes = std::fs::read(&path).unwrap();
-            assert!(
-                !bytes.windows(MARKER.len()).any(|w| w == MARKER.as_bytes()),
-                "{}",
-                path.display()
-            );
-        }
-    }
+    nowhere_under(dir.path(), &[MARKER.as_bytes()]);
 }
 
 #[test]
@@ -2102,13 +2016,7 @@ fn import_reads_a_pdf_and_text_by_their_content_and_dry_run_writes_nothing() {
     let refused = redline(dir.path(), &["import", key.to_str().unwrap()]);
     assert_eq!(refused.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("is not a resume"));
-    assert_eq!(
-        json(redline(dir.path(), &["list", "--json"]))
-            .as_array()
-            .unwrap()
-            .len(),
-        2
-    );
+    assert_eq!(documents(dir.path()), 2);
 }
 
 /// `redline import FILE --tidy`: the file is imported as read (revision 1), then the configured model is
@@ -2125,12 +2033,7 @@ fn import_tidy_asks_the_model_and_every_edit_waits_for_the_user() {
     ]))
     .unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime
-        .block_on(redline_agent::ReplayServer::start(
-            replies,
-            redline_agent::Pace::default(),
-        ))
-        .unwrap();
+    let server = replay(&runtime, replies);
     ok(redline(
         data,
         &[

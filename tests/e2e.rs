@@ -23,9 +23,7 @@ use window::*;
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn the_window_shows_the_sample_resume_on_first_start() {
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
-    let client = connect(&driver, data_dir.path()).await;
+    let (data_dir, driver, client) = open_window(&UNCONFIGURED).await;
 
     assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
     assert_eq!(text_of(&client, "work-0-title").await, "CEO/President");
@@ -46,15 +44,13 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
     screenshot(&client, "first-start.png").await;
     // The resume's pane scrolls with the scrollbar the page draws, which takes its 12 px beside the text, not
     // GTK's overlay one (0 px), which repaints the pane's edge many times a second under a resting pointer.
-    let scrollbar = client
-        .execute(
-            "const pane = document.querySelector('.document'); \
+    let scrollbar = run_js(
+        &client,
+        "const pane = document.querySelector('.document'); \
              return [document.documentElement.dataset.scrollbars ?? null, \
                      pane.scrollHeight > pane.clientHeight, pane.offsetWidth - pane.clientWidth];",
-            vec![],
-        )
-        .await
-        .unwrap();
+    )
+    .await;
     assert_eq!(scrollbar, json!(["page", true, 12]));
     client.close().await.ok();
     drop(driver);
@@ -68,10 +64,8 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn a_link_in_the_resume_never_takes_the_window_away() {
-    let data_dir = tempfile::tempdir().unwrap();
     // The "system browser" of this test does nothing.
-    let driver = start_driver_with(&[("BROWSER", "true")]);
-    let client = connect(&driver, data_dir.path()).await;
+    let (_data_dir, _driver, client) = open_window(&[("BROWSER", "true")]).await;
     assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
     let app = client.current_url().await.unwrap();
     let link = element(&client, "basics-url")
@@ -83,13 +77,11 @@ async fn a_link_in_the_resume_never_takes_the_window_away() {
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(client.current_url().await.unwrap(), app);
     assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
-    client
-        .execute(
-            "window.location.href = 'https://evil.example/'; return true;",
-            vec![],
-        )
-        .await
-        .unwrap();
+    run_js(
+        &client,
+        "window.location.href = 'https://evil.example/'; return true;",
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(client.current_url().await.unwrap(), app);
     assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
@@ -99,9 +91,7 @@ async fn a_link_in_the_resume_never_takes_the_window_away() {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn the_demo_edits_the_resume_live_in_the_window() {
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver();
-    let client = connect(&driver, data_dir.path()).await;
+    let (data_dir, driver, client) = open_window(&[]).await;
     let before = text_of(&client, "basics-summary").await;
     assert!(before.starts_with("Richard hails from Tulsa. He has earned degrees"));
     client
@@ -130,13 +120,11 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
     // Screen readers hear the finished reply once (the conversation is not a live region).
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let said = client
-            .execute(
-                "return document.querySelector('[data-testid=chat-announcement]').textContent",
-                vec![],
-            )
-            .await
-            .unwrap();
+        let said = run_js(
+            &client,
+            "return document.querySelector('[data-testid=chat-announcement]').textContent",
+        )
+        .await;
         if said
             .as_str()
             .is_some_and(|t| t.contains("Saved as revision 2.") && t.contains("Done"))
@@ -151,15 +139,12 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
     }
 
     // For the picture: back to the top, where the new summary is still highlighted.
-    client
-        .execute(
-            "document.querySelector('.document')?.scrollTo(0, 0); window.scrollTo(0, 0)",
-            vec![],
-        )
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    screenshot(&client, "demo.png").await;
+    run_js(
+        &client,
+        "document.querySelector('.document')?.scrollTo(0, 0); window.scrollTo(0, 0)",
+    )
+    .await;
+    screenshot_after(&client, 600, "demo.png").await;
     client.close().await.ok();
     drop(driver);
 
@@ -184,31 +169,20 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
-    let fixture = redline_agent::fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("crates/agent/fixtures/16-out-of-scope-held.json"),
-    )
-    .unwrap();
+    let fixture = fixture("16-out-of-scope-held.json");
     // A local OpenAI-compatible server, as Ollama would be: the app needs no key for it.
     let (_server, config) = redline_agent::fixtures::replay(&fixture, Duration::from_millis(5))
         .await
         .unwrap();
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[
+    let (data_dir, driver, client) = open_window(&[
         ("REDLINE_BASE_URL", &config.base_url),
         ("OPENAI_API_KEY", ""),
-    ]);
-    let client = connect(&driver, data_dir.path()).await;
+    ])
+    .await;
     let label = text_of(&client, "basics-label").await;
     let input = element(&client, "chat-input").await;
     input.send_keys(&fixture.message).await.unwrap();
-    client
-        .find(Locator::Css("[data-testid='chat-send']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_now(&client, Locator::Css("[data-testid='chat-send']")).await;
     let apply = element(&client, "held-apply").await;
     let offered = client
         .find(Locator::XPath("//li[contains(., 'Change your title to')]"))
@@ -244,11 +218,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn settings_point_the_app_at_a_model_server() {
-    let fixture = redline_agent::fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("crates/agent/fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
+    let fixture = fixture("01-add-keyword.json");
     // The connection test: the chat model, the patch model, and whether the chat model plans an edit with
     // tools (it names a target in the test's resume: it does).
     let mut replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
@@ -264,18 +234,12 @@ async fn settings_point_the_app_at_a_model_server() {
         )
         .unwrap(),
     );
-    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-        .await
-        .unwrap();
+    let server = replay(replies).await;
     let data_dir = tempfile::tempdir().unwrap();
     // Nothing configured: no base URL, no key in the environment.
-    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let driver = start_unconfigured();
     let client = connect(&driver, data_dir.path()).await;
-    element(&client, "open-settings")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "open-settings").await;
     element(&client, "settings-dialog").await;
     let preset = element(&client, "settings-preset").await;
     preset.select_by_value("custom").await.unwrap();
@@ -290,11 +254,7 @@ async fn settings_point_the_app_at_a_model_server() {
     fill("settings-base-url", server.base_url()).await;
     fill("settings-chat-model", "replay-chat".into()).await;
     fill("settings-patch-model", "replay-patch".into()).await;
-    element(&client, "settings-test")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "settings-test").await;
     let report = wait_for_text(&client, "settings-report", |t| t.contains("Patch model")).await;
     assert!(
         report.contains("answers, 2 model(s)")
@@ -307,53 +267,28 @@ async fn settings_point_the_app_at_a_model_server() {
     // is kept in the webview's storage, which the next tests share).
     let theme = element(&client, "settings-theme").await;
     theme.select_by_value("dark").await.unwrap();
-    let dark = client
-        .execute(
-            "return [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor]",
-            vec![],
-        )
-        .await
-        .unwrap();
+    let dark = run_js(&client, "return [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor]").await;
     assert_eq!(
         dark,
         json!(["dark", "rgb(18, 20, 24)"]),
         "the dark theme's desk colour"
     );
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    screenshot(&client, "settings-dark.png").await;
+    screenshot_after(&client, 300, "settings-dark.png").await;
     theme.select_by_value("system").await.unwrap();
-    let system = client
-        .execute(
-            "return document.documentElement.hasAttribute('data-theme')",
-            vec![],
-        )
-        .await
-        .unwrap();
+    let system = run_js(
+        &client,
+        "return document.documentElement.hasAttribute('data-theme')",
+    )
+    .await;
     assert_eq!(system, json!(false));
-    element(&client, "settings-save")
-        .await
-        .click()
-        .await
-        .unwrap();
-    client
-        .find(Locator::XPath("//button[normalize-space()='Close']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "settings-save").await;
+    close_now(&client).await;
 
-    let send = |text: String| {
-        let client = client.clone();
-        async move {
-            send_chat(&client, &text).await;
-        }
-    };
-    send(fixture.message.clone()).await;
+    send_chat(&client, &fixture.message).await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert!(chat_says(&client, "Saved as revision 2.").await);
     // The server now refuses the key: the chat says so and offers to replace it.
-    send("Tighten my summary.".into()).await;
+    send_chat(&client, "Tighten my summary.").await;
     let action = wait_for_text(&client, "chat-action", |t| !t.is_empty()).await;
     assert_eq!(action.trim(), "Replace key");
     client.close().await.ok();
@@ -408,16 +343,10 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver, a display and a Secret Service: run scripts/test.sh"]
 async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
-    let fixture = redline_agent::fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("crates/agent/fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
+    let fixture = fixture("01-add-keyword.json");
     let mut replies = fixture.replies.clone();
     replies.push(serde_json::from_value(json!({"say": "Hello from the server."})).unwrap());
-    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-        .await
-        .unwrap();
+    let server = replay(replies).await;
     let port = server
         .base_url()
         .split(':')
@@ -440,27 +369,14 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
     );
     let client = connect(&driver, data_dir.path()).await;
     element(&client, "first-run").await;
-    assert_eq!(
-        client.execute(RECORD_IPC, vec![]).await.unwrap(),
-        json!(true)
-    );
+    assert_eq!(run_js(&client, RECORD_IPC).await, json!(true));
     let found = wait_for_text(&client, "first-run-server", |t| t.contains("Ollama")).await;
     assert!(found.contains("Ollama"), "{found}");
     screenshot(&client, "first-run.png").await;
-    element(&client, "first-run-use")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "first-run-use").await;
     assert!(chat_says(&client, "Redline will use replay-chat on Ollama").await);
 
-    let send = |text: String| {
-        let client = client.clone();
-        async move {
-            send_chat(&client, &text).await;
-        }
-    };
-    send(fixture.message.clone()).await;
+    send_chat(&client, &fixture.message).await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert!(chat_says(&client, "Saved as revision 2.").await);
     assert_eq!(
@@ -471,21 +387,13 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
 
     // A key, entered in Settings, kept in the keychain.
     const KEY: &str = "sk-redline-e2e-7f3a9c1b5d2e8f40";
-    element(&client, "open-settings")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "open-settings").await;
     element(&client, "settings-key")
         .await
         .send_keys(KEY)
         .await
         .unwrap();
-    element(&client, "settings-save-key")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "settings-save-key").await;
     let status = wait_for_text(&client, "settings-status", |t| {
         !t.ends_with('…') && !t.is_empty()
     })
@@ -495,14 +403,8 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
         "(is a Secret Service running?)"
     );
     assert!(text_of(&client, "settings-key-state").await.contains("set"));
-    client
-        .find(Locator::XPath("//button[normalize-space()='Close']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    send("Say hello.".into()).await;
+    close_now(&client).await;
+    send_chat(&client, "Say hello.").await;
     assert!(chat_says(&client, "Hello from the server.").await);
     assert_eq!(
         server.keys().last().unwrap().as_deref(),
@@ -510,10 +412,7 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
         "the key reached the server"
     );
 
-    let seen = client
-        .execute("return window.__redlineSeen", vec![])
-        .await
-        .unwrap();
+    let seen = run_js(&client, "return window.__redlineSeen").await;
     let seen: Vec<String> = serde_json::from_value(seen).unwrap();
     assert!(
         seen.iter().any(|reply| reply.contains("keySet")),
@@ -577,29 +476,15 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn your_own_resume_with_undo_redo_history_and_documents() {
-    let fixture = redline_agent::fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("crates/agent/fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
-    let server =
-        redline_agent::ReplayServer::start(fixture.replies.clone(), redline_agent::Pace::default())
-            .await
-            .unwrap();
+    let fixture = fixture("01-add-keyword.json");
+    let server = replay(fixture.replies.clone()).await;
     let files = tempfile::tempdir().unwrap();
-    let mut ada = redline_resume::sample();
-    ada["basics"]["name"] = json!("Ada Lovelace");
+    let mut ada = sample_as("Ada Lovelace");
     ada["basics"]["label"] = json!("Analyst");
-    let file = files.path().join("ada.resume.json");
-    std::fs::write(&file, serde_json::to_vec_pretty(&ada).unwrap()).unwrap();
+    let file = write_resume(files.path(), "ada.resume.json", &ada);
     let data_dir = tempfile::tempdir().unwrap();
     let url = server.base_url();
-    let env = [
-        ("OPENAI_API_KEY", ""),
-        ("REDLINE_BASE_URL", url.as_str()),
-        ("REDLINE_MODEL", "replay-chat"),
-        ("REDLINE_PATCH_MODEL", "replay-patch"),
-    ];
+    let env = replay_env(&url);
     let driver = start_driver_with(&env);
     let client = connect_with(&driver, data_dir.path(), &[&file]).await;
     wait_for_text(&client, "basics-name", |t| t == "Ada Lovelace").await;
@@ -609,27 +494,17 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     send_chat(&client, &fixture.message).await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert!(chat_says(&client, "Saved as revision 2.").await);
-    button(&client, "Undo").await.click().await.unwrap();
+    press(&client, "Undo").await;
     gone(&client, "skills-0-keyword-3").await;
-    button(&client, "Redo").await.click().await.unwrap();
+    press(&client, "Redo").await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     // Ctrl+Z, as the page receives it outside a text field.
-    client
-        .execute(
-            "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'z', ctrlKey: true, bubbles: true}))",
-            vec![],
-        )
-        .await
-        .unwrap();
+    run_js(&client, "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'z', ctrlKey: true, bubbles: true}))").await;
     gone(&client, "skills-0-keyword-3").await;
 
     // The history: newest first, in words; the first revision restored.
-    button(&client, "History").await.click().await.unwrap();
-    element(&client, "history-row").await;
-    let rows = client
-        .find_all(Locator::Css("[data-testid='history-row']"))
-        .await
-        .unwrap();
+    press(&client, "History").await;
+    let rows = all(&client, "history-row").await;
     assert_eq!(rows.len(), 5, "import, AI, undo, redo, undo");
     // (The source is shown in capitals.)
     let newest = rows[0].text().await.unwrap().to_lowercase();
@@ -642,14 +517,13 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     rows[3].click().await.unwrap();
     wait_for_text(&client, "history-changes", |t| t.contains("Python")).await;
     // (For the picture only: WebKit paints the selection a moment after the DOM has it.)
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    screenshot(&client, "history.png").await;
+    screenshot_after(&client, 500, "history.png").await;
     rows[4].click().await.unwrap();
     wait_for_text(&client, "history-changes", |t| t.contains("first saved")).await;
     // Revision 2 (the AI's edit, undone since) is made the resume again.
     rows[3].click().await.unwrap();
     wait_for_text(&client, "history-changes", |t| t.contains("Python")).await;
-    button(&client, "Restore").await.click().await.unwrap();
+    press(&client, "Restore").await;
     wait_for_text(&client, "history-row", |t| {
         t.contains("Restored revision 2")
     })
@@ -674,66 +548,46 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     assert_eq!(found.len(), 1, "one revision has “python” in its words");
     let only = found[0].text().await.unwrap().to_lowercase();
     assert!(only.contains("python"), "{only}");
-    button(&client, "Close").await.click().await.unwrap();
+    press(&client, "Close").await;
     gone(&client, "history-dialog").await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
 
     // A click selects a field: the chat says the next message is about it; ✕ clears it.
-    client
-        .find(Locator::Css("[data-testid='work-0-summary'] .editable"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_now(
+        &client,
+        Locator::Css("[data-testid='work-0-summary'] .editable"),
+    )
+    .await;
     let about = wait_for_text(&client, "chat-selection", |t| !t.is_empty()).await;
     assert!(about.contains("About the selected summary"), "{about}");
-    button(&client, "Clear the selection")
-        .await
-        .click()
-        .await
-        .unwrap();
+    press(&client, "Clear the selection").await;
     gone(&client, "chat-selection").await;
 
     // A field edited by hand is a revision of the user's own. (The Edit button shows on hover; a script
     // presses it, as the mouse would.)
-    client
-        .execute(
-            "document.querySelector('[aria-label=\"Edit headline\"]').click()",
-            vec![],
-        )
-        .await
-        .unwrap();
+    run_js(
+        &client,
+        "document.querySelector('[aria-label=\"Edit headline\"]').click()",
+    )
+    .await;
     // The old text is selected when the box opens: typing replaces it.
     let input = element(&client, "editing").await;
     input.send_keys("Engineer\u{E007}").await.unwrap();
     wait_for_text(&client, "basics-label", |t| t == "Engineer").await;
-    button(&client, "History").await.click().await.unwrap();
+    press(&client, "History").await;
     let newest = wait_for_text(&client, "history-row", |t| t.contains("Engineer")).await;
     assert!(newest.to_lowercase().contains("you"), "{newest}");
-    button(&client, "Close").await.click().await.unwrap();
+    press(&client, "Close").await;
     gone(&client, "history-dialog").await;
 
     // Both resumes are in the documents list; the sample is opened and then Ada again.
-    button(&client, "Documents").await.click().await.unwrap();
-    element(&client, "documents-row").await;
-    let rows = client
-        .find_all(Locator::Css("[data-testid='documents-row']"))
-        .await
-        .unwrap();
+    press(&client, "Documents").await;
+    let rows = all(&client, "documents-row").await;
     assert_eq!(rows.len(), 2);
     screenshot(&client, "documents.png").await;
-    button(&client, "Open Richard Hendriks — Programmer")
-        .await
-        .click()
-        .await
-        .unwrap();
+    press(&client, "Open Richard Hendriks — Programmer").await;
     wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
-    button(&client, "Open Ada Lovelace — Analyst")
-        .await
-        .click()
-        .await
-        .unwrap();
+    press(&client, "Open Ada Lovelace — Analyst").await;
     wait_for_text(&client, "basics-name", |t| t == "Ada Lovelace").await;
     client.close().await.ok();
     drop(driver);
@@ -751,15 +605,8 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
-    let client = connect(&driver, data_dir.path()).await;
-    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
-    button(&client, "Tailor to a job…")
-        .await
-        .click()
-        .await
-        .unwrap();
+    let (_data_dir, driver, client) = open_on_the_sample().await;
+    press(&client, "Tailor to a job…").await;
     let posting = element(&client, "tailor-posting").await;
     // Two lines, as a pasted posting has (Enter between them).
     posting.send_keys("Compression Engineer").await.unwrap();
@@ -768,18 +615,13 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
         .send_keys("We need Javascript, Kubernetes and Kubernetes operators.")
         .await
         .unwrap();
-    button(&client, "Make a tailored copy")
-        .await
-        .click()
-        .await
-        .unwrap();
+    press(&client, "Make a tailored copy").await;
     let missing = wait_for_text(&client, "tailor-missing", |t| !t.is_empty()).await;
     assert!(missing.contains("kubernetes"), "{missing}");
     let found = text_of(&client, "tailor-found").await;
     assert!(found.contains("javascript"), "{found}");
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    screenshot(&client, "tailor.png").await;
-    button(&client, "Close").await.click().await.unwrap();
+    screenshot_after(&client, 300, "tailor.png").await;
+    press(&client, "Close").await;
     let title = wait_for_text(&client, "document-title", |t| {
         t.contains("Compression Engineer")
     })
@@ -788,12 +630,8 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
         title.starts_with("Richard Hendriks — Programmer — for"),
         "{title}"
     );
-    button(&client, "Documents").await.click().await.unwrap();
-    element(&client, "documents-row").await;
-    let rows = client
-        .find_all(Locator::Css("[data-testid='documents-row']"))
-        .await
-        .unwrap();
+    press(&client, "Documents").await;
+    let rows = all(&client, "documents-row").await;
     assert_eq!(rows.len(), 2, "the master and its tailored copy");
     client.close().await.ok();
     drop(driver);
@@ -806,10 +644,7 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
-    let client = connect(&driver, data_dir.path()).await;
-    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    let (_data_dir, driver, client) = open_on_the_sample().await;
     let heading = |section: &'static str| {
         // The heading's own text (its rename control is inside it).
         format!(
@@ -822,19 +657,14 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
         async move { client.execute(&js, vec![]).await.unwrap() }
     };
 
-    element(&client, "resume-language")
-        .await
-        .select_by_value("de")
-        .await
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while script(heading("work")).await != json!("Berufserfahrung") {
-        assert!(
-            Instant::now() < deadline,
-            "the headings never turned German"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    choose(&client, "resume-language", "de").await;
+    until_script(
+        &client,
+        &heading("work"),
+        json!("Berufserfahrung"),
+        "the headings never turned German",
+    )
+    .await;
     let job = text_of(&client, "work-0").await;
     assert!(job.contains("Dez. 2013"), "{job}");
     assert_eq!(
@@ -853,21 +683,23 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
         .send_keys("\u{E009}a\u{E009}Werkzeuge\u{E007}")
         .await
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while script(heading("skills")).await != json!("Werkzeuge") {
-        assert!(Instant::now() < deadline, "the heading was never renamed");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until_script(
+        &client,
+        &heading("skills"),
+        json!("Werkzeuge"),
+        "the heading was never renamed",
+    )
+    .await;
 
     // The export dialog: focus moves in; the PDF reads back whole; Escape closes it.
-    button(&client, "Export…").await.click().await.unwrap();
+    press(&client, "Export…").await;
     element(&client, "export-dialog").await;
     assert_eq!(
         script("return !!document.activeElement.closest(\"dialog[open]\");".into()).await,
         json!(true),
         "focus is in the dialog"
     );
-    element(&client, "ats-check").await.click().await.unwrap();
+    click(&client, "ats-check").await;
     let said = wait_for_text(&client, "ats-status", |t| {
         t.contains("reads back") || t.contains("not read") || t.contains("failed")
     })
@@ -887,21 +719,14 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     gone(&client, "export-dialog").await;
 
     // Arabic: right to left.
-    element(&client, "resume-language")
-        .await
-        .select_by_value("ar")
-        .await
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while script("return document.querySelector(\"[data-testid='resume']\").dir;".into()).await
-        != json!("rtl")
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the view never turned right to left"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    choose(&client, "resume-language", "ar").await;
+    until_script(
+        &client,
+        "return document.querySelector(\"[data-testid='resume']\").dir;",
+        json!("rtl"),
+        "the view never turned right to left",
+    )
+    .await;
     assert_eq!(script(heading("work")).await, json!("الخبرة العملية"));
     // Each field in its own direction, as WebKit resolves it: the English summary and bullet left to right
     // (the summary's "!" at its end), the phone number too; the headings in the resume's. A short bullet's
@@ -915,52 +740,38 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
         .await,
         json!(["rtl", "ltr", "ltr", "ltr", 0, 20])
     );
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    screenshot(&client, "arabic.png").await;
+    screenshot_after(&client, 300, "arabic.png").await;
 
     // The pages as they will print: Typst's own drawing of the PDF, with the page count.
-    element(&client, "toggle-pages")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "toggle-pages").await;
     let count = wait_for_text(&client, "page-count", |t| t.contains("page")).await;
     let pages: usize = count.split(' ').next().unwrap().parse().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while script(
-        "return document.querySelectorAll(\"[data-testid='page-view'] img\").length;".into(),
+    until_script(
+        &client,
+        "return document.querySelectorAll(\"[data-testid='page-view'] img\").length;",
+        json!(pages),
+        &format!("{count}, but not as many pages shown"),
     )
-    .await
-        != json!(pages)
-    {
-        assert!(
-            Instant::now() < deadline,
-            "{count}, but not as many pages shown"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while script("const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;".into()).await
-        != json!(893)
-    {
-        assert!(Instant::now() < deadline, "the first page was never drawn (893 pixels wide)");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    .await;
+    // The first page's width in pixels once drawn (0 before).
+    const FIRST_PAGE_WIDTH: &str = "const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;";
+    until_script(
+        &client,
+        FIRST_PAGE_WIDTH,
+        json!(893),
+        "the first page was never drawn (893 pixels wide)",
+    )
+    .await;
     // Letter paper: the page is drawn again, 918 pixels wide.
-    element(&client, "page-paper")
-        .await
-        .select_by_value("letter")
-        .await
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while script("const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;".into()).await
-        != json!(918)
-    {
-        assert!(Instant::now() < deadline, "the page was never drawn again on Letter paper");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    screenshot(&client, "pages.png").await;
+    choose(&client, "page-paper", "letter").await;
+    until_script(
+        &client,
+        FIRST_PAGE_WIDTH,
+        json!(918),
+        "the page was never drawn again on Letter paper",
+    )
+    .await;
+    screenshot_after(&client, 300, "pages.png").await;
     client.close().await.ok();
     drop(driver);
 }
@@ -980,30 +791,13 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         {"say": "Please review."}
     ]))
     .unwrap();
-    let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-        .await
-        .unwrap();
+    let server = replay(replies).await;
     let url = server.base_url();
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[
-        ("OPENAI_API_KEY", ""),
-        ("REDLINE_BASE_URL", url.as_str()),
-        ("REDLINE_MODEL", "replay-chat"),
-        ("REDLINE_PATCH_MODEL", "replay-patch"),
-    ]);
-    let client = connect(&driver, data_dir.path()).await;
-    element(&client, "open-settings")
-        .await
-        .click()
-        .await
-        .unwrap();
-    element(&client, "settings-review")
-        .await
-        .click()
-        .await
-        .unwrap();
+    let (data_dir, driver, client) = open_window(&replay_env(&url)).await;
+    click(&client, "open-settings").await;
+    click(&client, "settings-review").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    button(&client, "Close").await.click().await.unwrap();
+    press(&client, "Close").await;
     send_chat(&client, "Add Python to my skills and call me a Pythonista.").await;
     assert!(chat_says(&client, "For your review").await);
     assert!(
@@ -1023,8 +817,7 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         ))
         .await
         .expect("the list the proposal adds to is outlined");
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    screenshot(&client, "review.png").await;
+    screenshot_after(&client, 300, "review.png").await;
     // The title change is rejected on its own; the rest is accepted.
     assert!(chat_says(&client, "Change your title to “Pythonista”").await);
     let rejects = client
@@ -1041,7 +834,7 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
             .await
             .is_ok()
     );
-    button(&client, "Accept").await.click().await.unwrap();
+    press(&client, "Accept").await;
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert_eq!(text_of(&client, "basics-label").await, "Programmer");
     assert!(chat_says(&client, "Accepted.").await);
@@ -1073,13 +866,12 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
 #[ignore = "needs the built app, tauri-driver, a display and a session bus: run scripts/test.sh"]
 async fn a_second_launch_hands_its_file_to_the_running_window() {
     let files = tempfile::tempdir().unwrap();
-    let mut grace = redline_resume::sample();
-    grace["basics"]["name"] = json!("Grace Hopper");
-    let file = files.path().join("grace.resume.json");
-    std::fs::write(&file, serde_json::to_vec_pretty(&grace).unwrap()).unwrap();
-    let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
-    let client = connect(&driver, data_dir.path()).await;
+    let file = write_resume(
+        files.path(),
+        "grace.resume.json",
+        &sample_as("Grace Hopper"),
+    );
+    let (data_dir, _driver, client) = open_window(&UNCONFIGURED).await;
     assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
 
     let second = tokio::process::Command::new(app_binary())
@@ -1094,16 +886,7 @@ async fn a_second_launch_hands_its_file_to_the_running_window() {
     assert!(second.status.success(), "{second:?}");
     wait_for_text(&client, "basics-name", |t| t == "Grace Hopper").await;
     // Only the first window ever opened the database: no second engine, one imported copy.
-    let out = std::process::Command::new(app_binary().with_file_name("redline"))
-        .args([
-            "--data-dir",
-            data_dir.path().to_str().unwrap(),
-            "list",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listed = redline_json(data_dir.path(), &["list", "--json"]);
     let graces = listed
         .as_array()
         .unwrap()
@@ -1120,8 +903,7 @@ async fn a_second_launch_hands_its_file_to_the_running_window() {
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
     let files = tempfile::tempdir().unwrap();
-    let mut grace = redline_resume::sample();
-    grace["basics"]["name"] = json!("Grace Hopper");
+    let mut grace = sample_as("Grace Hopper");
     grace["basics"]["label"] = json!("Programer");
     let pdf = files.path().join("grace.pdf");
     let bytes = redline_pdf::pdf(
@@ -1132,7 +914,7 @@ async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
     .unwrap();
     std::fs::write(&pdf, bytes).unwrap();
     let data_dir = tempfile::tempdir().unwrap();
-    let driver = start_driver_with(&[("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")]);
+    let driver = start_unconfigured();
     let client = connect_with(&driver, data_dir.path(), &[&pdf]).await;
     element(&client, "import-review").await;
     let lines = client
@@ -1145,13 +927,7 @@ async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
         lines.len()
     );
     // Nothing is written while the review is open: only the first-start sample is there.
-    let list = |dir: &std::path::Path| {
-        let out = std::process::Command::new(app_binary().with_file_name("redline"))
-            .args(["--data-dir", dir.to_str().unwrap(), "list", "--json"])
-            .output()
-            .unwrap();
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
-    };
+    let list = |dir: &std::path::Path| redline_json(dir, &["list", "--json"]);
     assert_eq!(list(data_dir.path()).as_array().unwrap().len(), 1);
     let label = client
         .find(Locator::Css("input[data-pointer='/basics/label']"))
@@ -1164,11 +940,7 @@ async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
     label.clear().await.unwrap();
     label.send_keys("Programmer").await.unwrap();
     screenshot(&client, "import-review.png").await;
-    element(&client, "import-confirm")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "import-confirm").await;
     wait_for_text(&client, "basics-name", |t| t == "Grace Hopper").await;
     wait_for_text(&client, "basics-label", |t| t == "Programmer").await;
     gone(&client, "import-review").await;
@@ -1184,18 +956,10 @@ async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
         .find(|d| d["name"] == "Grace Hopper")
         .expect("imported")
         .clone();
-    let out = std::process::Command::new(app_binary().with_file_name("redline"))
-        .args([
-            "--data-dir",
-            data_dir.path().to_str().unwrap(),
-            "history",
-            "--doc",
-            &grace["id"].to_string(),
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    let history: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let history = redline_json(
+        data_dir.path(),
+        &["history", "--doc", &grace["id"].to_string(), "--json"],
+    );
     let rows = history.as_array().unwrap();
     assert_eq!(rows.len(), 1, "{history}");
     assert_eq!(rows[0]["source"], "import");

@@ -4,6 +4,8 @@
 //! exist, or an operation neither door reaches fails this test. And the command line reaches nothing but
 //! the engine: its dependencies, as Cargo resolves them, name no other crate of Redline's.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -361,21 +363,18 @@ fn every_command_the_window_calls_matches_its_handler() {
 /// resolves, not from the source text.
 #[test]
 fn the_command_line_depends_on_the_engine_alone() {
-    let out = Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--offline",
-            "--no-deps",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::succeeded(
+        Command::new(env!("CARGO"))
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--offline",
+                "--no-deps",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap(),
     );
     let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let packages = metadata["packages"].as_array().unwrap();

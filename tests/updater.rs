@@ -5,6 +5,8 @@
 //! (`requireSignedVersion` on), with the test's public key; what the user would read is
 //! `redline_app::updates::words`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -34,15 +36,12 @@ const PASSWORD: &str = "test-only";
 
 fn generate_key(dir: &Path, name: &str) -> Key {
     let private = dir.join(name);
-    let out = Command::new(tauri_cli())
-        .args(["signer", "generate", "--ci", "-f", "-p", PASSWORD, "-w"])
-        .arg(&private)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::succeeded(
+        Command::new(tauri_cli())
+            .args(["signer", "generate", "--ci", "-f", "-p", PASSWORD, "-w"])
+            .arg(&private)
+            .output()
+            .unwrap(),
     );
     let public = std::fs::read_to_string(private.with_extension("key.pub"))
         .or_else(|_| std::fs::read_to_string(format!("{}.pub", private.display())))
@@ -52,25 +51,22 @@ fn generate_key(dir: &Path, name: &str) -> Key {
 
 /// Signs `file` for `version` with `key`; the signature as `latest.json` carries it.
 fn sign(key: &Key, file: &Path, version: &str) -> String {
-    let out = Command::new(tauri_cli())
-        .args([
-            "signer",
-            "sign",
-            "-p",
-            PASSWORD,
-            "--app-version",
-            version,
-            "-f",
-        ])
-        .arg(&key.private)
-        .arg(file)
-        .env_remove("TAURI_SIGNING_PRIVATE_KEY")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::succeeded(
+        Command::new(tauri_cli())
+            .args([
+                "signer",
+                "sign",
+                "-p",
+                PASSWORD,
+                "--app-version",
+                version,
+                "-f",
+            ])
+            .arg(&key.private)
+            .arg(file)
+            .env_remove("TAURI_SIGNING_PRIVATE_KEY")
+            .output()
+            .unwrap(),
     );
     std::fs::read_to_string(format!("{}.sig", file.display())).unwrap()
 }
@@ -101,10 +97,23 @@ async fn serve(served: Served) -> String {
                 async move { bytes }
             }),
         );
+    listen(app).await
+}
+
+/// Serves `app` on a loopback port; its base URL.
+async fn listen(app: axum::Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     format!("http://{address}")
+}
+
+/// A body of `byte`s that never ends.
+fn endless_body(byte: u8) -> axum::body::Body {
+    let chunk = axum::body::Bytes::from(vec![byte; 64 << 10]);
+    axum::body::Body::from_stream(futures_util::stream::repeat_with(move || {
+        Ok::<_, std::io::Error>(chunk.clone())
+    }))
 }
 
 /// `latest.json` as the release workflow writes it, announcing `version` for this platform.
@@ -200,17 +209,30 @@ async fn offered(
     (app, *update)
 }
 
-#[tokio::test]
-async fn a_correctly_signed_newer_release_is_offered_and_verifies() {
-    let release = release();
-    let signature = sign(&release.key, &release.artifact, "0.2.0");
-    let (_app, update) = offered(
+/// `release`'s artifact, whole, signed as 0.2.0 by `signer` and announced as `announced`, to an app that
+/// trusts the release key.
+async fn offered_release(
+    release: &Release,
+    signer: &Key,
+    announced: &str,
+) -> (
+    tauri::App<tauri::test::MockRuntime>,
+    tauri_plugin_updater::Update,
+) {
+    let signature = sign(signer, &release.artifact, "0.2.0");
+    offered(
         &release.key.public,
-        "0.2.0",
+        announced,
         &signature,
         release.bytes.clone(),
     )
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn a_correctly_signed_newer_release_is_offered_and_verifies() {
+    let release = release();
+    let (_app, update) = offered_release(&release, &release.key, "0.2.0").await;
     assert_eq!(update.version, "0.2.0");
     assert_eq!(update.body.as_deref(), Some("Faster exports."));
     let bytes = updates::fetch(&update)
@@ -238,15 +260,8 @@ async fn a_tampered_artifact_is_refused() {
 async fn a_signature_by_another_key_is_refused() {
     let release = release();
     let stranger = generate_key(release._dir.path(), "stranger.key");
-    let signature = sign(&stranger, &release.artifact, "0.2.0");
     // The app trusts the release key only.
-    let (_app, update) = offered(
-        &release.key.public,
-        "0.2.0",
-        &signature,
-        release.bytes.clone(),
-    )
-    .await;
+    let (_app, update) = offered_release(&release, &stranger, "0.2.0").await;
     let refused = updates::fetch(&update).await.unwrap_err();
     assert!(
         refused.contains("does not carry Redline's signature"),
@@ -258,14 +273,7 @@ async fn a_signature_by_another_key_is_refused() {
 async fn a_manifest_that_renames_an_older_release_is_refused() {
     // The artifact was signed as 0.2.0; a tampered latest.json announces it as 0.3.0.
     let release = release();
-    let signature = sign(&release.key, &release.artifact, "0.2.0");
-    let (_app, update) = offered(
-        &release.key.public,
-        "0.3.0",
-        &signature,
-        release.bytes.clone(),
-    )
-    .await;
+    let (_app, update) = offered_release(&release, &release.key, "0.3.0").await;
     let refused = updates::fetch(&update).await.unwrap_err();
     assert!(
         refused.contains("announced version 0.3.0") && refused.contains("signed as version 0.2.0"),
@@ -278,15 +286,8 @@ async fn a_manifest_that_renames_an_older_release_is_refused() {
 #[tokio::test]
 async fn an_update_larger_than_the_limit_is_refused_while_it_downloads() {
     let release = release();
-    let signature = sign(&release.key, &release.artifact, "0.2.0");
     // Announced by its length: 800 KB, over a 256 KB limit.
-    let (_app, update) = offered(
-        &release.key.public,
-        "0.2.0",
-        &signature,
-        release.bytes.clone(),
-    )
-    .await;
+    let (_app, update) = offered_release(&release, &release.key, "0.2.0").await;
     let refused = updates::fetch_at_most(&update, 256 << 10)
         .await
         .unwrap_err();
@@ -297,20 +298,10 @@ async fn an_update_larger_than_the_limit_is_refused_while_it_downloads() {
 
     // No length, and no end: the stream is cut at the limit.
     use axum::routing::get;
-    let endless = axum::Router::new().route(
-        "/artifact",
-        get(|| async {
-            let chunk = axum::body::Bytes::from(vec![0u8; 64 << 10]);
-            axum::body::Body::from_stream(futures_util::stream::repeat_with(move || {
-                Ok::<_, std::io::Error>(chunk.clone())
-            }))
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, endless).await.unwrap() });
+    let endless = axum::Router::new().route("/artifact", get(|| async { endless_body(0) }));
+    let base = listen(endless).await;
     let mut endless_update = update;
-    endless_update.download_url = format!("http://{address}/artifact").parse().unwrap();
+    endless_update.download_url = format!("{base}/artifact").parse().unwrap();
     let refused = updates::fetch_at_most(&endless_update, 1 << 20)
         .await
         .unwrap_err();
@@ -324,28 +315,18 @@ async fn a_manifest_is_read_with_a_bound() {
     use axum::routing::get;
     let release = release();
     let hostile = axum::Router::new()
-        .route(
-            "/endless/latest.json",
-            get(|| async {
-                let chunk = axum::body::Bytes::from(vec![b' '; 64 << 10]);
-                axum::body::Body::from_stream(futures_util::stream::repeat_with(move || {
-                    Ok::<_, std::io::Error>(chunk.clone())
-                }))
-            }),
-        )
+        .route("/endless/latest.json", get(|| async { endless_body(b' ') }))
         .route(
             "/values/latest.json",
             get(|| async { format!("[{}0]", "[],".repeat(300_000)) }),
         );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, hostile).await.unwrap() });
-    let (app, endless) = updater(&release.key.public, &format!("http://{address}/endless"));
+    let base = listen(hostile).await;
+    let (app, endless) = updater(&release.key.public, &format!("{base}/endless"));
     let Err(said) = updates::check(app.handle(), &endless).await else {
         panic!("an endless manifest offered something");
     };
     assert!(said.contains("more than 1 MB"), "{said}");
-    let (app, values) = updater(&release.key.public, &format!("http://{address}/values"));
+    let (app, values) = updater(&release.key.public, &format!("{base}/values"));
     let Err(said) = updates::check(app.handle(), &values).await else {
         panic!("a manifest of a million values offered something");
     };

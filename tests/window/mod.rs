@@ -120,6 +120,15 @@ pub async fn element(client: &Client, testid: &str) -> fantoccini::elements::Ele
         .unwrap_or_else(|e| panic!("no element {testid} in the window: {e}"))
 }
 
+/// Waits for an element with `testid`, then returns every one in the window.
+pub async fn all(client: &Client, testid: &str) -> Vec<fantoccini::elements::Element> {
+    element(client, testid).await;
+    client
+        .find_all(Locator::Css(&format!("[data-testid='{testid}']")))
+        .await
+        .unwrap()
+}
+
 /// Waits for the element with `testid` and returns its text.
 pub async fn text_of(client: &Client, testid: &str) -> String {
     element(client, testid).await.text().await.unwrap()
@@ -166,6 +175,12 @@ pub async fn screenshot(client: &Client, name: &str) {
         .await
         .unwrap();
     std::fs::write(screenshot_path(name), png).unwrap();
+}
+
+/// [`screenshot`], `ms` milliseconds from now (once the window has painted what it was just asked to).
+pub async fn screenshot_after(client: &Client, ms: u64, name: &str) {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    screenshot(client, name).await;
 }
 
 /// Polls until the element with `testid` reads `want` (the view updates as events arrive).
@@ -232,4 +247,126 @@ pub async fn saved_turn(client: &Client, message: &str, turn: usize) {
     let saved = format!("Saved as revision {}.", turn + 1);
     assert!(chat_says(client, &saved).await, "turn {turn} did not save");
     wait_for_text(client, "chat-send", |t| t == "Send").await;
+}
+
+/// [`open_window`] with nothing configured, once the first-start sample is on screen.
+pub async fn open_on_the_sample() -> (tempfile::TempDir, Driver, Client) {
+    let (data_dir, driver, client) = open_window(&UNCONFIGURED).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    (data_dir, driver, client)
+}
+
+/// A fixture of `crates/agent/fixtures`, by its file name.
+pub fn fixture(name: &str) -> redline_agent::fixtures::Fixture {
+    redline_agent::fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/agent/fixtures")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// A replay server of `replies`, at the default pace.
+pub async fn replay(replies: Vec<redline_agent::Reply>) -> redline_agent::ReplayServer {
+    redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+        .await
+        .unwrap()
+}
+
+/// An environment in which the app has nothing configured: no base URL, no key.
+pub const UNCONFIGURED: [(&str, &str); 2] = [("OPENAI_API_KEY", ""), ("REDLINE_BASE_URL", "")];
+
+/// A tauri-driver whose app has nothing configured ([`UNCONFIGURED`]).
+pub fn start_unconfigured() -> Driver {
+    start_driver_with(&UNCONFIGURED)
+}
+
+/// The app in a window, with `env` on top of this process's environment and a data folder of its own:
+/// the folder, the driver and the WebDriver client.
+pub async fn open_window(env: &[(&str, &str)]) -> (tempfile::TempDir, Driver, Client) {
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_driver_with(env);
+    let client = connect(&driver, data_dir.path()).await;
+    (data_dir, driver, client)
+}
+
+/// The environment that points the app at the replay server at `url` (no key, its two models).
+pub fn replay_env(url: &str) -> [(&'static str, &str); 4] {
+    [
+        ("OPENAI_API_KEY", ""),
+        ("REDLINE_BASE_URL", url),
+        ("REDLINE_MODEL", "replay-chat"),
+        ("REDLINE_PATCH_MODEL", "replay-patch"),
+    ]
+}
+
+/// Waits for the element with `testid` and clicks it.
+pub async fn click(client: &Client, testid: &str) {
+    element(client, testid).await.click().await.unwrap();
+}
+
+/// Waits for the select with `testid` and chooses its option `value`.
+pub async fn choose(client: &Client, testid: &str, value: &str) {
+    element(client, testid)
+        .await
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
+/// Waits for the button named `name` (see [`button`]) and presses it.
+pub async fn press(client: &Client, name: &str) {
+    button(client, name).await.click().await.unwrap();
+}
+
+/// Clicks what `locator` finds in the window now (without waiting for it).
+pub async fn click_now(client: &Client, locator: Locator<'_>) {
+    client.find(locator).await.unwrap().click().await.unwrap();
+}
+
+/// Presses the Close button that is in the window now (without waiting for one).
+pub async fn close_now(client: &Client) {
+    click_now(
+        client,
+        Locator::XPath("//button[normalize-space()='Close']"),
+    )
+    .await;
+}
+
+/// What `script` returns, run in the page.
+pub async fn run_js(client: &Client, script: &str) -> serde_json::Value {
+    client.execute(script, vec![]).await.unwrap()
+}
+
+/// Runs `script` in the page until it returns `want`; fails with `never` after 30 s.
+pub async fn until_script(client: &Client, script: &str, want: serde_json::Value, never: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while run_js(client, script).await != want {
+        assert!(Instant::now() < deadline, "{never}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The sample resume with `name` in place of Richard's.
+pub fn sample_as(name: &str) -> serde_json::Value {
+    let mut resume = redline_resume::sample();
+    resume["basics"]["name"] = json!(name);
+    resume
+}
+
+/// `resume`, written (pretty) to `dir/file`.
+pub fn write_resume(dir: &std::path::Path, file: &str, resume: &serde_json::Value) -> PathBuf {
+    let path = dir.join(file);
+    std::fs::write(&path, serde_json::to_vec_pretty(resume).unwrap()).unwrap();
+    path
+}
+
+/// What the `redline` command line beside the app prints with `--data-dir DATA_DIR ARGS`, as JSON.
+pub fn redline_json(data_dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = Command::new(app_binary().with_file_name("redline"))
+        .args(["--data-dir", data_dir.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
 }

@@ -57,6 +57,15 @@ async fn run(ask: &Ask, replies: Vec<Reply>, learned: &Learned) -> (eval::Outcom
     (outcome, server.requests())
 }
 
+/// The replies of a turn that plans to add to the first skill's keywords, adds `keyword` there, and says so.
+fn adds_keyword(keyword: &str) -> Vec<Reply> {
+    vec![
+        plan("Add Python", &["/skills/0/keywords"]),
+        patch(json!([{"op": "add", "path": "/skills/0/keywords/-", "value": keyword}])),
+        say("Done."),
+    ]
+}
+
 fn one_model() -> Learned {
     Learned {
         patch_format: "json_object".into(),
@@ -67,11 +76,7 @@ fn one_model() -> Learned {
 
 #[tokio::test]
 async fn an_ask_done_as_asked_passes() {
-    let replies = vec![
-        plan("Add Python", &["/skills/0/keywords"]),
-        patch(json!([{"op": "add", "path": "/skills/0/keywords/-", "value": "Python"}])),
-        say("Done."),
-    ];
+    let replies = adds_keyword("Python");
     let (outcome, requests) = run(&add_python(), replies, &Learned::default()).await;
     assert!(outcome.pass, "{outcome:?}");
     assert_eq!(outcome.revisions, 1);
@@ -93,11 +98,7 @@ async fn an_ask_done_as_asked_passes() {
 
 #[tokio::test]
 async fn an_ask_not_done_is_a_miss_and_a_change_outside_its_part_is_caught() {
-    let replies = vec![
-        plan("Add Python", &["/skills/0/keywords"]),
-        patch(json!([{"op": "add", "path": "/skills/0/keywords/-", "value": "Perl"}])),
-        say("Done."),
-    ];
+    let replies = adds_keyword("Perl");
     let (outcome, _) = run(&add_python(), replies, &Learned::default()).await;
     assert!(!outcome.pass);
     assert_eq!(outcome.broke, None);
@@ -226,11 +227,7 @@ async fn on_the_one_model_path_a_question_gets_an_answer_and_no_tools() {
 
 #[tokio::test]
 async fn a_server_that_only_does_tools_gets_the_targets_schema_as_the_tools_parameters() {
-    let replies = vec![
-        plan("Add Python", &["/skills/0/keywords"]),
-        patch(json!([{"op": "add", "path": "/skills/0/keywords/-", "value": "Python"}])),
-        say("Done."),
-    ];
+    let replies = adds_keyword("Python");
     let tools_only = Learned {
         patch_format: "tool".into(),
         ..Learned::default()

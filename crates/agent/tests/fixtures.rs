@@ -11,7 +11,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use redline_agent::fixtures::{self, Fixture};
-use redline_agent::{Pace, Provider, ProviderConfig, ReplayServer, Turn, TurnEvent};
+use redline_agent::{
+    Pace, Provider, ProviderConfig, ReplayServer, Turn, TurnError, TurnEvent, TurnOutcome,
+};
 use redline_patch::{Policy, Surface, SurfaceUpdate};
 use redline_store::Store;
 use serde_json::Value;
@@ -47,10 +49,85 @@ fn view(mut doc: Value, events: &[TurnEvent]) -> Value {
     doc
 }
 
+/// A turn on `document_id` of `store` (the default policy; no selection, job or review mode) until it ends:
+/// what it returned and every event it sent.
+async fn run_turn(
+    store: &mut Store,
+    document_id: Option<i64>,
+    provider: &Provider,
+    cancel: CancellationToken,
+    stall: Duration,
+    message: &str,
+) -> (Result<TurnOutcome, TurnError>, Vec<TurnEvent>) {
+    let mut surface = Surface::new("main");
+    let mut events = Vec::new();
+    let result = Turn {
+        store,
+        document_id,
+        provider,
+        surface: &mut surface,
+        policy: Policy::default(),
+        selected: None,
+        cancel,
+        stall,
+        job: None,
+        review: false,
+    }
+    .run(message, &mut |e| events.push(e))
+    .await;
+    (result, events)
+}
+
+/// A turn on `store` with no document yet (the user has no resume), stalled after 5 s at most, until it
+/// ends: what it did and every event it sent.
+async fn first_turn(
+    store: &mut Store,
+    provider: &Provider,
+    message: &str,
+) -> (TurnOutcome, Vec<TurnEvent>) {
+    let (result, events) = run_turn(
+        store,
+        None,
+        provider,
+        CancellationToken::new(),
+        Duration::from_secs(5),
+        message,
+    )
+    .await;
+    (result.unwrap(), events)
+}
+
+/// What was said in document `id`'s chat, in order.
+fn said(store: &Store, id: i64) -> Vec<String> {
+    store
+        .messages(id)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect()
+}
+
+/// A replay server of `replies` at `pace`, and a provider (no key) pointed at it.
+async fn serve(replies: Vec<redline_agent::Reply>, pace: Pace) -> (ReplayServer, Provider) {
+    let server = ReplayServer::start(replies, pace).await.unwrap();
+    let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
+    (server, provider)
+}
+
+/// The fixture `fixtures/NAME`.
+fn load(name: &str) -> Fixture {
+    fixtures::load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(name),
+    )
+    .unwrap()
+}
+
 async fn play(
     fixture: &Fixture,
 ) -> (
-    Result<redline_agent::TurnOutcome, String>,
+    Result<TurnOutcome, String>,
     Vec<TurnEvent>,
     Store,
     i64,
@@ -70,23 +147,16 @@ async fn play(
     config.first_token_timeout = Duration::from_secs(20);
     config.idle_timeout = Duration::from_secs(10);
     let provider = Provider::new(config);
-    let mut surface = Surface::new("main");
-    let mut events = Vec::new();
-    let result = Turn {
-        store: &mut store,
-        document_id: Some(id),
-        provider: &provider,
-        surface: &mut surface,
-        policy: Policy::default(),
-        selected: None,
-        cancel: CancellationToken::new(),
-        stall: Duration::from_millis(fixture.stall_ms.unwrap_or(2000)),
-        job: None,
-        review: false,
-    }
-    .run(&fixture.message, &mut |e| events.push(e))
-    .await
-    .map_err(|e| e.to_string());
+    let (result, events) = run_turn(
+        &mut store,
+        Some(id),
+        &provider,
+        CancellationToken::new(),
+        Duration::from_millis(fixture.stall_ms.unwrap_or(2000)),
+        &fixture.message,
+    )
+    .await;
+    let result = result.map_err(|e| e.to_string());
     (result, events, store, id, server)
 }
 
@@ -224,10 +294,7 @@ async fn every_fixture_end_to_end() {
 
 #[tokio::test]
 async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
-    let fixture = fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
+    let fixture = load("01-add-keyword.json");
     let (result, _, store, id, server) = play(&fixture).await;
     assert!(result.is_ok());
     let requests = server.requests();
@@ -284,14 +351,8 @@ async fn the_patch_model_gets_the_document_and_the_chat_gets_the_result() {
             .unwrap()
             .starts_with("Committed as revision 2")
     );
-    let said: Vec<_> = store
-        .messages(id)
-        .unwrap()
-        .into_iter()
-        .map(|m| m.content)
-        .collect();
     assert_eq!(
-        said,
+        said(&store, id),
         ["Add Python to my web development skills.", "On it.Done."]
     );
     // The audit keeps the request with the rules by reference to this version of Redline; the part of the
@@ -361,41 +422,28 @@ async fn without_targets_the_patch_model_gets_the_whole_resume_and_the_audit_a_r
 
 #[tokio::test]
 async fn stop_cancels_at_once_and_rolls_every_preview_back() {
-    let mut fixture = fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/02-rewrite-summary.json"),
-    )
-    .unwrap();
+    let mut fixture = load("02-rewrite-summary.json");
     fixture.replies[1].stall_after = Some(20);
     fixture.replies[1].stall_ms = Some(60_000);
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
     let id = store.import("Sample", &redline_resume::sample()).unwrap();
-    let server = ReplayServer::start(fixture.replies.clone(), Pace::default())
-        .await
-        .unwrap();
-    let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
-    let mut surface = Surface::new("main");
+    let (_server, provider) = serve(fixture.replies.clone(), Pace::default()).await;
     let cancel = CancellationToken::new();
     let stopper = cancel.clone();
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(500)).await;
         stopper.cancel();
     });
-    let mut events = Vec::new();
     let started = std::time::Instant::now();
-    let result = Turn {
-        store: &mut store,
-        document_id: Some(id),
-        provider: &provider,
-        surface: &mut surface,
-        policy: Policy::default(),
-        selected: None,
+    let (result, events) = run_turn(
+        &mut store,
+        Some(id),
+        &provider,
         cancel,
-        stall: Duration::from_secs(30),
-        job: None,
-        review: false,
-    }
-    .run(&fixture.message, &mut |e| events.push(e))
+        Duration::from_secs(30),
+        &fixture.message,
+    )
     .await;
     assert!(
         matches!(result, Err(redline_agent::TurnError::Cancelled)),
@@ -426,10 +474,7 @@ async fn stop_cancels_at_once_and_rolls_every_preview_back() {
 /// too, by a forced tool call whose arguments carry the operations; and the provider remembers.
 #[tokio::test]
 async fn structured_output_falls_back_to_json_mode_then_to_a_tool_call() {
-    let mut fixture = fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/01-add-keyword.json"),
-    )
-    .unwrap();
+    let mut fixture = load("01-add-keyword.json");
     let refuse = |what: &str| redline_agent::Reply {
         fail: Some(redline_agent::replay::Failure {
             status: 400,
@@ -492,25 +537,9 @@ async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
-    let server = ReplayServer::start(replies, Pace::default()).await.unwrap();
-    let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
-    let mut surface = Surface::new("main");
-    let mut events = Vec::new();
-    let outcome = Turn {
-        store: &mut store,
-        document_id: None,
-        provider: &provider,
-        surface: &mut surface,
-        policy: Policy::default(),
-        selected: None,
-        cancel: CancellationToken::new(),
-        stall: Duration::from_secs(5),
-        job: None,
-        review: false,
-    }
-    .run("I'm Grace Hopper, a Rear Admiral.", &mut |e| events.push(e))
-    .await
-    .unwrap();
+    let (server, provider) = serve(replies, Pace::default()).await;
+    let (outcome, events) =
+        first_turn(&mut store, &provider, "I'm Grace Hopper, a Rear Admiral.").await;
     let id = outcome.document_id.expect("a document was created");
     assert_eq!(store.head(id).unwrap().document, grace);
     assert_eq!(outcome.revisions, [1]);
@@ -525,14 +554,8 @@ async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
         requests[2]["tools"][0]["function"]["name"], "patch_resume",
         "once it exists, it is patched"
     );
-    let said: Vec<_> = store
-        .messages(id)
-        .unwrap()
-        .into_iter()
-        .map(|m| m.content)
-        .collect();
     assert_eq!(
-        said,
+        said(&store, id),
         ["I'm Grace Hopper, a Rear Admiral.", "Created your resume."]
     );
 }
@@ -541,10 +564,7 @@ async fn create_resume_makes_the_first_document_and_refuses_an_invalid_one() {
 /// the provider remembered for the last round.
 #[tokio::test]
 async fn a_server_that_cannot_stream_tool_rounds_is_asked_without_streaming() {
-    let fixture = fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/23-tools-without-streaming.json"),
-    )
-    .unwrap();
+    let fixture = load("23-tools-without-streaming.json");
     let (result, _, store, id, server) = play(&fixture).await;
     assert!(result.is_ok(), "{result:?}");
     let streamed: Vec<bool> = server
@@ -572,33 +592,15 @@ async fn create_resume_is_held_to_the_limits_of_a_patch() {
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
-    let server = ReplayServer::start(
+    let (_server, provider) = serve(
         replies,
         Pace {
             chunk: 4096,
             delay: Duration::ZERO,
         },
     )
-    .await
-    .unwrap();
-    let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
-    let mut surface = Surface::new("main");
-    let mut events = Vec::new();
-    let outcome = Turn {
-        store: &mut store,
-        document_id: None,
-        provider: &provider,
-        surface: &mut surface,
-        policy: Policy::default(),
-        selected: None,
-        cancel: CancellationToken::new(),
-        stall: Duration::from_secs(5),
-        job: None,
-        review: false,
-    }
-    .run("I'm Grace.", &mut |e| events.push(e))
-    .await
-    .unwrap();
+    .await;
+    let (outcome, events) = first_turn(&mut store, &provider, "I'm Grace.").await;
     assert_eq!(outcome.document_id, None);
     assert!(store.list().unwrap().is_empty(), "no document was made");
     let reasons: Vec<String> = events
@@ -683,31 +685,22 @@ async fn hostile_answers_end_in_refusals_under_a_one_gigabyte_limit() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
         let id = store.import("Sample", &redline_resume::sample()).unwrap();
-        let server = ReplayServer::start(
+        let (_server, provider) = serve(
             replies,
             Pace {
                 chunk: 64 << 10,
                 delay: Duration::ZERO,
             },
         )
-        .await
-        .unwrap();
-        let provider = Provider::new(ProviderConfig::new(Some(server.base_url()), None));
-        let mut surface = Surface::new("main");
-        let mut events = Vec::new();
-        let result = Turn {
-            store: &mut store,
-            document_id: Some(id),
-            provider: &provider,
-            surface: &mut surface,
-            policy: Policy::default(),
-            selected: None,
-            cancel: CancellationToken::new(),
-            stall: Duration::from_secs(30),
-            job: None,
-            review: false,
-        }
-        .run("Change it.", &mut |e| events.push(e))
+        .await;
+        let (result, events) = run_turn(
+            &mut store,
+            Some(id),
+            &provider,
+            CancellationToken::new(),
+            Duration::from_secs(30),
+            "Change it.",
+        )
         .await;
         let refused = events
             .iter()
@@ -734,10 +727,7 @@ async fn hostile_answers_end_in_refusals_under_a_one_gigabyte_limit() {
 /// refusal quoted each whole: 100 KB in the chat, in the audit log and in the patch model's next request.
 #[tokio::test]
 async fn a_refusal_is_told_briefly_whatever_the_model_sent() {
-    let mut fixture = fixtures::load(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/08-protected-meta.json"),
-    )
-    .unwrap();
+    let mut fixture = load("08-protected-meta.json");
     let long = |root: &str, c: &str| format!("{root}/{}", c.repeat(100_000));
     fixture.replies[1].patch = Some(serde_json::json!({"operations": [
         {"op": "replace", "path": long("/basics", "b"), "value": "v2"}]}));
@@ -794,10 +784,7 @@ async fn a_planner_s_request_too_long_to_be_one_is_refused_to_the_chat_model() {
         serde_json::json!({"changes": "x".repeat(100_000)}),
         serde_json::json!({"changes": "Add Python", "targets": vec!["/skills"; 1_000]}),
     ] {
-        let mut fixture = fixtures::load(
-            &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/01-add-keyword.json"),
-        )
-        .unwrap();
+        let mut fixture = load("01-add-keyword.json");
         fixture.replies[0].tool_call.as_mut().unwrap()["arguments"] = arguments;
         fixture.replies.remove(1);
         let (result, events, store, id, server) = play(&fixture).await;

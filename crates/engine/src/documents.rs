@@ -853,25 +853,18 @@ mod tests {
         )
     }
 
-    /// An engine whose saved provider is a replay server answering with `replies`.
+    /// An engine whose saved provider is a replay server answering with `replies` (a JSON array of
+    /// [`redline_agent::Reply`]).
     async fn engine_with_replies(
         dir: &std::path::Path,
-        replies: Vec<redline_agent::Reply>,
+        replies: serde_json::Value,
     ) -> (redline_agent::ReplayServer, Engine) {
-        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-            .await
-            .unwrap();
+        let replies: Vec<redline_agent::Reply> = serde_json::from_value(replies).unwrap();
+        let (server, settings) =
+            crate::tests::replay_provider(replies, redline_agent::ProviderSettings::default())
+                .await;
         let engine = engine(dir);
-        engine
-            .save_provider(redline_agent::ProviderSettings {
-                preset: redline_agent::Preset::Custom,
-                base_url: server.base_url(),
-                chat_model: "replay-chat".into(),
-                patch_model: "replay-patch".into(),
-                ..redline_agent::ProviderSettings::default()
-            })
-            .await
-            .unwrap();
+        engine.save_provider(settings).await.unwrap();
         (server, engine)
     }
 
@@ -954,6 +947,14 @@ mod tests {
     struct Sent(Vec<SurfaceUpdate>);
 
     impl Sent {
+        /// The revision and state of the last message sent, which is a patch.
+        fn last_patch(&self) -> (u64, PatchState) {
+            let Some(SurfaceUpdate::Patch(patch)) = self.0.last() else {
+                panic!("a patch");
+            };
+            (patch.revision, patch.state)
+        }
+
         fn emit(&mut self) -> impl FnMut(TurnMessage) + Send + '_ {
             |emit| {
                 if let TurnMessage::Surface(update) = emit {
@@ -961,6 +962,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `engine.edit` of the one operation `op`, made against revision `base`.
+    async fn edit_one(
+        engine: &Engine,
+        base: u64,
+        op: serde_json::Value,
+        sent: &mut Sent,
+    ) -> Result<DocState, IpcError> {
+        let op: Operation = serde_json::from_value(op).unwrap();
+        engine.edit(base, vec![op], &mut sent.emit()).await
     }
 
     /// A resume as Markdown with a part Redline has no place for ("Things I Keep"), written under `dir`.
@@ -979,12 +991,11 @@ mod tests {
     #[tokio::test]
     async fn a_tidy_after_an_import_is_held_for_review_whatever_review_mode_says() {
         let dir = tempfile::tempdir().unwrap();
-        let replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+        let replies = json!([
             {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add the interest", "targets": ["/interests"]}}},
             {"patch": {"operations": [{"op": "add", "path": "/interests", "value": [{"name": "A clock that runs backwards"}]}]}},
             {"say": "Proposed."}
-        ]))
-        .unwrap();
+        ]);
         let (server, engine) = engine_with_replies(dir.path(), replies).await;
         let mut sent = Sent::default();
         let text = grace_md(dir.path());
@@ -1275,48 +1286,28 @@ mod tests {
     async fn an_edit_by_hand_is_checked_committed_as_yours_and_carried_over_to_the_head() {
         let dir = tempfile::tempdir().unwrap();
         let engine = engine(dir.path());
-        let op = |v: serde_json::Value| -> Operation { serde_json::from_value(v).unwrap() };
         let mut sent = Sent::default();
-        let state = engine
-            .edit(
-                1,
-                vec![op(
-                    json!({"op": "replace", "path": "/basics/label", "value": "Founder"}),
-                )],
-                &mut sent.emit(),
-            )
-            .await
-            .unwrap();
+        let state = edit_one(
+            &engine,
+            1,
+            json!({"op": "replace", "path": "/basics/label", "value": "Founder"}),
+            &mut sent,
+        )
+        .await
+        .unwrap();
         assert_eq!(state.revision, 2);
-        let Some(SurfaceUpdate::Patch(patch)) = sent.0.last() else {
-            panic!("a patch");
-        };
-        assert_eq!((patch.revision, patch.state), (2, PatchState::Committed));
+        assert_eq!(sent.last_patch(), (2, PatchState::Committed));
         let newest = &engine.history(&HistoryQuery::default()).await.unwrap().rows[0];
         assert_eq!(newest.source, Source::User);
         assert_eq!(newest.summary, "Change your title to “Founder”");
-        // Who the resume is about is the user's to change: nothing is held.
-        engine
-            .edit(
-                2,
-                vec![op(
-                    json!({"op": "replace", "path": "/basics/name", "value": "Ada"}),
-                )],
-                &mut sent.emit(),
-            )
-            .await
-            .unwrap();
-        // Made against revision 2 while revision 3 landed: carried over.
-        engine
-            .edit(
-                2,
-                vec![op(
-                    json!({"op": "add", "path": "/skills/0/keywords/-", "value": "Rust"}),
-                )],
-                &mut sent.emit(),
-            )
-            .await
-            .unwrap();
+        // Both against revision 2. Who the resume is about is the user's to change: nothing is held. The
+        // second, made against revision 2 while revision 3 landed: carried over.
+        for op in [
+            json!({"op": "replace", "path": "/basics/name", "value": "Ada"}),
+            json!({"op": "add", "path": "/skills/0/keywords/-", "value": "Rust"}),
+        ] {
+            edit_one(&engine, 2, op, &mut sent).await.unwrap();
+        }
         let head = engine.revision(4).await.unwrap().document;
         assert_eq!(
             (
@@ -1328,16 +1319,14 @@ mod tests {
         );
         // An edit that breaks the schema changes nothing, and says so.
         let before = sent.0.len();
-        let refused = engine
-            .edit(
-                4,
-                vec![op(
-                    json!({"op": "replace", "path": "/basics/name", "value": 7}),
-                )],
-                &mut sent.emit(),
-            )
-            .await
-            .unwrap_err();
+        let refused = edit_one(
+            &engine,
+            4,
+            json!({"op": "replace", "path": "/basics/name", "value": 7}),
+            &mut sent,
+        )
+        .await
+        .unwrap_err();
         assert!(
             refused.message.contains("stays at revision 4"),
             "{}",
@@ -1365,10 +1354,7 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(state.revision, 2);
-        let Some(SurfaceUpdate::Patch(patch)) = sent.0.last() else {
-            panic!("a patch");
-        };
-        assert_eq!((patch.revision, patch.state), (2, PatchState::Committed));
+        assert_eq!(sent.last_patch(), (2, PatchState::Committed));
         let state = engine
             .set_words(
                 2,
@@ -1495,16 +1481,9 @@ mod tests {
         // The chat model sees the posting fenced and labelled as data, never as the user's words.
         let replies: Vec<redline_agent::Reply> =
             serde_json::from_value(json!([{"say": "Here is what I would change."}])).unwrap();
-        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-            .await
-            .unwrap();
-        let settings = redline_agent::ProviderSettings {
-            preset: redline_agent::Preset::Custom,
-            base_url: server.base_url(),
-            chat_model: "replay-chat".into(),
-            patch_model: "replay-patch".into(),
-            ..redline_agent::ProviderSettings::default()
-        };
+        let (server, settings) =
+            crate::tests::replay_provider(replies, redline_agent::ProviderSettings::default())
+                .await;
         engine.save_provider(settings).await.unwrap();
         engine
             .send("Tailor it to the job.", None, &mut sent.emit())
@@ -1568,16 +1547,9 @@ mod tests {
             ]))
             .unwrap(),
         );
-        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-            .await
-            .unwrap();
-        let settings = redline_agent::ProviderSettings {
-            preset: redline_agent::Preset::Custom,
-            base_url: server.base_url(),
-            chat_model: "replay-chat".into(),
-            patch_model: "replay-patch".into(),
-            ..redline_agent::ProviderSettings::default()
-        };
+        let (_server, settings) =
+            crate::tests::replay_provider(replies, redline_agent::ProviderSettings::default())
+                .await;
         let mut sent = Sent::default();
         {
             let engine = engine(dir.path());
@@ -1645,15 +1617,14 @@ mod tests {
     #[tokio::test]
     async fn in_review_mode_nothing_is_saved_until_accepted_and_a_part_can_be_accepted() {
         let dir = tempfile::tempdir().unwrap();
-        let replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+        let replies = json!([
             {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add Python; a new title", "targets": ["/skills/0/keywords", "/basics/label"]}}},
             {"patch": {"operations": [
                 {"op": "add", "path": "/skills/0/keywords/-", "value": "Python"},
                 {"op": "replace", "path": "/basics/label", "value": "Pythonista"}
             ]}},
             {"say": "Please review."}
-        ]))
-        .unwrap();
+        ]);
         let (_server, engine) = engine_with_replies(dir.path(), replies).await;
         assert!(!engine.review().await.unwrap(), "off by default");
         assert!(engine.set_review(true).await.unwrap());
@@ -1702,15 +1673,14 @@ mod tests {
     #[tokio::test]
     async fn the_field_the_user_selected_is_the_target_when_the_planner_names_none() {
         let dir = tempfile::tempdir().unwrap();
-        let replies: Vec<redline_agent::Reply> = serde_json::from_value(json!([
+        let replies = json!([
             {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Tighten it"}}},
             {"patch": {"operations": [
                 {"op": "replace", "path": "/work/0/summary", "value": "Compression, made practical."},
                 {"op": "replace", "path": "/basics/label", "value": "Visionary"}
             ]}},
             {"say": "Tightened."}
-        ]))
-        .unwrap();
+        ]);
         let (server, engine) = engine_with_replies(dir.path(), replies).await;
         let mut sent = Sent::default();
         engine

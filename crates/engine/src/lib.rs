@@ -298,6 +298,25 @@ mod tests {
     use crate::ipc::{ChatEvent, ChatRole, ExportRequest, TurnMessage};
     use redline_agent::Keychain as _;
 
+    /// A replay server answering with `replies`, and the provider settings that point at it (its two
+    /// models), the rest as in `rest`.
+    pub(crate) async fn replay_provider(
+        replies: Vec<redline_agent::Reply>,
+        rest: redline_agent::ProviderSettings,
+    ) -> (redline_agent::ReplayServer, redline_agent::ProviderSettings) {
+        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
+            .await
+            .unwrap();
+        let settings = redline_agent::ProviderSettings {
+            preset: redline_agent::Preset::Custom,
+            base_url: server.base_url(),
+            chat_model: "replay-chat".into(),
+            patch_model: "replay-patch".into(),
+            ..rest
+        };
+        (server, settings)
+    }
+
     #[test]
     fn a_link_opens_only_as_one_web_or_mail_url_without_attachments() {
         assert_eq!(
@@ -410,16 +429,7 @@ mod tests {
             {"say": "OK"}, {"patch": {"operations": []}}
         ]))
         .unwrap();
-        let server = redline_agent::ReplayServer::start(replies, redline_agent::Pace::default())
-            .await
-            .unwrap();
-        let settings = redline_agent::ProviderSettings {
-            preset: redline_agent::Preset::Custom,
-            base_url: server.base_url(),
-            chat_model: "replay-chat".into(),
-            patch_model: "replay-patch".into(),
-            ..first.settings.clone()
-        };
+        let (server, settings) = replay_provider(replies, first.settings.clone()).await;
         let saved = engine.save_provider(settings.clone()).await.unwrap();
         assert!(saved.saved);
         let secret = "sk-engine-secret-42";

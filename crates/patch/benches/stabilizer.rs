@@ -37,7 +37,12 @@ fn ten_times_larger() -> Value {
     doc
 }
 
-fn stabilize(doc: &Value) -> Surface {
+/// Runs `pass` on a stabilizer over `doc` at revision 1 (a user's turn, the default policy), at one `now`;
+/// what it returned, and the surface after.
+fn with_stabilizer<R>(
+    doc: &Value,
+    pass: impl FnOnce(&mut Stabilizer<'_>, Instant) -> R,
+) -> (R, Surface) {
     let now = Instant::now();
     let mut surface = Surface::new("main");
     let mut stabilizer = Stabilizer::new(
@@ -48,16 +53,23 @@ fn stabilize(doc: &Value) -> Surface {
         &mut surface,
         now,
     );
-    for chunk in STREAM.chunks(CHUNK) {
-        black_box(stabilizer.feed(chunk, now));
-    }
-    assert!(
-        matches!(stabilizer.status(), Status::Complete(_)),
-        "{:?}",
-        stabilizer.status()
-    );
+    let result = pass(&mut stabilizer, now);
     drop(stabilizer);
-    surface
+    (result, surface)
+}
+
+fn stabilize(doc: &Value) -> Surface {
+    with_stabilizer(doc, |stabilizer, now| {
+        for chunk in STREAM.chunks(CHUNK) {
+            black_box(stabilizer.feed(chunk, now));
+        }
+        assert!(
+            matches!(stabilizer.status(), Status::Complete(_)),
+            "{:?}",
+            stabilizer.status()
+        );
+    })
+    .1
 }
 
 struct Pass {
@@ -68,52 +80,38 @@ struct Pass {
 /// One pass counting bytes: what is sent, and what a naive design sends (serialising the whole document
 /// after every chunk, which is why the chunk times are measured in passes of their own).
 fn measure(doc: &Value) -> Pass {
-    let now = Instant::now();
-    let mut surface = Surface::new("main");
-    let mut stabilizer = Stabilizer::new(
-        doc.clone(),
-        1,
-        Policy::default(),
-        Scope::User,
-        &mut surface,
-        now,
-    );
-    let (mut sent, mut naive) = (0, 0);
-    let count = |outputs: Vec<Output>, sent: &mut usize| {
-        for output in outputs {
-            if let Output::Surface(message) = output {
-                *sent += serde_json::to_string(&message).unwrap().len();
+    with_stabilizer(doc, |stabilizer, now| {
+        let (mut sent, mut naive) = (0, 0);
+        let count = |outputs: Vec<Output>, sent: &mut usize| {
+            for output in outputs {
+                if let Output::Surface(message) = output {
+                    *sent += serde_json::to_string(&message).unwrap().len();
+                }
             }
+        };
+        for chunk in STREAM.chunks(CHUNK) {
+            count(stabilizer.feed(chunk, now), &mut sent);
+            naive += serde_json::to_string(stabilizer.shown()).unwrap().len();
         }
-    };
-    for chunk in STREAM.chunks(CHUNK) {
-        count(stabilizer.feed(chunk, now), &mut sent);
-        naive += serde_json::to_string(stabilizer.shown()).unwrap().len();
-    }
-    count(stabilizer.commit(2), &mut sent);
-    Pass { sent, naive }
+        count(stabilizer.commit(2), &mut sent);
+        Pass { sent, naive }
+    })
+    .0
 }
 
 /// One pass timing each chunk (the messages are built, as the engine would, and dropped).
 fn time_chunks(doc: &Value) -> Vec<u64> {
-    let now = Instant::now();
-    let mut surface = Surface::new("main");
-    let mut stabilizer = Stabilizer::new(
-        doc.clone(),
-        1,
-        Policy::default(),
-        Scope::User,
-        &mut surface,
-        now,
-    );
-    let mut times = Vec::with_capacity(STREAM.len() / CHUNK + 1);
-    for chunk in STREAM.chunks(CHUNK) {
-        let start = Instant::now();
-        let outputs = stabilizer.feed(chunk, now);
-        times.push(start.elapsed().as_nanos() as u64);
-        drop(black_box(outputs));
-    }
-    times
+    with_stabilizer(doc, |stabilizer, now| {
+        let mut times = Vec::with_capacity(STREAM.len() / CHUNK + 1);
+        for chunk in STREAM.chunks(CHUNK) {
+            let start = Instant::now();
+            let outputs = stabilizer.feed(chunk, now);
+            times.push(start.elapsed().as_nanos() as u64);
+            drop(black_box(outputs));
+        }
+        times
+    })
+    .0
 }
 
 fn percentile(sorted: &[u64], p: f64) -> u64 {

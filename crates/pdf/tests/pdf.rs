@@ -53,6 +53,42 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
+/// `resume` (in `language`) as an A4 PDF in `template`, written to `dir/LANGUAGE-TEMPLATE.pdf`: what it is
+/// ("language/template") and where.
+fn a4_pdf(dir: &Path, language: &str, resume: &Value, template: Template) -> (String, PathBuf) {
+    let bytes = redline_pdf::pdf(resume, template, Page::A4).unwrap();
+    let path = write(dir, &format!("{language}-{}.pdf", template.name()), &bytes);
+    (format!("{language}/{}", template.name()), path)
+}
+
+/// The sample resume, in `language`.
+fn sample_in(language: &str) -> Value {
+    let mut resume = redline_resume::sample();
+    resume["meta"] = json!({ "language": language });
+    resume
+}
+
+/// `text` without its whitespace and the direction marks poppler puts around each right-to-left run.
+fn letters(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && !('\u{202a}'..='\u{202e}').contains(c))
+        .collect()
+}
+
+/// The text of the PDF at `path` cropped to its pages (text drawn off a page is not read).
+fn cropped_text(path: &Path) -> String {
+    tool("pdftotext", &["-cropbox", path.to_str().unwrap(), "-"])
+}
+
+/// How many pages `pdfinfo` counts in the PDF at `path`.
+fn page_count(path: &Path) -> usize {
+    let info = tool("pdfinfo", &[path.to_str().unwrap()]);
+    info.lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap()
+}
+
 /// Each of `cases` in every template on both papers, read back by `pdftotext` with `options`: `check` gets
 /// what it is ("name/template/paper") and the text read.
 fn each_read_back(cases: &[(String, Value)], options: &[&str], mut check: impl FnMut(&str, &str)) {
@@ -290,14 +326,7 @@ fn the_pages_are_drawn_as_the_pdf_prints_them() {
             redline_pdf::page_images(&resume, Template::Classic, page, 1.5).unwrap();
         let pdf = redline_pdf::pdf(&resume, Template::Classic, page).unwrap();
         let path = write(tmp.path(), "p.pdf", &pdf);
-        let info = tool("pdfinfo", &[path.to_str().unwrap()]);
-        let pages: usize = info
-            .lines()
-            .find_map(|l| l.strip_prefix("Pages:"))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        let pages = page_count(&path);
         assert_eq!(
             (images.len(), count),
             (pages, pages),
@@ -358,16 +387,9 @@ fn a_contact_reads_whole_in_a_right_to_left_resume() {
     // were boxed, the Arabic header read "555-4321 )912(" and "Broadway St, 2712".
     let dir = tempfile::tempdir().unwrap();
     for language in ["ar", "he", "en"] {
-        let mut resume = redline_resume::sample();
-        resume["meta"] = json!({ "language": language });
+        let resume = sample_in(language);
         for template in Template::ALL {
-            let what = format!("{language}/{}", template.name());
-            let bytes = redline_pdf::pdf(&resume, template, Page::A4).unwrap();
-            let path = write(
-                dir.path(),
-                &format!("{language}-{}.pdf", template.name()),
-                &bytes,
-            );
+            let (what, path) = a4_pdf(dir.path(), language, &resume, template);
             let text = tool("pdftotext", &["-l", "1", path.to_str().unwrap(), "-"]);
             for contact in [
                 "(912) 555-4321",
@@ -391,18 +413,12 @@ fn keywords_are_separated_as_the_resume_s_language_writes_a_list() {
     let dir = tempfile::tempdir().unwrap();
     let arabic = ["بايثون", "جافا", "لينكس"];
     for (language, comma) in [("en", ","), ("ja", "、"), ("zh", "、"), ("ar", "،")] {
-        let mut resume = redline_resume::sample();
-        resume["meta"] = json!({ "language": language });
+        let mut resume = sample_in(language);
         resume["skills"][1]["keywords"] = json!(arabic);
         for template in Template::ALL {
-            let what = format!("{language}/{}", template.name());
-            let bytes = redline_pdf::pdf(&resume, template, Page::A4).unwrap();
-            let path = write(dir.path(), &format!("{what}.pdf").replace('/', "-"), &bytes);
+            let (what, path) = a4_pdf(dir.path(), language, &resume, template);
             // (Without the direction marks poppler puts around each right-to-left run.)
-            let text: String = tool("pdftotext", &[path.to_str().unwrap(), "-"])
-                .chars()
-                .filter(|c| !c.is_whitespace() && !('\u{202a}'..='\u{202e}').contains(c))
-                .collect();
+            let text = letters(&tool("pdftotext", &[path.to_str().unwrap(), "-"]));
             // Latin keywords read left to right; in the Arabic resume they are laid out right to left, the
             // first at the right, and are read back the other way round.
             let mut latin = ["HTML", "CSS", "Javascript"];
@@ -435,8 +451,7 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
     let wide = "Ｗ".repeat(60);
     let huge = "0123456789 ".repeat(2_000);
     for language in ["ar", "en"] {
-        let mut resume = redline_resume::sample();
-        resume["meta"] = json!({ "language": language });
+        let mut resume = sample_in(language);
         resume["basics"]["phone"] = json!(wide);
         // An email as long as a model may write one: too long for a PDF's link (Typst refuses one of more
         // than 8,000 bytes, and the PDF failed), shown as text.
@@ -446,22 +461,11 @@ fn a_hostile_contact_neither_breaks_the_pdf_nor_runs_off_the_page() {
         resume["basics"]["url"] =
             json!(format!("http://example.com/{}", "abcdefghij/".repeat(600)));
         for template in Template::ALL {
-            let what = format!("{language}/{}", template.name());
-            let bytes = redline_pdf::pdf(&resume, template, Page::A4).unwrap();
-            let path = write(
-                dir.path(),
-                &format!("{language}-{}.pdf", template.name()),
-                &bytes,
-            );
-            let info = tool("pdfinfo", &[path.to_str().unwrap()]);
-            let pages: usize = info
-                .lines()
-                .find_map(|l| l.strip_prefix("Pages:"))
-                .and_then(|n| n.trim().parse().ok())
-                .unwrap();
+            let (what, path) = a4_pdf(dir.path(), language, &resume, template);
+            let pages = page_count(&path);
             assert!((2..=10).contains(&pages), "{what}: {pages} pages");
             // Cropped to the page: text drawn off it would not be read.
-            let text = tool("pdftotext", &["-cropbox", path.to_str().unwrap(), "-"]);
+            let text = cropped_text(&path);
             let wides = text.matches('Ｗ').count();
             assert_eq!(
                 wides, 60,
@@ -501,8 +505,7 @@ fn a_word_longer_than_a_line_wraps_inside_the_page_and_reads_back_whole() {
         ("ar", &arabic),
         ("en", &arabic),
     ] {
-        let mut resume = redline_resume::sample();
-        resume["meta"] = json!({ "language": language });
+        let mut resume = sample_in(language);
         // Around it, words that read its way, and a paragraph that starts with one that reads the other way.
         let (before, after, other) = if word == &latin {
             ("Before", "after.", "قبل")
@@ -534,15 +537,12 @@ fn a_word_longer_than_a_line_wraps_inside_the_page_and_reads_back_whole() {
                 let bytes = redline_pdf::pdf(&resume, template, page).unwrap();
                 let path = write(dir.path(), "long-word.pdf", &bytes);
                 // Cropped to the page: text drawn off it would not be read.
-                let text = tool("pdftotext", &["-cropbox", path.to_str().unwrap(), "-"]);
+                let text = cropped_text(&path);
                 assert!(
                     !text.contains('\u{200b}'),
                     "{what}: a zero-width space read back"
                 );
-                let letters: String = text
-                    .chars()
-                    .filter(|c| !c.is_whitespace() && !('\u{202a}'..='\u{202e}').contains(c))
-                    .collect();
+                let letters = letters(&text);
                 if word == &latin {
                     assert_eq!(
                         letters.matches(word.as_str()).count(),

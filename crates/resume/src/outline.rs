@@ -213,78 +213,68 @@ fn join(parts: &[String], separator: &str) -> String {
         .join(separator)
 }
 
+/// The fields an entry's title and subtitle are read from, by section (education's and projects' are made
+/// of several fields: [`entry`] makes them).
+const TITLES: &[(&str, &str, Option<&str>)] = &[
+    ("work", "position", Some("name")),
+    ("volunteer", "position", Some("organization")),
+    ("awards", "title", Some("awarder")),
+    ("certificates", "name", Some("issuer")),
+    ("publications", "name", Some("publisher")),
+    ("skills", "name", Some("level")),
+    ("languages", "language", Some("fluency")),
+    ("interests", "name", None),
+    ("references", "name", None),
+    ("projects", "name", None),
+];
+
+/// An entry's dates: a range, or the one date of the section's own field.
+fn dates(id: &str, v: &Value, words: &Words) -> String {
+    match id {
+        "work" | "volunteer" | "education" | "projects" => range(v, words),
+        "awards" | "certificates" => words.month_year(&s(v, "date")),
+        "publications" => words.month_year(&s(v, "releaseDate")),
+        _ => String::new(),
+    }
+}
+
 fn entry(id: &str, v: &Value, words: &Words) -> Entry {
     let mut e = Entry {
         url: url_of(v),
+        dates: dates(id, v, words),
         ..Entry::default()
     };
+    if let Some(&(_, title, subtitle)) = TITLES.iter().find(|(section, ..)| *section == id) {
+        e.title = s(v, title);
+        e.subtitle = subtitle.map(|field| s(v, field)).unwrap_or_default();
+    }
     match id {
         "work" => {
-            e.title = s(v, "position");
-            e.subtitle = s(v, "name");
-            e.dates = range(v, words);
             e.location = s(v, "location");
             e.summary = join(&[s(v, "description"), s(v, "summary")], "\n\n");
             e.bullets = list(v, "highlights");
         }
         "volunteer" => {
-            e.title = s(v, "position");
-            e.subtitle = s(v, "organization");
-            e.dates = range(v, words);
             e.summary = s(v, "summary");
             e.bullets = list(v, "highlights");
         }
         "education" => {
             e.title = words.list(&[s(v, "studyType"), s(v, "area")]);
             e.subtitle = s(v, "institution");
-            e.dates = range(v, words);
             let score = s(v, "score");
             if !score.is_empty() {
                 e.bullets.push(format!("{}: {score}", words.score()));
             }
             e.bullets.extend(list(v, "courses"));
         }
-        "awards" => {
-            e.title = s(v, "title");
-            e.subtitle = s(v, "awarder");
-            e.dates = words.month_year(&s(v, "date"));
-            e.summary = s(v, "summary");
-        }
-        "certificates" => {
-            e.title = s(v, "name");
-            e.subtitle = s(v, "issuer");
-            e.dates = words.month_year(&s(v, "date"));
-        }
-        "publications" => {
-            e.title = s(v, "name");
-            e.subtitle = s(v, "publisher");
-            e.dates = words.month_year(&s(v, "releaseDate"));
-            e.summary = s(v, "summary");
-        }
-        "skills" => {
-            e.title = s(v, "name");
-            e.subtitle = s(v, "level");
-            e.keywords = list(v, "keywords");
-        }
-        "languages" => {
-            e.title = s(v, "language");
-            e.subtitle = s(v, "fluency");
-        }
-        "interests" => {
-            e.title = s(v, "name");
-            e.keywords = list(v, "keywords");
-        }
-        "references" => {
-            e.title = s(v, "name");
-            e.summary = s(v, "reference");
-        }
+        "awards" | "publications" => e.summary = s(v, "summary"),
+        "skills" | "interests" => e.keywords = list(v, "keywords"),
+        "references" => e.summary = s(v, "reference"),
         "projects" => {
-            e.title = s(v, "name");
             e.subtitle = join(
                 &[s(v, "entity"), s(v, "type"), words.list(&list(v, "roles"))],
                 " · ",
             );
-            e.dates = range(v, words);
             e.summary = s(v, "description");
             e.bullets = list(v, "highlights");
             e.keywords = list(v, "keywords");

@@ -317,6 +317,24 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A store in a folder of its own, with one document ("Ada").
+    fn store_with_ada() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        store
+            .import("Ada", &json!({"basics": {"name": "A"}}))
+            .unwrap();
+        (dir, store)
+    }
+
+    /// Writes garbage over the database in `dir`: its path, and the garbage.
+    fn overwrite_the_database(dir: &Path) -> (PathBuf, Vec<u8>) {
+        let database = dir.join(DATABASE_FILE);
+        let garbage = b"not a database".repeat(500);
+        std::fs::write(&database, &garbage).unwrap();
+        (database, garbage)
+    }
+
     #[test]
     fn stamps_are_utc_dates() {
         assert_eq!(stamp(0), "19700101-000000000");
@@ -326,11 +344,7 @@ mod tests {
 
     #[test]
     fn backups_are_kept_to_the_setting_and_only_when_due() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        store
-            .import("Ada", &json!({"basics": {"name": "A"}}))
-            .unwrap();
+        let (dir, mut store) = store_with_ada();
         store.set_setting(BACKUP_KEEP, "2").unwrap();
         let first = store.backup_if_due().unwrap().expect("no backup yet: due");
         assert!(store.backup_if_due().unwrap().is_none(), "not due again");
@@ -357,11 +371,7 @@ mod tests {
     /// no backup: the copy is checked whole first, and the good backups stay.
     #[test]
     fn a_damaged_database_makes_no_backup_and_the_good_ones_stay() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        store
-            .import("Ada", &json!({"basics": {"name": "A"}}))
-            .unwrap();
+        let (dir, mut store) = store_with_ada();
         store.set_setting(BACKUP_KEEP, "1").unwrap();
         let good = store.backup_now().unwrap();
         crate::damage_an_index(&mut store);
@@ -399,17 +409,12 @@ mod tests {
 
     #[test]
     fn a_damaged_database_is_set_aside_and_the_latest_backup_opened() {
-        let dir = tempfile::tempdir().unwrap();
-        {
-            let mut store = Store::open(dir.path()).unwrap();
-            store
-                .import("Ada", &json!({"basics": {"name": "A"}}))
-                .unwrap();
+        let dir = {
+            let (dir, store) = store_with_ada();
             store.backup_now().unwrap();
-        }
-        let database = dir.path().join(DATABASE_FILE);
-        let garbage = b"not a database".repeat(500);
-        std::fs::write(&database, &garbage).unwrap();
+            dir
+        };
+        let (_, garbage) = overwrite_the_database(dir.path());
         let err = Store::open(dir.path()).err().unwrap();
         assert!(err.to_string().contains("redline recover"), "{err}");
 
@@ -423,15 +428,9 @@ mod tests {
     /// cannot be asked of a damaged file, the lock file can.
     #[test]
     fn a_database_damaged_while_open_is_not_recovered_under_its_user() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        store
-            .import("Ada", &json!({"basics": {"name": "A"}}))
-            .unwrap();
+        let (dir, store) = store_with_ada();
         store.backup_now().unwrap();
-        let database = dir.path().join(DATABASE_FILE);
-        let garbage = b"not a database".repeat(500);
-        std::fs::write(&database, &garbage).unwrap();
+        let (database, garbage) = overwrite_the_database(dir.path());
         let err = recover(dir.path(), false).unwrap_err();
         assert!(matches!(err, StoreError::Busy { .. }), "{err}");
         assert_eq!(std::fs::read(&database).unwrap(), garbage, "left alone");
@@ -466,11 +465,7 @@ mod tests {
 
     #[test]
     fn a_healthy_database_is_not_recovered_unless_forced() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        store
-            .import("Ada", &json!({"basics": {"name": "A"}}))
-            .unwrap();
+        let (dir, mut store) = store_with_ada();
         store.backup_now().unwrap();
         store
             .import("Grace", &json!({"basics": {"name": "G"}}))

@@ -388,9 +388,7 @@ mod tests {
 
     #[test]
     fn a_long_conversation_is_read_a_page_at_a_time() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let id = store.import("Ada", &json!({})).unwrap();
+        let (_dir, mut store, id) = crate::store_with("Ada", &json!({}));
         let other = store.import("Grace", &json!({})).unwrap();
         for n in 0..250 {
             store
@@ -437,11 +435,7 @@ mod tests {
 
     #[test]
     fn messages_and_model_calls_are_kept_per_document() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let id = store
-            .import("Ada", &json!({"basics": {"name": "A"}}))
-            .unwrap();
+        let (_dir, mut store, id) = crate::store_with("Ada", &json!({"basics": {"name": "A"}}));
         let other = store.import("Grace", &json!({})).unwrap();
         let asked = store.add_message(id, Role::User, "rename me").unwrap();
         store.add_message(id, Role::Assistant, "Done.").unwrap();
@@ -495,9 +489,7 @@ mod tests {
 
     #[test]
     fn a_failed_commit_records_no_model_call() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let id = store.import("Ada", &json!({})).unwrap();
+        let (_dir, mut store, id) = crate::store_with("Ada", &json!({}));
         let ops = serde_json::from_value(json!([{"op": "remove", "path": "/nothing"}])).unwrap();
         assert!(
             store
@@ -514,9 +506,7 @@ mod tests {
     /// calls first, as it grows: not only when the store opens.
     #[test]
     fn the_audit_log_is_bounded_in_size_as_it_grows() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let id = store.import("Ada", &json!({})).unwrap();
+        let (_dir, mut store, id) = crate::store_with("Ada", &json!({}));
         let mut long = call(Outcome::Failed);
         long.raw_output = "é".repeat(3 * MAX_AUDIT_TEXT_BYTES);
         long.applied = json!(["x".repeat(MAX_AUDIT_TEXT_BYTES)]);
@@ -544,14 +534,8 @@ mod tests {
         for _ in 0..calls {
             last = store.record_model_call(id, &long).unwrap();
         }
-        let total: i64 = store
-            .conn
-            .query_row("SELECT sum(bytes) FROM model_calls", [], |r| r.get(0))
-            .unwrap();
-        let kept: i64 = store
-            .conn
-            .query_row("SELECT total FROM audit_size", [], |r| r.get(0))
-            .unwrap();
+        let total: i64 = store.one("SELECT sum(bytes) FROM model_calls");
+        let kept: i64 = store.one("SELECT total FROM audit_size");
         let records = store.model_calls(id).unwrap();
         assert_eq!(kept, total, "the kept total is the rows' own");
         assert!(total <= MAX_AUDIT_BYTES, "{total}");
@@ -565,9 +549,7 @@ mod tests {
 
     #[test]
     fn old_model_calls_go_after_the_retention_period() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let id = store.import("Ada", &json!({})).unwrap();
+        let (_dir, mut store, id) = crate::store_with("Ada", &json!({}));
         store.record_model_call(id, &call(Outcome::Failed)).unwrap();
         let now = now_ms();
         assert_eq!(store.prune_audit(now + 89 * DAY_MS).unwrap(), 0);

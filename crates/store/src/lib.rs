@@ -653,6 +653,24 @@ pub(crate) fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// A store in a folder of its own, with `document` imported as `title`: the folder, the store and the
+/// document's id.
+#[cfg(test)]
+pub(crate) fn store_with(title: &str, document: &Value) -> (tempfile::TempDir, Store, i64) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let id = store.import(title, document).unwrap();
+    (dir, store, id)
+}
+
+/// The one value the query `sql` reads (a test's look at the database itself).
+#[cfg(test)]
+impl Store {
+    pub(crate) fn one<T: rusqlite::types::FromSql>(&self, sql: &str) -> T {
+        self.conn.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+}
+
 /// Damage that opening does not see: the index `model_calls_by_time` made to index another column than
 /// its rows were written with, then a row written through it (a test's way to a damaged database).
 #[cfg(test)]
@@ -721,11 +739,7 @@ mod tests {
 
     #[test]
     fn a_full_disk_and_a_read_only_database_have_their_own_words() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let id = store
-            .import("Ada", &json!({"basics": {"name": "A"}}))
-            .unwrap();
+        let (_dir, mut store, id) = crate::store_with("Ada", &json!({"basics": {"name": "A"}}));
         let big = json!({"op": "add", "path": "/basics/summary", "value": "x".repeat(200_000)});
         let change = || {
             Change::new(
@@ -735,10 +749,7 @@ mod tests {
             )
         };
         // SQLite reports SQLITE_FULL when the file may not grow: as it does on a full disk.
-        let pages: i64 = store
-            .conn
-            .query_row("PRAGMA page_count", [], |r| r.get(0))
-            .unwrap();
+        let pages: i64 = store.one("PRAGMA page_count");
         store
             .conn
             .pragma_update(None, "max_page_count", pages + 2)
@@ -798,11 +809,7 @@ mod tests {
 
     #[test]
     fn a_revision_written_before_the_limit_is_reported_and_the_others_open() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let good = store
-            .import("Ada", &json!({"basics": {"name": "A"}}))
-            .unwrap();
+        let (dir, mut store, good) = crate::store_with("Ada", &json!({"basics": {"name": "A"}}));
         let bad = store
             .import("Bob", &json!({"basics": {"name": "B"}}))
             .unwrap();
@@ -922,18 +929,9 @@ mod tests {
     fn the_database_is_durable_and_checks_foreign_keys() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
-        let mode: String = store
-            .conn
-            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-            .unwrap();
-        let sync: i64 = store
-            .conn
-            .query_row("PRAGMA synchronous", [], |r| r.get(0))
-            .unwrap();
-        let fk: i64 = store
-            .conn
-            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
-            .unwrap();
+        let mode: String = store.one("PRAGMA journal_mode");
+        let sync: i64 = store.one("PRAGMA synchronous");
+        let fk: i64 = store.one("PRAGMA foreign_keys");
         assert_eq!((mode.as_str(), sync, fk), ("wal", 2, 1));
         let err = store
             .conn

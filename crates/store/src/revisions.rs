@@ -433,43 +433,39 @@ impl Store {
 
     /// Takes back the latest change not yet undone, as a new revision.
     pub fn undo(&mut self, document_id: i64) -> Result<Committed> {
-        self.write(
-            document_id,
-            None,
-            Source::Undo,
-            |tx, head, before| {
-                let target = tops(tx, document_id, head)?
-                    .undo
-                    .ok_or(StoreError::NothingToUndo(document_id))?;
-                let (_, inverse) = patches(tx, document_id, target)?;
-                let summary = format!("Undid revision {target}");
-                Planned::of(
-                    reapply(document_id, before, inverse)?,
-                    Some(target),
-                    summary,
-                )
-            },
-            None,
-            Vec::new(),
-        )
+        self.step(document_id, Source::Undo)
     }
 
     /// Applies again the latest undone change, as a new revision.
     pub fn redo(&mut self, document_id: i64) -> Result<Committed> {
+        self.step(document_id, Source::Redo)
+    }
+
+    /// Undo or Redo (`source`): the top of its stack, its inverse or its forward patch applied again as a
+    /// new revision.
+    fn step(&mut self, document_id: i64, source: Source) -> Result<Committed> {
+        let undo = source == Source::Undo;
         self.write(
             document_id,
             None,
-            Source::Redo,
+            source,
             |tx, head, before| {
-                let target = tops(tx, document_id, head)?
-                    .redo
-                    .ok_or(StoreError::NothingToRedo(document_id))?;
-                let (forward, _) = patches(tx, document_id, target)?;
-                let summary = format!("Redid revision {target}");
+                let tops = tops(tx, document_id, head)?;
+                let target = if undo {
+                    tops.undo.ok_or(StoreError::NothingToUndo(document_id))?
+                } else {
+                    tops.redo.ok_or(StoreError::NothingToRedo(document_id))?
+                };
+                let (forward, inverse) = patches(tx, document_id, target)?;
+                let (patch, done) = if undo {
+                    (inverse, "Undid")
+                } else {
+                    (forward, "Redid")
+                };
                 Planned::of(
-                    reapply(document_id, before, forward)?,
+                    reapply(document_id, before, patch)?,
                     Some(target),
-                    summary,
+                    format!("{done} revision {target}"),
                 )
             },
             None,

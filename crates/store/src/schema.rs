@@ -220,10 +220,7 @@ mod tests {
                 }
             }
             let mut store = Store::open_file(&path).unwrap();
-            let now: i64 = store
-                .conn
-                .query_row("PRAGMA user_version", [], |r| r.get(0))
-                .unwrap();
+            let now: i64 = store.one("PRAGMA user_version");
             assert_eq!(now, MIGRATIONS.len() as i64, "from version {version}");
             if version >= 1 {
                 let head = store.head(1).unwrap();

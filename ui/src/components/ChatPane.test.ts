@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatMessage } from "../lib/chat";
+import { heldEdits } from "../lib/values.fixture";
 import ChatPane from "./ChatPane.svelte";
 
 // jsdom lays nothing out, so it has no scrollIntoView; the pane calls it to keep the newest message in view.
@@ -8,14 +9,7 @@ Element.prototype.scrollIntoView = vi.fn();
 
 afterEach(cleanup);
 
-const edits = {
-  documentId: 1,
-  base: 2,
-  ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
-  descriptions: ["Change your title to “Pythonista”"],
-  proposal: false,
-  why: ["outside" as const],
-};
+const edits = heldEdits;
 
 function pane(messages: ChatMessage[], running = false) {
   const onheld = vi.fn();

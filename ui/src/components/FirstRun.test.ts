@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LocalServer } from "../bindings/LocalServer";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderView } from "../bindings/ProviderView";
+import { openaiSettings } from "../lib/values.fixture";
 
 let found: LocalServer[] = [];
 const saved: ProviderSettings[] = [];
@@ -19,14 +20,7 @@ vi.mock("../lib/backend", () => ({
 import FirstRun from "./FirstRun.svelte";
 
 const view: ProviderView = {
-  settings: {
-    preset: "openai",
-    baseUrl: "https://api.openai.com/v1",
-    chatModel: "gpt-4.1-mini",
-    patchModel: "gpt-4.1-mini",
-    firstTokenTimeoutSecs: 60,
-    idleTimeoutSecs: 30,
-  },
+  settings: openaiSettings,
   saved: false,
   keySet: false,
   keyFor: "openai@api.openai.com",

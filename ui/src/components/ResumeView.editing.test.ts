@@ -27,6 +27,15 @@ function view(enabled = true): Operation[][] {
   return committed;
 }
 
+/** The sample shown as the model's preview that takes out what `ops` remove (editing off). */
+function previewRemoving(ops: Operation[]): void {
+  surface.apply({ kind: "create", surfaceId: "main", seq: 0, revision: 1, document: structuredClone(sample) });
+  surface.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 1, state: "preview", ops });
+  const editing: Editing = { enabled: false, commit: () => {}, selected: null, select: () => {},
+    highlight: (path) => surface.highlight(path), removing: (list) => surface.removedFrom(list) };
+  render(ResumeView, { props: { resume: surface.document as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+}
+
 describe("editing the resume in place", () => {
   it("a field becomes a text box; Enter saves it as an operation, Escape cancels", async () => {
     const committed = view();
@@ -163,24 +172,14 @@ describe("editing the resume in place", () => {
   });
 
   it("what a preview removes is shown struck through where it was, until the bundle ends", () => {
-    surface.apply({ kind: "create", surfaceId: "main", seq: 0, revision: 1, document: structuredClone(sample) });
-    surface.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 1, state: "preview",
-      ops: [{ op: "remove", path: "/skills/0/keywords/1" }, { op: "remove", path: "/work/0" }] });
-    const editing: Editing = { enabled: false, commit: () => {}, selected: null, select: () => {},
-      highlight: (path) => surface.highlight(path), removing: (list) => surface.removedFrom(list) };
-    render(ResumeView, { props: { resume: surface.document as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+    previewRemoving([{ op: "remove", path: "/skills/0/keywords/1" }, { op: "remove", path: "/work/0" }]);
     const keywords = [...screen.getByTestId("skills-0").querySelectorAll(".keywords li")].map((li) => [li.className.includes("removing"), li.textContent?.trim()]);
     expect(keywords).toEqual([[false, "HTML"], [true, "CSS"], [false, "Javascript"]]);
     expect(screen.getByTestId("skills-0").querySelector(".removing s")?.textContent).toBe("CSS");
   });
 
   it("a field a preview removes is shown struck through where it was", () => {
-    surface.apply({ kind: "create", surfaceId: "main", seq: 0, revision: 1, document: structuredClone(sample) });
-    surface.apply({ kind: "patch", surfaceId: "main", seq: 1, revision: 1, state: "preview",
-      ops: [{ op: "remove", path: "/basics/summary" }, { op: "remove", path: "/work/0/summary" }] });
-    const editing: Editing = { enabled: false, commit: () => {}, selected: null, select: () => {},
-      highlight: (path) => surface.highlight(path), removing: (parent) => surface.removedFrom(parent) };
-    render(ResumeView, { props: { resume: surface.document as Resume }, context: new Map([[EDITING_KEY, editing]]) });
+    previewRemoving([{ op: "remove", path: "/basics/summary" }, { op: "remove", path: "/work/0/summary" }]);
     const struck = [...document.querySelectorAll(".removing s")].map((s) => s.textContent?.slice(0, 20));
     expect(struck).toEqual(["Richard hails from T", "Pied Piper is a mult"]);
     expect(screen.queryByTestId("basics-summary")).toBeNull();

@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/sv
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderView } from "../bindings/ProviderView";
+import { openaiSettings } from "../lib/values.fixture";
 
 const calls: { saved: ProviderSettings[]; keys: string[]; cleared: number } = { saved: [], keys: [], cleared: 0 };
 let keySet = false;
@@ -10,14 +11,7 @@ function view(settings: ProviderSettings): ProviderView {
   return { settings, saved: true, keySet, keyFor: `${settings.preset}@host`, keychainProblem: null, fromEnv: false };
 }
 
-const initial: ProviderSettings = {
-  preset: "openai",
-  baseUrl: "https://api.openai.com/v1",
-  chatModel: "gpt-4.1-mini",
-  patchModel: "gpt-4.1-mini",
-  firstTokenTimeoutSecs: 60,
-  idleTimeoutSecs: 30,
-};
+const initial: ProviderSettings = openaiSettings;
 
 let review = false;
 

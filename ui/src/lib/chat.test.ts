@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatEvent } from "../bindings/ChatEvent";
+import { heldEdits } from "./values.fixture";
 import { applyChatEvent, cutPoint, heldMessage, importedNotice, KEEP_HELD, spokenAtTurnEnd, type ChatMessage } from "./chat";
 
 describe("applyChatEvent", () => {
@@ -41,14 +42,7 @@ describe("applyChatEvent", () => {
 
   it("keeps held edits as a message of their own, open for the user to decide", () => {
     const messages: ChatMessage[] = [];
-    const edits = {
-      documentId: 1,
-      base: 2,
-      ops: [{ op: "replace" as const, path: "/basics/label", value: "Pythonista" }],
-      descriptions: ["Change your title to “Pythonista”"],
-      proposal: false,
-      why: ["outside" as const],
-    };
+    const edits = heldEdits;
     applyChatEvent(messages, { kind: "held", edits });
     expect(messages).toEqual([
       {

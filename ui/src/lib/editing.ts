@@ -144,3 +144,23 @@ export function revealEntry(node: HTMLElement, mark: Highlight): { update: (mark
 export function proposedPaths(ops: readonly Operation[]): string[] {
   return ops.map((op) => (op.op === "add" ? op.path.replace(/\/(-|\d+)$/, "") : op.path));
 }
+
+/** The keys of a one-line field that adds or renames: Enter does `done`; Escape does `cancel`, and stops there
+ * (the dialog or view around the field does not take it too). */
+export function enterOrEscape(done: () => void, cancel: () => void): (event: KeyboardEvent) => void {
+  return (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      done();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      cancel();
+    }
+  };
+}
+
+/** `use:focusOnShow`: the field takes the focus as it appears. */
+export function focusOnShow(node: HTMLElement): void {
+  node.focus();
+}
