@@ -54,26 +54,32 @@ pub fn outline(resume: &Value) -> (Header, Vec<Section>) {
     (header(&resume["basics"], &words), sections(resume, &words))
 }
 
+/// The text of field `key` of `v`, as every export shows it: trimmed, and without the characters that act
+/// unseen ([`crate::unseen`]: controls, direction overrides, invisible characters), whoever wrote them.
 fn s(v: &Value, key: &str) -> String {
     v.get(key)
         .and_then(Value::as_str)
-        .map(str::trim)
-        .unwrap_or("")
-        .to_owned()
+        .map(shown)
+        .unwrap_or_default()
 }
 
+/// The texts of list `key` of `v`, each as [`s`] gives it, the empty ones left out.
 fn list(v: &Value, key: &str) -> Vec<String> {
     v.get(key)
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
                 .filter_map(Value::as_str)
-                .map(str::trim)
+                .map(shown)
                 .filter(|t| !t.is_empty())
-                .map(str::to_owned)
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// `text` as an export shows it: without what acts unseen, then trimmed.
+fn shown(text: &str) -> String {
+    crate::unseen::visible(text).trim().to_owned()
 }
 
 /// The longest link target made a link, in bytes. Longer is no address anyone follows (browsers and servers
