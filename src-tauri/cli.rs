@@ -3,9 +3,9 @@
 //! app's package so that the installers carry it beside the app.
 
 /// The system's allocator, counted: a hidden reading mode caps what it may hold, on every system
-/// (`redline_import::child`).
+/// (`redline_memory`).
 #[global_allocator]
-static ALLOCATOR: redline_import::child::Bounded = redline_import::child::Bounded;
+static ALLOCATOR: redline_memory::Bounded = redline_memory::Bounded;
 
 fn main() -> std::process::ExitCode {
     redline_cli::main_from(std::env::args_os())

@@ -5,7 +5,7 @@
 /// binaries' machine code stays alike wherever they allocate, and the installers' xz finds it twice (with
 /// the system's allocator here, the .deb was 20.3 MB, over its 20 MB budget; with this one, 19.7 MB).
 #[global_allocator]
-static ALLOCATOR: redline_import::child::Bounded = redline_import::child::Bounded;
+static ALLOCATOR: redline_memory::Bounded = redline_memory::Bounded;
 
 // The command line is the `redline` binary (cli.rs), a binary of the engine's crates without the GUI.
 fn main() -> std::process::ExitCode {

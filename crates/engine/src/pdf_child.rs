@@ -17,7 +17,7 @@ const MAX_PDF_BYTES: u64 = 32 << 20;
 /// The child's side of `read-pdf-text`: caps its own memory, reads the PDF at `path`, and gives its text
 /// as a JSON array of pages, for standard output.
 pub fn print_text(path: &Path) -> Result<Vec<u8>, IpcError> {
-    child::cap(child::memory_limit());
+    redline_memory::cap(child::memory_limit());
     let bytes = read_limited(path, MAX_PDF_BYTES)?;
     let pages = redline_pdf::ats::extract(&bytes)
         .map_err(|e| IpcError::new(ErrorKind::Refused, format!("{}: {e}", path.display())))?;
@@ -27,7 +27,7 @@ pub fn print_text(path: &Path) -> Result<Vec<u8>, IpcError> {
 /// The child's side of `read-pdf-lines`: caps its own memory, reads the PDF at `path`, and gives its lines
 /// for an import as JSON, for standard output.
 pub fn print_lines(path: &Path) -> Result<Vec<u8>, IpcError> {
-    child::cap(child::memory_limit());
+    redline_memory::cap(child::memory_limit());
     let bytes = read_limited(path, redline_import::MAX_FILE_BYTES)?;
     let lines = redline_import::pdf_lines(&bytes)
         .map_err(|e| IpcError::new(ErrorKind::Refused, format!("{}: {e}", path.display())))?;

@@ -3,103 +3,19 @@
 //! at its mercy. The command line and the window both read a user's PDF this way, by starting the
 //! `redline` program in a hidden reading mode (`read-pdf-lines`, `read-pdf-text`).
 //!
-//! The memory bound holds on every system: the `redline` program's allocator ([`Bounded`]) counts what it
-//! holds, and a reading mode caps it ([`cap`]); an allocation past the cap fails, and the reader stops.
+//! The memory bound holds on every system: the `redline` program's allocator (`redline_memory::Bounded`)
+//! counts what it holds, and a reading mode caps it (`redline_memory::cap`, with [`memory_limit`]); an
+//! allocation past the cap fails, and the reader stops.
 //! On Linux the kernel holds the child to the same bound as well (its data segment), whatever allocates.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Read as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The memory the reading of one PDF may take: a resume's PDF needs a few MB (31 pages: under 20 MB above
 /// the program's own).
 pub const MEMORY: u64 = 1 << 30;
-
-/// The system's allocator, counting the bytes it holds for the program, so that [`cap`] can bound them.
-/// The `redline` program's global allocator (`src-tauri/cli.rs`): an atomic add or subtract for each
-/// allocation, no lock.
-pub struct Bounded;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-static CAP: AtomicUsize = AtomicUsize::new(usize::MAX);
-
-/// From now on, the program may hold at most `bytes` more than it holds now: an allocation past that fails
-/// (Rust then says "memory allocation of … failed" and stops the program). The reading modes call it
-/// first thing, with [`memory_limit`].
-pub fn cap(bytes: u64) {
-    let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
-    CAP.store(
-        HELD.load(Ordering::Relaxed).saturating_add(bytes),
-        Ordering::Relaxed,
-    );
-}
-
-/// Counts `n` more bytes held, unless that passes the cap.
-fn take(n: usize) -> bool {
-    let before = HELD.fetch_add(n, Ordering::Relaxed);
-    if before.saturating_add(n) > CAP.load(Ordering::Relaxed) {
-        HELD.fetch_sub(n, Ordering::Relaxed);
-        return false;
-    }
-    true
-}
-
-/// A new block of `layout`'s size from `allocate`, counted; null, and nothing asked of the system, past the
-/// cap.
-fn counted(layout: Layout, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
-    if !take(layout.size()) {
-        return std::ptr::null_mut();
-    }
-    let p = allocate();
-    if p.is_null() {
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    p
-}
-
-// Not inlined: each allocation stays a call, as with the system's allocator, rather than its count's atomics
-// copied into every place that allocates (0.6 MB more machine code in each binary).
-// SAFETY: every call is passed on to the system's allocator unchanged, or answered with null (an allocation
-// that failed) before it is made; the count is bookkeeping only.
-unsafe impl GlobalAlloc for Bounded {
-    #[inline(never)]
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's layout, as `GlobalAlloc::alloc` requires.
-        counted(layout, || unsafe { System.alloc(layout) })
-    }
-
-    #[inline(never)]
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as in `alloc`.
-        counted(layout, || unsafe { System.alloc_zeroed(layout) })
-    }
-
-    #[inline(never)]
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from this allocator with `layout`, as the caller promises.
-        unsafe { System.dealloc(ptr, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    #[inline(never)]
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let grows = new_size.saturating_sub(layout.size());
-        if grows > 0 && !take(grows) {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: the caller's block and sizes, as `GlobalAlloc::realloc` requires.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if p.is_null() {
-            HELD.fetch_sub(grows, Ordering::Relaxed);
-        } else if new_size < layout.size() {
-            HELD.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-        }
-        p
-    }
-}
 
 /// How long the reading of one PDF may take: a 31-page resume takes under half a second.
 pub const TIME: Duration = Duration::from_secs(60);

@@ -3,13 +3,15 @@
 //! Headings are compared by their letters only, lower case, so "S K I L L S", "Skills:" and "SKILLS" are
 //! one heading.
 
-use redline_resume::words::{Language, SECTIONS};
+use redline_resume::words::Language;
+
+use crate::Section;
 
 /// What a heading starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
-    /// A JSON Resume section (`work`, `skills`, …).
-    Section(&'static str),
+    /// A JSON Resume section of entries (work, skills, …).
+    Section(Section),
     /// A summary or profile: `basics.summary`.
     Summary,
     /// Contact details: read as the header's.
@@ -18,81 +20,87 @@ pub enum Part {
 
 /// Headings people use beyond each language's own (which come from [`redline_resume::words`]).
 const VARIANTS: &[(&str, Part)] = &[
-    ("experience", Part::Section("work")),
-    ("workexperience", Part::Section("work")),
-    ("professionalexperience", Part::Section("work")),
-    ("relevantexperience", Part::Section("work")),
-    ("employment", Part::Section("work")),
-    ("employmenthistory", Part::Section("work")),
-    ("workhistory", Part::Section("work")),
-    ("careerhistory", Part::Section("work")),
-    ("career", Part::Section("work")),
-    ("professionalhistory", Part::Section("work")),
-    ("berufspraxis", Part::Section("work")),
-    ("beruflicherwerdegang", Part::Section("work")),
-    ("erfahrung", Part::Section("work")),
-    ("expérience", Part::Section("work")),
-    ("expériences", Part::Section("work")),
-    ("expériencesprofessionnelles", Part::Section("work")),
-    ("experiencia", Part::Section("work")),
-    ("experienciaprofesional", Part::Section("work")),
-    ("experiência", Part::Section("work")),
-    ("職務経歴", Part::Section("work")),
-    ("工作经验", Part::Section("work")),
-    ("الخبرة", Part::Section("work")),
-    ("volunteer", Part::Section("volunteer")),
-    ("volunteerexperience", Part::Section("volunteer")),
-    ("volunteerwork", Part::Section("volunteer")),
-    ("education", Part::Section("education")),
-    ("educationandtraining", Part::Section("education")),
-    ("academicbackground", Part::Section("education")),
-    ("bildung", Part::Section("education")),
-    ("studium", Part::Section("education")),
-    ("bildungsweg", Part::Section("education")),
-    ("éducation", Part::Section("education")),
-    ("educación", Part::Section("education")),
-    ("educação", Part::Section("education")),
-    ("教育经历", Part::Section("education")),
-    ("awards", Part::Section("awards")),
-    ("honors", Part::Section("awards")),
-    ("honours", Part::Section("awards")),
-    ("honorsawards", Part::Section("awards")),
-    ("awardsandhonors", Part::Section("awards")),
-    ("achievements", Part::Section("awards")),
-    ("prix", Part::Section("awards")),
-    ("certifications", Part::Section("certificates")),
-    ("licenses", Part::Section("certificates")),
-    ("licensescertifications", Part::Section("certificates")),
-    ("licensesandcertifications", Part::Section("certificates")),
-    ("zertifizierungen", Part::Section("certificates")),
-    ("certificaciones", Part::Section("certificates")),
-    ("certificações", Part::Section("certificates")),
-    ("technicalskills", Part::Section("skills")),
-    ("coreskills", Part::Section("skills")),
-    ("keyskills", Part::Section("skills")),
-    ("competencies", Part::Section("skills")),
-    ("corecompetencies", Part::Section("skills")),
-    ("expertise", Part::Section("skills")),
-    ("skillsandexpertise", Part::Section("skills")),
-    ("fähigkeiten", Part::Section("skills")),
-    ("fachkenntnisse", Part::Section("skills")),
-    ("competencias", Part::Section("skills")),
-    ("habilidades", Part::Section("skills")),
-    ("专业技能", Part::Section("skills")),
-    ("sprachkenntnisse", Part::Section("languages")),
-    ("言語", Part::Section("languages")),
-    ("语言能力", Part::Section("languages")),
-    ("hobbies", Part::Section("interests")),
-    ("hobbys", Part::Section("interests")),
-    ("interestsandhobbies", Part::Section("interests")),
-    ("centresdintérêt", Part::Section("interests")),
-    ("趣味", Part::Section("interests")),
-    ("personalprojects", Part::Section("projects")),
-    ("sideprojects", Part::Section("projects")),
-    ("opensourceprojects", Part::Section("projects")),
-    ("opensource", Part::Section("projects")),
-    ("selectedprojects", Part::Section("projects")),
-    ("项目", Part::Section("projects")),
+    ("experience", Part::Section(Section::Work)),
+    ("workexperience", Part::Section(Section::Work)),
+    ("professionalexperience", Part::Section(Section::Work)),
+    ("relevantexperience", Part::Section(Section::Work)),
+    ("employment", Part::Section(Section::Work)),
+    ("employmenthistory", Part::Section(Section::Work)),
+    ("workhistory", Part::Section(Section::Work)),
+    ("careerhistory", Part::Section(Section::Work)),
+    ("career", Part::Section(Section::Work)),
+    ("professionalhistory", Part::Section(Section::Work)),
+    ("berufspraxis", Part::Section(Section::Work)),
+    ("beruflicherwerdegang", Part::Section(Section::Work)),
+    ("erfahrung", Part::Section(Section::Work)),
+    ("expérience", Part::Section(Section::Work)),
+    ("expériences", Part::Section(Section::Work)),
+    ("expériencesprofessionnelles", Part::Section(Section::Work)),
+    ("experiencia", Part::Section(Section::Work)),
+    ("experienciaprofesional", Part::Section(Section::Work)),
+    ("experiência", Part::Section(Section::Work)),
+    ("職務経歴", Part::Section(Section::Work)),
+    ("工作经验", Part::Section(Section::Work)),
+    ("الخبرة", Part::Section(Section::Work)),
+    ("volunteer", Part::Section(Section::Volunteer)),
+    ("volunteerexperience", Part::Section(Section::Volunteer)),
+    ("volunteerwork", Part::Section(Section::Volunteer)),
+    ("education", Part::Section(Section::Education)),
+    ("educationandtraining", Part::Section(Section::Education)),
+    ("academicbackground", Part::Section(Section::Education)),
+    ("bildung", Part::Section(Section::Education)),
+    ("studium", Part::Section(Section::Education)),
+    ("bildungsweg", Part::Section(Section::Education)),
+    ("éducation", Part::Section(Section::Education)),
+    ("educación", Part::Section(Section::Education)),
+    ("educação", Part::Section(Section::Education)),
+    ("教育经历", Part::Section(Section::Education)),
+    ("awards", Part::Section(Section::Awards)),
+    ("honors", Part::Section(Section::Awards)),
+    ("honours", Part::Section(Section::Awards)),
+    ("honorsawards", Part::Section(Section::Awards)),
+    ("awardsandhonors", Part::Section(Section::Awards)),
+    ("achievements", Part::Section(Section::Awards)),
+    ("prix", Part::Section(Section::Awards)),
+    ("certifications", Part::Section(Section::Certificates)),
+    ("licenses", Part::Section(Section::Certificates)),
+    (
+        "licensescertifications",
+        Part::Section(Section::Certificates),
+    ),
+    (
+        "licensesandcertifications",
+        Part::Section(Section::Certificates),
+    ),
+    ("zertifizierungen", Part::Section(Section::Certificates)),
+    ("certificaciones", Part::Section(Section::Certificates)),
+    ("certificações", Part::Section(Section::Certificates)),
+    ("technicalskills", Part::Section(Section::Skills)),
+    ("coreskills", Part::Section(Section::Skills)),
+    ("keyskills", Part::Section(Section::Skills)),
+    ("competencies", Part::Section(Section::Skills)),
+    ("corecompetencies", Part::Section(Section::Skills)),
+    ("expertise", Part::Section(Section::Skills)),
+    ("skillsandexpertise", Part::Section(Section::Skills)),
+    ("fähigkeiten", Part::Section(Section::Skills)),
+    ("fachkenntnisse", Part::Section(Section::Skills)),
+    ("competencias", Part::Section(Section::Skills)),
+    ("habilidades", Part::Section(Section::Skills)),
+    ("专业技能", Part::Section(Section::Skills)),
+    ("sprachkenntnisse", Part::Section(Section::Languages)),
+    ("言語", Part::Section(Section::Languages)),
+    ("语言能力", Part::Section(Section::Languages)),
+    ("hobbies", Part::Section(Section::Interests)),
+    ("hobbys", Part::Section(Section::Interests)),
+    ("interestsandhobbies", Part::Section(Section::Interests)),
+    ("centresdintérêt", Part::Section(Section::Interests)),
+    ("趣味", Part::Section(Section::Interests)),
+    ("personalprojects", Part::Section(Section::Projects)),
+    ("sideprojects", Part::Section(Section::Projects)),
+    ("opensourceprojects", Part::Section(Section::Projects)),
+    ("opensource", Part::Section(Section::Projects)),
+    ("selectedprojects", Part::Section(Section::Projects)),
+    ("项目", Part::Section(Section::Projects)),
     ("summary", Part::Summary),
     ("profile", Part::Summary),
     ("professionalsummary", Part::Summary),
@@ -163,9 +171,9 @@ pub fn part(text: &str) -> Option<(Part, Option<Language>)> {
     }
     for language in Language::ALL {
         let words = redline_resume::words::Words::of(language);
-        for id in SECTIONS {
-            if self::key(words.heading(id)) == key {
-                return Some((Part::Section(id), Some(language)));
+        for section in Section::LISTED {
+            if self::key(words.heading(section.key())) == key {
+                return Some((Part::Section(section), Some(language)));
             }
         }
     }
@@ -193,24 +201,30 @@ mod tests {
     fn headings_are_known_in_every_language_and_in_their_variants() {
         assert_eq!(
             part("Work").unwrap(),
-            (Part::Section("work"), Some(Language::English))
+            (Part::Section(Section::Work), Some(Language::English))
         );
-        assert_eq!(part("S K I L L S").unwrap().0, Part::Section("skills"));
+        assert_eq!(
+            part("S K I L L S").unwrap().0,
+            Part::Section(Section::Skills)
+        );
         assert_eq!(
             part("Professional Experience:").unwrap().0,
-            Part::Section("work")
+            Part::Section(Section::Work)
         );
         assert_eq!(
             part("Berufserfahrung").unwrap(),
-            (Part::Section("work"), Some(Language::German))
+            (Part::Section(Section::Work), Some(Language::German))
         );
         assert_eq!(part("職歴").unwrap().1, Some(Language::Japanese));
         assert_eq!(part("الخبرة العملية").unwrap().1, Some(Language::Arabic));
         // The lam-alef ligature read back in the other order.
-        assert_eq!(part("االهتمامات").unwrap().0, Part::Section("interests"));
+        assert_eq!(
+            part("االهتمامات").unwrap().0,
+            Part::Section(Section::Interests)
+        );
         assert_eq!(
             part("Centres d’intérêt").unwrap().0,
-            Part::Section("interests")
+            Part::Section(Section::Interests)
         );
         assert_eq!(part("About me").unwrap().0, Part::Summary);
         assert!(part("Experience building compression at scale for years").is_none());

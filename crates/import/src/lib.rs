@@ -15,6 +15,7 @@ pub mod headings;
 mod linkedin;
 pub mod pdf;
 pub mod score;
+mod section;
 pub mod structure;
 pub mod text;
 mod zipped;
@@ -22,6 +23,7 @@ mod zipped;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use section::Section;
 pub use structure::Read;
 
 /// One line of a source, in reading order, with what the source says about it.
@@ -200,7 +202,9 @@ pub fn sniff(bytes: &[u8]) -> Result<Format, ImportError> {
 
 /// Whether `key` is one of JSON Resume's top-level keys: a JSON file with none of them is not a resume.
 fn json_resume_key(key: &str) -> bool {
-    matches!(key, "basics" | "meta" | "$schema") || redline_resume::words::SECTIONS.contains(&key)
+    key == Section::Basics.key()
+        || matches!(key, "meta" | "$schema")
+        || redline_resume::words::SECTIONS.contains(&key)
 }
 
 /// The file name extensions an open dialog offers for an import (the content still decides the format).
@@ -252,7 +256,7 @@ pub fn from_lines(format: Format, lines: &[Line]) -> Result<Imported, ImportErro
 
 fn finish(format: Format, read: Read, lines: Vec<String>) -> Result<Imported, ImportError> {
     let document = read.document;
-    let has_name = document["basics"]["name"]
+    let has_name = document[Section::Basics.key()]["name"]
         .as_str()
         .is_some_and(|n| !n.trim().is_empty());
     let sections = document.as_object().map_or(0, |m| m.len() - 1);

@@ -503,137 +503,162 @@ fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
         .collect()
 }
 
-/// The most runs on one baseline a hyphenated cell is looked for in ([`page_lines`]).
+/// The most runs on one baseline a hyphenated cell is looked for in ([`hyphens_joined`]).
 const MAX_CELLS: usize = 16;
 
 /// One page's lines into `out`, column by column, top to bottom.
 fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
     for column in columns(runs(glyphs), width) {
         let left_edge = column.iter().map(|r| r.x0).fold(f64::MAX, f64::min);
-        // Runs on one baseline in one column are one line, its parts two spaces apart, left to right.
-        let mut rows: Vec<Vec<Run>> = Vec::new();
-        let mut sorted = column;
-        sorted.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x0.total_cmp(&b.x0)));
-        for r in sorted {
-            match rows.last_mut() {
-                Some(row) if (row[0].y - r.y).abs() <= row[0].size.min(r.size) * 0.35 => {
-                    row.push(r)
-                }
-                _ => rows.push(vec![r]),
-            }
-        }
-        // A section's heading set in a margin beside its first line is a line of its own, before it.
-        let rows = rows.into_iter().flat_map(|mut row| {
-            row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
-            if row.len() > 1 && crate::headings::part(&unspaced(&row[0].text)).is_some() {
-                let rest = row.split_off(1);
-                vec![row, rest]
-            } else {
-                vec![row]
-            }
-        });
-        let mut rows: Vec<Vec<Run>> = rows.collect();
-        // A heading in a margin, set larger than the text beside it, can stand a little below that
-        // text's first line: it comes first.
-        for i in 1..rows.len() {
-            let (above, heading) = (&rows[i - 1], &rows[i]);
-            let is_heading = heading.len() == 1
-                && crate::headings::part(&unspaced(&heading[0].text)).is_some()
-                && heading[0].size > above[0].size * 1.15;
-            let opens = i < 2 || above[0].y - rows[i - 2][0].y > above[0].size * 1.75;
-            if is_heading
-                && opens
-                && above[0].x0 > heading[0].x1
-                && heading[0].y - above[0].y < heading[0].size
-            {
-                rows.swap(i - 1, i);
-            }
-        }
-        // A word hyphenated in a narrow cell of its own ("Bach-" over "elor", a degree in a column left of
-        // its school): the word, whole, in the cell's line.
-        for i in 1..rows.len() {
-            let [above, below] = &mut rows[i - 1..=i] else {
-                continue;
-            };
-            // A resume's line has a few cells: a row of thousands (a file built to be slow) is left as it
-            // is, rather than each of its runs compared with each of the next row's.
-            if above.len() > MAX_CELLS || below.len() > MAX_CELLS {
-                continue;
-            }
-            // The cell run into the text beside it, a space apart ("Bach\u{ad} University of …"): two.
-            // The word's rest: one word, under the cell's start.
-            let rest_below = |below: &[Run], x0: f64| {
-                below.iter().position(|r| {
-                    (r.x0 - x0).abs() <= body * 0.5
-                        && r.text.starts_with(char::is_lowercase)
-                        && !r.text.trim().contains(char::is_whitespace)
-                })
-            };
-            if let Some(k) = above
-                .iter()
-                .position(|r| r.text.contains("\u{ad} ") && rest_below(below, r.x0).is_some())
-            {
-                let run = &mut above[k];
-                let (head, tail) = run.text.split_once("\u{ad} ").unwrap_or_default();
-                let (head, tail) = (format!("{head}\u{ad}"), tail.to_owned());
-                let share = head.chars().count() as f64 / run.text.chars().count().max(1) as f64;
-                let split = run.x0 + (run.x1 - run.x0) * share;
-                let rest = Run {
-                    x0: split + body * 0.3,
-                    text: tail,
-                    ..run.clone()
-                };
-                (run.text, run.x1) = (head, split);
-                above.insert(k + 1, rest);
-            }
-            if above.len() < 2 {
-                continue;
-            }
-            for cell in above
-                .iter_mut()
-                .filter(|r| r.text.ends_with(['\u{ad}', '-']))
-            {
-                let Some(k) = rest_below(below, cell.x0) else {
-                    continue;
-                };
-                let rest = below.remove(k);
-                cell.text.pop();
-                cell.text.push_str(rest.text.trim());
-                cell.x1 = cell.x1.max(rest.x1);
-            }
-        }
+        let mut rows = baseline_rows(column);
+        margin_headings_first(&mut rows);
+        hyphens_joined(&mut rows, body);
         rows.retain(|row| !row.is_empty());
-        let right_edge = rows
+        lines_of(rows, left_edge, body, out);
+    }
+}
+
+/// A column's runs as rows: runs on one baseline in one column are one line, its parts two spaces apart,
+/// left to right.
+fn baseline_rows(column: Vec<Run>) -> Vec<Vec<Run>> {
+    let mut rows: Vec<Vec<Run>> = Vec::new();
+    let mut sorted = column;
+    sorted.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x0.total_cmp(&b.x0)));
+    for r in sorted {
+        match rows.last_mut() {
+            Some(row) if (row[0].y - r.y).abs() <= row[0].size.min(r.size) * 0.35 => row.push(r),
+            _ => rows.push(vec![r]),
+        }
+    }
+    // A section's heading set in a margin beside its first line is a line of its own, before it.
+    let rows = rows.into_iter().flat_map(|mut row| {
+        row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+        if row.len() > 1 && crate::headings::part(&unspaced(&row[0].text)).is_some() {
+            let rest = row.split_off(1);
+            vec![row, rest]
+        } else {
+            vec![row]
+        }
+    });
+    rows.collect()
+}
+
+/// A heading in a margin, set larger than the text beside it, can stand a little below that text's first
+/// line: it comes first.
+fn margin_headings_first(rows: &mut [Vec<Run>]) {
+    for i in 1..rows.len() {
+        let (above, heading) = (&rows[i - 1], &rows[i]);
+        let is_heading = heading.len() == 1
+            && crate::headings::part(&unspaced(&heading[0].text)).is_some()
+            && heading[0].size > above[0].size * 1.15;
+        let opens = i < 2 || above[0].y - rows[i - 2][0].y > above[0].size * 1.75;
+        if is_heading
+            && opens
+            && above[0].x0 > heading[0].x1
+            && heading[0].y - above[0].y < heading[0].size
+        {
+            rows.swap(i - 1, i);
+        }
+    }
+}
+
+/// A word hyphenated in a narrow cell of its own ("Bach-" over "elor", a degree in a column left of its
+/// school): the word, whole, in the cell's line.
+fn hyphens_joined(rows: &mut [Vec<Run>], body: f64) {
+    for i in 1..rows.len() {
+        let [above, below] = &mut rows[i - 1..=i] else {
+            continue;
+        };
+        // A resume's line has a few cells: a row of thousands (a file built to be slow) is left as it
+        // is, rather than each of its runs compared with each of the next row's.
+        if above.len() > MAX_CELLS || below.len() > MAX_CELLS {
+            continue;
+        }
+        cell_split(above, below, body);
+        if above.len() < 2 {
+            continue;
+        }
+        for cell in above
+            .iter_mut()
+            .filter(|r| r.text.ends_with(['\u{ad}', '-']))
+        {
+            let Some(k) = rest_below(below, cell.x0, body) else {
+                continue;
+            };
+            let rest = below.remove(k);
+            cell.text.pop();
+            cell.text.push_str(rest.text.trim());
+            cell.x1 = cell.x1.max(rest.x1);
+        }
+    }
+}
+
+/// The word's rest under a hyphenated cell starting at `x0`: one word, in lower case, under the cell's
+/// start; where it is in `below`.
+fn rest_below(below: &[Run], x0: f64, body: f64) -> Option<usize> {
+    below.iter().position(|r| {
+        (r.x0 - x0).abs() <= body * 0.5
+            && r.text.starts_with(char::is_lowercase)
+            && !r.text.trim().contains(char::is_whitespace)
+    })
+}
+
+/// The cell run into the text beside it, a space apart ("Bach\u{ad} University of …"), with the word's
+/// rest in the row `below`: split in two runs, the cell and the text.
+fn cell_split(above: &mut Vec<Run>, below: &[Run], body: f64) {
+    if let Some(k) = above
+        .iter()
+        .position(|r| r.text.contains("\u{ad} ") && rest_below(below, r.x0, body).is_some())
+    {
+        let run = &mut above[k];
+        let (head, tail) = run.text.split_once("\u{ad} ").unwrap_or_default();
+        let (head, tail) = (format!("{head}\u{ad}"), tail.to_owned());
+        let share = head.chars().count() as f64 / run.text.chars().count().max(1) as f64;
+        let split = run.x0 + (run.x1 - run.x0) * share;
+        let rest = Run {
+            x0: split + body * 0.3,
+            text: tail,
+            ..run.clone()
+        };
+        (run.text, run.x1) = (head, split);
+        above.insert(k + 1, rest);
+    }
+}
+
+/// A column's rows (`left_edge` its left edge) into `out` as lines: each with its size against the body
+/// text's `body`, its indent, whether a gap stands before it, whether it carries on the line above, and
+/// where its cells start.
+fn lines_of(rows: Vec<Vec<Run>>, left_edge: f64, body: f64, out: &mut Vec<Line>) {
+    let right_edge = rows
+        .iter()
+        .flat_map(|row| row.iter().map(|r| r.x1))
+        .fold(f64::MIN, f64::max);
+    let mut last_y: Option<(f64, f64)> = None;
+    let mut last_end = f64::MIN;
+    for row in rows {
+        let size = row.iter().map(|r| r.size).fold(0.0, f64::max);
+        let text = row
             .iter()
-            .flat_map(|row| row.iter().map(|r| r.x1))
-            .fold(f64::MIN, f64::max);
-        let mut last_y: Option<(f64, f64)> = None;
-        let mut last_end = f64::MIN;
-        for row in rows {
-            let size = row.iter().map(|r| r.size).fold(0.0, f64::max);
-            let text = row
+            .map(|r| unspaced(&r.text))
+            .collect::<Vec<_>>()
+            .join("   ");
+        let y = row[0].y;
+        let mut line = Line::plain(text.trim());
+        line.size = (size / body) as f32;
+        line.indent = ((row[0].x0 - left_edge) / body) as f32;
+        line.gap = last_y.is_some_and(|(ly, ls)| y - ly > ls.max(size) * 1.75);
+        line.heading = size > body * 1.15 && line.text.chars().count() <= 60;
+        line.wrapped = !line.gap && last_end >= right_edge - body * 4.0;
+        if row.len() > 1 {
+            line.cells = row
                 .iter()
-                .map(|r| unspaced(&r.text))
-                .collect::<Vec<_>>()
-                .join("   ");
-            let y = row[0].y;
-            let mut line = Line::plain(text.trim());
-            line.size = (size / body) as f32;
-            line.indent = ((row[0].x0 - left_edge) / body) as f32;
-            line.gap = last_y.is_some_and(|(ly, ls)| y - ly > ls.max(size) * 1.75);
-            line.heading = size > body * 1.15 && line.text.chars().count() <= 60;
-            line.wrapped = !line.gap && last_end >= right_edge - body * 4.0;
-            if row.len() > 1 {
-                line.cells = row
-                    .iter()
-                    .map(|r| ((r.x0 - left_edge) / body) as f32)
-                    .collect();
-            }
-            last_end = row.last().map_or(f64::MIN, |r| r.x1);
-            last_y = Some((y, size));
-            if !line.text.is_empty() {
-                out.push(line);
-            }
+                .map(|r| ((r.x0 - left_edge) / body) as f32)
+                .collect();
+        }
+        last_end = row.last().map_or(f64::MIN, |r| r.x1);
+        last_y = Some((y, size));
+        if !line.text.is_empty() {
+            out.push(line);
         }
     }
 }

@@ -6,6 +6,9 @@
 //! which `benches/openresume/run.mjs` runs in Node (`npm ci` there first). So this test is run by hand:
 //! `OPENRESUME_DIR=… cargo test -p redline-import --test openresume -- --ignored --nocapture`.
 
+// A test may be longer than library code (clippy.toml).
+#![allow(clippy::too_many_lines)]
+
 mod common;
 
 use std::process::Command;

@@ -1,0 +1,53 @@
+//! The words that say a line of an education's entry is its degree or its school.
+
+/// A degree's first word, by its key.
+pub(crate) const DEGREES: &[&str] = &[
+    "bachelor",
+    "bachelors",
+    "master",
+    "masters",
+    "bsc",
+    "ba",
+    "bs",
+    "beng",
+    "msc",
+    "ma",
+    "ms",
+    "meng",
+    "mba",
+    "phd",
+    "doctor",
+    "doctorate",
+    "associate",
+    "diploma",
+    "licence",
+    "licenciatura",
+    "diplom",
+];
+
+/// Words that name a school.
+pub(crate) const SCHOOL_WORDS: &[&str] = &[
+    "university",
+    "college",
+    "school",
+    "institute",
+    "academy",
+    "polytechnic",
+    "universität",
+    "hochschule",
+    "akademie",
+    "université",
+    "école",
+    "universidad",
+    "escuela",
+    "universidade",
+    "faculdade",
+    "instituto",
+    "大学",
+    "学院",
+    "学校",
+    "جامعة",
+    "كلية",
+    "eth",
+    "mit",
+];

@@ -1,0 +1,468 @@
+//! Lines of a resume, in reading order, into JSON Resume: the header (name, label, contacts, profiles,
+//! summary), then each section known by its heading, split into entries and their fields. Every line ends
+//! up in the document or in the list of lines not placed.
+//!
+//! A room for each concern: `page` (a page's furniture), `lines` (bullets, paragraphs, lists on one line),
+//! `header` and `contacts` (the name, contact details, profiles, a place), `entries` (a section's lines
+//! into entries, an entry's title told from its subtitle), `fields` (a field as it is written), and one
+//! for each kind of section: `work` (and volunteering), `education`, `awards` (and certificates and
+//! publications), `projects`, `references`, `lists` (skills, languages, interests). The words a room
+//! knows lines by are its own, in its `words`.
+
+mod awards;
+mod contacts;
+mod education;
+mod entries;
+mod fields;
+mod header;
+mod lines;
+mod lists;
+mod page;
+mod projects;
+mod references;
+mod work;
+
+use redline_resume::words::{Language, Words};
+use serde_json::{Map, Value, json};
+
+use crate::dates;
+use crate::headings::{self, Part, part};
+use crate::{Line, Section};
+
+use contacts::CONTACT_LABELS;
+use entries::{BY_LABELS, ENTRY_LABELS, Raw, UNLABELLED, entries};
+use fields::highlights;
+pub use lines::strip_bullet;
+
+/// What the lines said: the resume, and the lines that found no place in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    pub document: Value,
+    pub unplaced: Vec<String>,
+}
+
+/// The lines of one part of the resume.
+struct Block<'a> {
+    part: Option<Part>,
+    heading: &'a str,
+    lines: Vec<&'a Line>,
+}
+
+/// `lines` (in reading order) as a resume.
+pub fn read(lines: &[Line]) -> Read {
+    let mut unplaced = Vec::new();
+    // A web page's own links ("Skip to content"), kept when a word processor saved the page: not the
+    // resume's, so not placed in it (and listed, as every line not placed is).
+    let (chrome, lines): (Vec<Line>, Vec<Line>) = lines
+        .iter()
+        .cloned()
+        .partition(|l| page::furniture(&l.text));
+    unplaced.extend(chrome.into_iter().map(|l| l.text));
+    let lines = &lines[..];
+    let (blocks, language) = blocks(lines);
+    let mut document = Map::new();
+    let mut basics = Map::new();
+    let mut summary: Vec<String> = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        match block.part {
+            None if i == 0 => {
+                header::header(&block.lines, &mut basics, &mut summary, &mut unplaced)
+            }
+            None => {
+                unplaced.push(block.heading.to_owned());
+                unplaced.extend(block.lines.iter().map(|l| l.text.clone()));
+            }
+            Some(Part::Summary) => {
+                header::about(&block.lines, &mut basics, &mut summary, &mut unplaced)
+            }
+            Some(Part::Contact) => {
+                contacts::contact_block(&block.lines, &mut basics, &mut unplaced)
+            }
+            Some(Part::Section(id)) => {
+                // A publication's authors ("Frodo Baggins, Richard Hendriks, Samwise Gamgee", the
+                // person among them): JSON Resume has no place for them, so they are listed, not
+                // taken for where it appeared.
+                let name = basics.get("name").and_then(Value::as_str).unwrap_or("");
+                let (authors, lines): (Vec<&Line>, Vec<&Line>) = block
+                    .lines
+                    .iter()
+                    .partition(|l| id == Section::Publications && authors_with(&l.text, name));
+                unplaced.extend(authors.into_iter().map(|l| l.text.clone()));
+                let items = section(id, &lines, &mut unplaced);
+                if items.is_empty() {
+                    continue;
+                }
+                match document.get_mut(id.key()) {
+                    Some(Value::Array(list)) => list.extend(items),
+                    _ => {
+                        document.insert(id.key().to_owned(), Value::Array(items));
+                    }
+                }
+            }
+        }
+    }
+    if !summary.is_empty() {
+        basics.insert("summary".into(), json!(summary.join("\n\n")));
+    }
+    if !document.contains_key(Section::Skills.key())
+        && let Some(skills) = lists::skills_unheaded(&mut unplaced)
+    {
+        document.insert(Section::Skills.key().into(), Value::Array(skills));
+    }
+    let mut out = Map::new();
+    out.insert(Section::Basics.key().into(), Value::Object(basics));
+    out.extend(document);
+    if let Some(language) = language.filter(|l| *l != Language::English) {
+        out.insert("meta".into(), json!({"language": language.tag()}));
+    }
+    Read {
+        document: Value::Object(out),
+        unplaced,
+    }
+}
+
+/// A list of names with `name` among them, or `name` alone: a publication's authors.
+fn authors_with(text: &str, name: &str) -> bool {
+    let key = |t: &str| t.trim().trim_matches('*').trim().to_lowercase();
+    let names: Vec<String> = text
+        .split([',', ';', '&'])
+        .flat_map(|n| n.split(" and "))
+        .map(key)
+        .filter(|n| !n.is_empty())
+        .collect();
+    !name.trim().is_empty()
+        && names.contains(&key(name))
+        && names.iter().all(|n| n.split_whitespace().count() <= 4)
+}
+
+/// The lines split at their headings, and the language most of the headings were in.
+fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
+    let mut blocks = vec![Block {
+        part: None,
+        heading: "",
+        lines: Vec::new(),
+    }];
+    let mut votes: Vec<(Language, usize)> = Vec::new();
+    // The size the known section headings are set in: a heading the source marks but Redline does not
+    // know starts a part of its own only at that level (smaller ones are entries' titles).
+    let mut section_size: Option<f32> = None;
+    for line in lines {
+        if let Some((p, language)) = part(&line.text) {
+            section_size.get_or_insert(line.size);
+            if let Some(language) = language {
+                match votes.iter_mut().find(|(l, _)| *l == language) {
+                    Some((_, n)) => *n += 1,
+                    None => votes.push((language, 1)),
+                }
+            }
+            blocks.push(Block {
+                part: Some(p),
+                heading: &line.text,
+                lines: Vec::new(),
+            });
+        } else if line.heading
+            && blocks.len() > 1
+            && !blocks[0].lines.is_empty()
+            && section_size.is_some_and(|size| line.size >= size - 0.01)
+            // An entry's title set as large as the headings: the first line under one, or one with dates.
+            && !blocks.last().is_some_and(|b| b.part.is_some() && b.lines.is_empty())
+            && dates::find(&line.text).is_none()
+        {
+            // A heading the source marks as one, but no part Redline knows: its lines are shown, not lost.
+            blocks.push(Block {
+                part: None,
+                heading: &line.text,
+                lines: Vec::new(),
+            });
+        } else if let Some(block) = blocks.last_mut() {
+            block.lines.push(line);
+        }
+    }
+    let language = votes.into_iter().max_by_key(|&(_, n)| n).map(|(l, _)| l);
+    (blocks, language)
+}
+
+/// The lines of a section as its items: skills, languages and interests by their names, the other sections
+/// as entries.
+fn section(id: Section, lines: &[&Line], unplaced: &mut Vec<String>) -> Vec<Value> {
+    let _ = unplaced;
+    match id {
+        Section::Skills | Section::Interests => lists::named_lists(id, lines),
+        Section::Languages => lists::languages(lines),
+        _ => {
+            let words = Words::english();
+            entries(lines, id == Section::Projects)
+                .into_iter()
+                .map(|raw| entry_value(id, raw, &words))
+                .filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
+                .collect()
+        }
+    }
+}
+
+/// One entry of the section `id` as JSON Resume's: its labelled lists placed, then its fields read by the
+/// section's own room.
+fn entry_value(id: Section, mut raw: Raw, words: &Words) -> Value {
+    let mut m = Map::new();
+    let keywords = lists_placed(id, &mut raw);
+    highlights(&mut m, "keywords", keywords);
+    match id {
+        Section::Work | Section::Volunteer => work::entry(id, raw, &mut m),
+        Section::Education => education::entry(raw, words, &mut m),
+        Section::Awards | Section::Certificates | Section::Publications => {
+            awards::entry(id, raw, &mut m);
+        }
+        Section::References => references::entry(raw, &mut m),
+        // Projects: skills, languages and interests are not read as entries (see `section`).
+        _ => projects::entry(raw, &mut m),
+    }
+    Value::Object(m)
+}
+
+/// An entry's labelled lists put where its section keeps them: courses to an education's courses,
+/// highlights to highlights, the rest (skills, tools) to a project's keywords (given back) or, elsewhere, a
+/// highlight of their own.
+fn lists_placed(id: Section, raw: &mut Raw) -> Vec<String> {
+    let mut keywords = Vec::new();
+    for (label, items) in std::mem::take(&mut raw.lists) {
+        let courses = label.contains("course");
+        if courses && id == Section::Education
+            || label.contains("highlight")
+            || label.contains("achievement")
+        {
+            raw.bullets.extend(items);
+        } else if id == Section::Projects {
+            keywords.extend(items);
+        } else if label == UNLABELLED {
+            // Elsewhere, lines under no label stay the description's.
+            raw.paragraphs.extend(items);
+        } else {
+            raw.bullets.push(items.join(", "));
+        }
+    }
+    keywords
+}
+
+/// Whether `label` ("Email", "Major courses", "GPA", "Note") is one the reader reads a field by and does
+/// not keep: a contact's, an entry list's, a grade's in any of the languages.
+pub fn is_label(label: &str) -> bool {
+    let key = headings::key(label);
+    CONTACT_LABELS.contains(&key.as_str())
+        || ENTRY_LABELS.contains(&key.as_str())
+        || matches!(key.as_str(), "gpa" | "grade" | "score")
+        || BY_LABELS.iter().any(|l| headings::key(l) == key)
+        || Language::ALL
+            .iter()
+            .any(|&lang| headings::key(Words::of(lang).score()) == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contacts::location;
+
+    fn lines(text: &str) -> Vec<Line> {
+        crate::text::lines(text)
+    }
+
+    #[test]
+    fn a_plain_text_resume_is_read_into_its_fields() {
+        let read = read(&lines(
+            "Ada Lovelace\nAnalytical Engineer\nada@example.com | +44 20 7946 0000 | https://ada.example.com | London, UK\nlinkedin.com/in/adalovelace · github.com/ada\n\nSummary\nI write programs for engines that do not exist yet.\n\nExperience\nSenior Engineer — Analytical Engines Ltd · London\nJan 2020 – Present\n• Wrote the first program\n• Translated Menabrea's paper, adding notes\n  three times its length\n\nLead Programmer | Babbage & Co | 2015 – 2019\n- Planned the Bernoulli numbers\n\nEducation\nUniversity of London\nBSc in Mathematics\n2011 – 2014\n\nSkills\nLanguages: Rust, Python, SQL\nMathematics: Analysis, Algebra\n\nLanguages\nEnglish — Native\nFrench: Fluent\n\nHobbies\nPoetry, Horses\n",
+        ));
+        let d = &read.document;
+        assert_eq!(d["basics"]["name"], "Ada Lovelace");
+        assert_eq!(d["basics"]["label"], "Analytical Engineer");
+        assert_eq!(d["basics"]["email"], "ada@example.com");
+        assert_eq!(d["basics"]["phone"], "+44 20 7946 0000");
+        assert_eq!(d["basics"]["url"], "https://ada.example.com");
+        assert_eq!(d["basics"]["location"]["city"], "London");
+        assert_eq!(d["basics"]["profiles"][0]["network"], "LinkedIn");
+        assert_eq!(d["basics"]["profiles"][0]["username"], "adalovelace");
+        assert_eq!(d["basics"]["profiles"][1]["network"], "GitHub");
+        assert_eq!(
+            d["basics"]["summary"],
+            "I write programs for engines that do not exist yet."
+        );
+        let work = &d["work"];
+        assert_eq!(work[0]["position"], "Senior Engineer");
+        assert_eq!(work[0]["name"], "Analytical Engines Ltd");
+        assert_eq!(work[0]["location"], "London");
+        assert_eq!(work[0]["startDate"], "2020-01");
+        assert!(work[0].get("endDate").is_none());
+        assert_eq!(
+            work[0]["highlights"][1],
+            "Translated Menabrea's paper, adding notes three times its length"
+        );
+        assert_eq!(work[1]["position"], "Lead Programmer");
+        assert_eq!(work[1]["name"], "Babbage & Co");
+        assert_eq!(work[1]["endDate"], "2019");
+        assert_eq!(d["education"][0]["institution"], "University of London");
+        assert_eq!(d["education"][0]["studyType"], "BSc");
+        assert_eq!(d["education"][0]["area"], "Mathematics");
+        assert_eq!(d["skills"][0]["name"], "Languages");
+        assert_eq!(d["skills"][0]["keywords"], json!(["Rust", "Python", "SQL"]));
+        assert_eq!(
+            d["languages"][1],
+            json!({"language": "French", "fluency": "Fluent"})
+        );
+        assert_eq!(d["interests"][0]["keywords"], json!(["Poetry", "Horses"]));
+        assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
+        redline_resume::validate(d).unwrap();
+    }
+
+    #[test]
+    fn a_list_under_an_award_is_kept_in_its_summary() {
+        let read = read(&lines(
+            "Ada Lovelace\n\nAwards\nFirst Program Prize\nNov 2014 · Royal Society\n• For the notes on the engine\n• Read aloud in London\n",
+        ));
+        let award = &read.document["awards"][0];
+        assert_eq!(award["title"], "First Program Prize");
+        assert_eq!(award["awarder"], "Royal Society");
+        assert_eq!(award["date"], "2014-11");
+        assert_eq!(
+            award["summary"],
+            "For the notes on the engine\nRead aloud in London"
+        );
+    }
+
+    #[test]
+    fn a_word_processor_s_paragraphs_are_read_as_their_fields() {
+        let read = read(&lines(
+            "Ada Lovelace\nEngineer\n\nProjects\nDifference Engine\nAug 2016 - Aug 2017\nA machine that adds numbers\nBrass\nSteam Power\n- Built the first part of it\n- Showed it in London\n\nEducation\nUniversity of London\nMathematics\nBachelor\n2011 - 2014\n\nInterests\nMathematics\n- Analysis\n- Poetry\n\nReferences\n“She wrote the first program.”\nCharles Babbage\n",
+        ));
+        let d = &read.document;
+        let project = &d["projects"][0];
+        assert_eq!(project["name"], "Difference Engine");
+        assert_eq!(project["keywords"], json!(["Brass", "Steam Power"]));
+        assert_eq!(
+            project["highlights"],
+            json!(["Built the first part of it", "Showed it in London"])
+        );
+        assert_eq!(d["education"][0]["studyType"], "Bachelor");
+        assert_eq!(d["education"][0]["area"], "Mathematics");
+        assert_eq!(
+            d["interests"][0],
+            json!({"name": "Mathematics", "keywords": ["Analysis", "Poetry"]})
+        );
+        assert_eq!(d["references"][0]["name"], "Charles Babbage");
+        assert_eq!(
+            d["references"][0]["reference"],
+            "She wrote the first program."
+        );
+    }
+
+    #[test]
+    fn conventions_of_published_themes_are_read() {
+        let read = read(&lines(
+            "Ada Lovelace\nAnalytical Engineer\n2 Marylebone Rd, NW1 5LR, London, England (GB)\nadal · https://twitter.com/adal   enginefan · https://soundcloud.example.com/enginefan\n\nContact\nEmail\nada@example.com\nGitHub\nada\n\nExperience\nSenior Engineer at Analytical Engines Ltd   Jan 2020 - Dec 2021\nLondon, UK\nSkills: Rust · SQL\n\nSkills\nLanguages   Mathematics\nExpert   Advanced\nRust · Python   Analysis · Algebra\n\nReferences\n“She wrote the first program.”\n— Charles Babbage\n",
+        ));
+        let d = &read.document;
+        let place = &d["basics"]["location"];
+        assert_eq!(place["address"], "2 Marylebone Rd");
+        assert_eq!(place["postalCode"], "NW1 5LR");
+        assert_eq!(place["city"], "London");
+        assert_eq!(place["region"], "England");
+        assert_eq!(place["countryCode"], "GB");
+        // The same with no commas, as a theme runs its lines together.
+        assert_eq!(
+            location("2712 Broadway St San Francisco California CA 94115 US"),
+            json!({"address": "2712 Broadway St", "city": "San Francisco", "region": "California",
+                   "postalCode": "CA 94115", "countryCode": "US"})
+        );
+        assert_eq!(
+            location("350 Fifth Avenue New York NY 10118"),
+            json!({"address": "350 Fifth Avenue", "city": "New York", "postalCode": "NY 10118"})
+        );
+        assert_eq!(
+            location("221B Baker Street"),
+            json!({"city": "221B Baker Street"})
+        );
+        let profiles = &d["basics"]["profiles"];
+        assert_eq!(profiles[0]["network"], "Twitter");
+        assert_eq!(profiles[0]["username"], "adal");
+        assert_eq!(profiles[1]["network"], "SoundCloud");
+        assert_eq!(profiles[1]["username"], "enginefan");
+        assert_eq!(profiles[2], json!({"network": "GitHub", "username": "ada"}));
+        assert_eq!(d["basics"]["email"], "ada@example.com");
+        let work = &d["work"][0];
+        assert_eq!(work["position"], "Senior Engineer");
+        assert_eq!(work["name"], "Analytical Engines Ltd");
+        assert_eq!(work["location"], "London, UK");
+        assert_eq!(work["highlights"], json!(["Rust, SQL"]));
+        // A grid of skills, read column by column.
+        assert_eq!(
+            d["skills"],
+            json!([
+                {"name": "Languages", "level": "Expert", "keywords": ["Rust", "Python"]},
+                {"name": "Mathematics", "level": "Advanced", "keywords": ["Analysis", "Algebra"]},
+            ])
+        );
+        assert_eq!(d["references"][0]["name"], "Charles Babbage");
+        assert_eq!(
+            d["references"][0]["reference"],
+            "She wrote the first program."
+        );
+        assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
+    }
+
+    #[test]
+    fn a_typst_or_latex_template_s_icons_furniture_and_comma_titles_are_read() {
+        let source = "Last updated in Nov 2026\nMara Lindqvist\n\u{f3c5} Oakland, CA | \u{f0e0} mara@example.org\n\u{f09b} maralq   \u{e61b} @mlq\n\nExperience\nNorthwind Payments, Staff Engineer\nMar 2021 – present\n• Led six engineers\n\nEducation\nUniversity of Washington, MS in Computer Science\n2013 – 2014\nMara Lindqvist - Page 1 of 2\n\nPublications\nLedger notes\nFrodo Baggins, Mara Lindqvist\nHooli Press\n";
+        let ls = lines(source);
+        let read = read(&ls);
+        let d = &read.document;
+        assert_eq!(d["basics"]["name"], "Mara Lindqvist");
+        assert_eq!(
+            d["basics"]["location"],
+            json!({"city": "Oakland", "region": "CA"})
+        );
+        assert_eq!(d["basics"]["profiles"][0]["network"], "GitHub");
+        assert_eq!(d["basics"]["profiles"][0]["username"], "maralq");
+        assert_eq!(d["basics"]["profiles"][1]["network"], "X");
+        assert_eq!(d["basics"]["profiles"][1]["username"], "mlq");
+        assert_eq!(d["work"][0]["position"], "Staff Engineer");
+        assert_eq!(d["work"][0]["name"], "Northwind Payments");
+        assert_eq!(d["education"][0]["institution"], "University of Washington");
+        assert_eq!(d["education"][0]["studyType"], "MS");
+        assert_eq!(d["education"][0]["area"], "Computer Science");
+        assert_eq!(d["publications"][0]["name"], "Ledger notes");
+        assert_eq!(d["publications"][0]["publisher"], "Hooli Press");
+        // The page's furniture and the authors have no place: listed, not lost, not taken for fields.
+        for line in [
+            "Last updated in Nov 2026",
+            "Mara Lindqvist - Page 1 of 2",
+            "Frodo Baggins, Mara Lindqvist",
+        ] {
+            assert!(
+                read.unplaced.iter().any(|u| u == line),
+                "{:?}",
+                read.unplaced
+            );
+        }
+        let texts: Vec<String> = ls.iter().map(|l| l.text.clone()).collect();
+        assert_eq!(
+            crate::score::dropped(&texts, d, &read.unplaced),
+            Vec::<String>::new()
+        );
+        // Had a line gone missing, the check says which.
+        let mut less = read.unplaced.clone();
+        less.retain(|u| !u.starts_with("Frodo"));
+        assert_eq!(
+            crate::score::dropped(&texts, d, &less),
+            ["Frodo Baggins, Mara Lindqvist"]
+        );
+    }
+
+    #[test]
+    fn lines_under_a_heading_redline_does_not_know_are_listed_not_lost() {
+        let mut ls = lines("Ada Lovelace\n\nWork\nEngineer\n2020 – 2021\n");
+        let mut odd = Line::plain("Things I Like");
+        odd.heading = true;
+        ls.push(odd);
+        ls.push(Line::plain("Long walks"));
+        let read = read(&ls);
+        assert_eq!(read.unplaced, ["Things I Like", "Long walks"]);
+        assert_eq!(read.document["work"][0]["position"], "Engineer");
+    }
+}
