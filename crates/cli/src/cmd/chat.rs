@@ -126,7 +126,7 @@ fn turn(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let (_, engine) = super::bare(data_dir)?;
+    let engine = Engine::start_bare(data_dir.to_owned());
     let end = runtime.block_on(async {
         let mut out = super::Terminal(std::io::stdout());
         let mut emit = |event: &TurnEvent| {
