@@ -11,14 +11,23 @@
 
 //! The window's benchmarks (memory, the Page view, chunk to pixel) are in `benches/window.rs`.
 
+#[path = "../crates/import/tests/hostile/files.rs"]
+mod hostile_files;
 mod window;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::Locator;
+use fantoccini::{Client, Locator};
 use serde_json::json;
 use window::*;
+
+/// Ends the window's session, then stops tauri-driver and with it the app: what a test does last with its
+/// window (or before it starts the app again on the same data folder).
+async fn quit(client: Client, driver: Driver) {
+    client.close().await.ok();
+    drop(driver);
+}
 
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
@@ -52,8 +61,7 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
     )
     .await;
     assert_eq!(scrollbar, json!(["page", true, 12]));
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 
     // The app created its database in the data folder it was given, and nowhere else.
     assert!(data_dir.path().join("redline.db").exists());
@@ -145,8 +153,7 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
     )
     .await;
     screenshot_after(&client, 600, "demo.png").await;
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 
     // What the window showed is what the store holds — in the demo's own copy, which is not the resume the
     // next start opens.
@@ -198,8 +205,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
         chat_says(&client, "Saved as revision 3.").await,
         "the chat says the confirmed edit was saved"
     );
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 
     let store = redline_store::Store::open(data_dir.path()).unwrap();
     let doc = store.current().unwrap();
@@ -291,8 +297,7 @@ async fn settings_point_the_app_at_a_model_server() {
     send_chat(&client, "Tighten my summary.").await;
     let action = wait_for_text(&client, "chat-action", |t| !t.is_empty()).await;
     assert_eq!(action.trim(), "Replace key");
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
     let models: Vec<String> = server
         .requests()
         .iter()
@@ -422,8 +427,7 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
         !seen.iter().any(|reply| reply.contains(KEY)),
         "the key reached the window"
     );
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 
     for (path, bytes) in files_under(data_dir.path())
         .into_iter()
@@ -589,15 +593,13 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
     press(&client, "Open Ada Lovelace — Analyst").await;
     wait_for_text(&client, "basics-name", |t| t == "Ada Lovelace").await;
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 
     // A restart opens the same resume.
     let driver = start_driver_with(&env);
     let client = connect(&driver, data_dir.path()).await;
     wait_for_text(&client, "basics-name", |t| t == "Ada Lovelace").await;
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 }
 
 /// Tailor to a job in the real window: the pasted posting makes a copy of the resume (the master stays),
@@ -633,8 +635,7 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
     press(&client, "Documents").await;
     let rows = all(&client, "documents-row").await;
     assert_eq!(rows.len(), 2, "the master and its tailored copy");
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 }
 
 /// The resume in its own language: German headings and dates from the toolbar's language menu, a heading
@@ -772,8 +773,7 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     )
     .await;
     screenshot_after(&client, 300, "pages.png").await;
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
 }
 
 /// Review mode in the real window: with it on, an AI bundle is a card, in words, and nothing is saved until
@@ -847,8 +847,7 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
             .is_err(),
         "no longer outlined once accepted"
     );
-    client.close().await.ok();
-    drop(driver);
+    quit(client, driver).await;
     let store = redline_store::Store::open(data_dir.path()).unwrap();
     let doc = store.current().unwrap().id;
     let newest = store.history(doc).unwrap().pop().unwrap();
@@ -964,4 +963,29 @@ async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
     assert_eq!(rows.len(), 1, "{history}");
     assert_eq!(rows[0]["source"], "import");
     client.close().await.ok();
+}
+
+/// A file built to hurt, opened with Redline as a file manager opens it — a Word document whose paragraphs
+/// nest 200,000 deep, which overflowed the reader's stack and took the whole app down before the importer
+/// bounded its depth — ends in words in the chat, and the window lives on: the resume is still shown, the
+/// page still answers, and nothing was written.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn a_hostile_file_opened_with_redline_ends_in_words_and_the_window_lives() {
+    let files = tempfile::tempdir().unwrap();
+    let deep = files.path().join("deep.docx");
+    std::fs::write(&deep, hostile_files::docx_deep(200_000)).unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let driver = start_unconfigured();
+    let client = connect_with(&driver, data_dir.path(), &[&deep]).await;
+    assert!(
+        chat_says(&client, "nests its elements more than 256 deep").await,
+        "the chat says why the file was refused"
+    );
+    assert_eq!(text_of(&client, "basics-name").await, "Richard Hendriks");
+    let answer = client.execute("return 6 * 7", vec![]).await.unwrap();
+    assert_eq!(answer, json!(42), "the page still runs");
+    let listed = redline_json(data_dir.path(), &["list", "--json"]);
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    quit(client, driver).await;
 }

@@ -23,11 +23,18 @@ pub enum JsonError {
 /// `text` read as JSON, after a count of its values that refuses one of more than [`MAX_JSON_VALUES`]
 /// before any is built.
 pub fn json(text: &[u8]) -> Result<serde_json::Value, JsonError> {
-    // Every value but the first follows a `[`, `,` or `:` outside a string (a member's name follows a
-    // `{` or `,`): counting those counts the values, or more.
-    let mut values = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    if json_values(text) > MAX_JSON_VALUES {
+        return Err(JsonError::TooManyValues);
+    }
+    Ok(serde_json::from_slice(text)?)
+}
+
+/// How many values a JSON text holds, or more, counted on its bytes without building any: every value but
+/// the first follows a `[`, `,` or `:` outside a string (a member's name follows a `{` or `,`), so the
+/// count is one and one for each of those. Each is a byte of the text, so a text of `n` bytes counts at
+/// most `n + 1`.
+pub fn json_values(text: &[u8]) -> usize {
+    let (mut values, mut in_string, mut escaped) = (1, false, false);
     for &byte in text {
         if in_string {
             match byte {
@@ -36,23 +43,19 @@ pub fn json(text: &[u8]) -> Result<serde_json::Value, JsonError> {
                 b'"' => in_string = false,
                 _ => {}
             }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' | b',' | b':' => {
-                values += 1;
-                if values > MAX_JSON_VALUES {
-                    return Err(JsonError::TooManyValues);
-                }
+        } else {
+            match byte {
+                b'"' => in_string = true,
+                b'[' | b'{' | b',' | b':' => values += 1,
+                _ => {}
             }
-            _ => {}
         }
     }
-    Ok(serde_json::from_slice(text)?)
+    values
 }
 
 /// Why a body was not read whole.
+#[cfg(feature = "http")]
 #[derive(Debug)]
 pub enum BodyError {
     /// It is longer than the limit (by the length it declares, or as it arrived).
@@ -63,6 +66,7 @@ pub enum BodyError {
 
 /// A response's whole body, refused as soon as it is known to be over `limit` bytes: by its declared
 /// length, or as its pieces arrive. Never holds more than `limit`.
+#[cfg(feature = "http")]
 pub async fn body_at_most(
     response: &mut reqwest::Response,
     limit: usize,
@@ -95,5 +99,12 @@ mod tests {
         let text = format!(r#"{{"content": "\"{}"}}"#, "[,:{".repeat(MAX_JSON_VALUES));
         assert!(json(text.as_bytes()).unwrap()["content"].is_string());
         assert!(matches!(json(b"{"), Err(JsonError::NotJson(_))));
+    }
+
+    #[test]
+    fn values_are_counted_outside_strings() {
+        assert_eq!(json_values(b"0"), 1);
+        assert_eq!(json_values(b"[0, 0, 0]"), 4);
+        assert_eq!(json_values(br#"{"a": "x,[{\",", "b": [1, {"c": 2}]}"#), 9);
     }
 }

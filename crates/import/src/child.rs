@@ -7,6 +7,10 @@
 //! counts what it holds, and a reading mode caps it (`redline_memory::cap`, with [`memory_limit`]); an
 //! allocation past the cap fails, and the reader stops.
 //! On Linux the kernel holds the child to the same bound as well (its data segment), whatever allocates.
+//!
+//! The child starts with an empty environment and only the variables named in [`PASSED`]: what the
+//! parent's environment holds (an `OPENAI_API_KEY`, a token) is not in the process that parses hostile
+//! bytes.
 
 use std::io::Read as _;
 use std::path::Path;
@@ -58,8 +62,22 @@ pub fn memory_limit() -> u64 {
         .map_or(MEMORY, |mb| (mb << 20).min(MEMORY))
 }
 
+/// The variables the child is given from this process's environment, each for what it needs and nothing
+/// else: the tests' lower memory bound, which the reading mode caps itself with ([`memory_limit`]); on
+/// Windows, where the system's own libraries are found (without it, a program cannot even seed a hash).
+#[cfg(not(windows))]
+pub const PASSED: &[&str] = &["REDLINE_PDF_READ_MB"];
+#[cfg(windows)]
+pub const PASSED: &[&str] = &["REDLINE_PDF_READ_MB", "SYSTEMROOT"];
+
 fn command(program: &Path, mode: &str, path: &Path) -> Command {
     let mut command = Command::new(program);
+    command.env_clear();
+    for name in PASSED {
+        if let Some(value) = std::env::var_os(name) {
+            command.env(name, value);
+        }
+    }
     command
         .arg(mode)
         .arg(path)
@@ -161,4 +179,37 @@ pub fn pdf_lines(program: &Path, path: &Path) -> Result<Vec<crate::Line>, ChildE
         code: 1,
         message: format!("its lines came back unreadable: {e}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The child's own environment, as the kernel shows it (`cat /proc/self/environ` run as the child):
+    /// none of this process's variables but those passed by name.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_child_sees_none_of_the_parent_s_environment() {
+        // This process has variables (cargo and the shell give it PATH, HOME, CARGO_…): none goes on.
+        let parent: Vec<String> = std::env::vars_os()
+            .map(|(name, _)| name.to_string_lossy().into_owned())
+            .collect();
+        assert!(parent.iter().any(|n| !PASSED.contains(&n.as_str())));
+        let environ = run(
+            Path::new("/bin/cat"),
+            "/proc/self/environ",
+            Path::new("/dev/null"),
+        )
+        .unwrap();
+        let seen: Vec<String> = environ
+            .split(|&b| b == 0)
+            .filter(|v| !v.is_empty())
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+            .collect();
+        let names: Vec<&str> = seen
+            .iter()
+            .map(|v| v.split_once('=').map_or(v.as_str(), |(name, _)| name))
+            .collect();
+        assert!(names.iter().all(|n| PASSED.contains(n)), "{seen:?}");
+    }
 }

@@ -1,163 +1,270 @@
 //! Word (`.docx`) and OpenDocument (`.odt`) files into lines: each paragraph one line, in document order
 //! (tables' cells row by row), with what the file says about it — a heading style, a list item, its size.
+//!
+//! Bounded in what they yield as well as what they read: the XML is measured before it is parsed
+//! ([`xml::parse`]); a paragraph is walked with a stack of the program's heap, not its calls; each holds
+//! its own text only (a paragraph inside another, a text box's, is a line of its own); the text and lines
+//! are counted against [`Output`]'s bounds as they are made; a link's target longer than
+//! [`MAX_LINK_BYTES`] is left out, its text kept.
 
+use std::collections::HashMap;
+
+use crate::bounds::{MAX_LINK_BYTES, Output};
 use crate::zipped::Archive;
-use crate::{ImportError, Line};
+use crate::{Format, ImportError, Line, xml};
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const TEXT: &str = "urn:oasis:names:tc:opendocument:xmlns:text:1.0";
 
-/// XML parsed with a bound on its nodes (roxmltree's own limit is 4 billion).
-fn parse(xml: &str) -> Result<roxmltree::Document<'_>, ImportError> {
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: false,
-        nodes_limit: 2_000_000,
-    };
-    roxmltree::Document::parse_with_options(xml, options)
-        .map_err(|e| ImportError::Broken(format!("its document cannot be read ({e})")))
-}
+type Node<'a, 'input> = roxmltree::Node<'a, 'input>;
+
+/// A Word file's link targets by relationship id.
+type Links<'a> = HashMap<&'a str, &'a str>;
 
 /// The lines of a Word file's body.
 pub fn docx(archive: &mut Archive) -> Result<Vec<Line>, ImportError> {
-    let xml = archive
+    let body = archive
         .text("word/document.xml")?
         .ok_or_else(|| ImportError::Broken("it has no word/document.xml".into()))?;
-    let doc = parse(&xml)?;
+    let doc = xml::parse(&body, Format::Docx)?;
     let rels = archive
         .text("word/_rels/document.xml.rels")?
         .unwrap_or_default();
-    let links = links(&rels);
-    let mut out = Vec::new();
+    // Relationships that cannot be read are no links.
+    let rels = xml::parse(&rels, Format::Docx).ok();
+    let links = rels.as_ref().map(links).unwrap_or_default();
+    let mut out = Output::new(Format::Docx);
     for p in doc.descendants().filter(|n| n.has_tag_name((W, "p"))) {
-        let mut text = String::new();
-        runs_text(p, &links, &mut text);
-        let ppr = p.children().find(|n| n.has_tag_name((W, "pPr")));
-        let style = ppr
-            .and_then(|ppr| ppr.children().find(|n| n.has_tag_name((W, "pStyle"))))
-            .and_then(|s| s.attribute((W, "val")))
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        let listed = ppr.is_some_and(|ppr| ppr.children().any(|n| n.has_tag_name((W, "numPr"))))
-            || style.contains("list");
-        let level = style
-            .strip_prefix("heading")
-            .and_then(|n| n.trim().parse::<u8>().ok());
-        let title = style == "title";
-        let bold = {
-            let runs: Vec<_> = p
-                .descendants()
-                .filter(|n| n.has_tag_name((W, "r")))
-                .collect();
-            !runs.is_empty()
-                && runs.iter().all(|r| {
-                    r.descendants().any(|n| {
-                        n.has_tag_name((W, "b"))
-                            && n.attribute((W, "val"))
-                                .is_none_or(|v| v != "0" && v != "false")
-                    })
-                })
-        };
-        for (i, piece) in text.split('\n').enumerate() {
-            let piece = piece.trim();
-            if piece.is_empty() {
-                continue;
-            }
-            let mut line = Line::plain(piece);
-            line.heading = i == 0 && level.is_some_and(|l| l >= 1);
-            line.size = if title {
-                2.0
-            } else {
-                level.map_or(1.0, |l| 1.0 + 0.1 * f32::from(7u8.saturating_sub(l)))
-            };
-            line.bold = bold;
-            line.bullet = listed;
-            out.push(line);
-        }
+        docx_paragraph(p, &links, &mut out)?;
     }
-    Ok(out)
+    Ok(out.into_lines())
+}
+
+/// The paragraph `p` of a Word file, as lines, into `out`.
+fn docx_paragraph(p: Node, links: &Links, out: &mut Output) -> Result<(), ImportError> {
+    let mut walk = Walk::new(Format::Docx, p);
+    walk.run(links, out)?;
+    let ppr = p.children().find(|n| n.has_tag_name((W, "pPr")));
+    let style = ppr
+        .and_then(|ppr| ppr.children().find(|n| n.has_tag_name((W, "pStyle"))))
+        .and_then(|s| s.attribute((W, "val")))
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let listed = ppr.is_some_and(|ppr| ppr.children().any(|n| n.has_tag_name((W, "numPr"))))
+        || style.contains("list");
+    let level = style
+        .strip_prefix("heading")
+        .and_then(|n| n.trim().parse::<u8>().ok());
+    let title = style == "title";
+    let bold = walk.runs > 0 && walk.bold_runs == walk.runs;
+    for (i, piece) in walk.text.split('\n').enumerate() {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            continue;
+        }
+        let mut line = Line::plain(piece);
+        line.heading = i == 0 && level.is_some_and(|l| l >= 1);
+        line.size = if title {
+            2.0
+        } else {
+            level.map_or(1.0, |l| 1.0 + 0.1 * f32::from(7u8.saturating_sub(l)))
+        };
+        line.bold = bold;
+        line.bullet = listed;
+        out.push(line)?;
+    }
+    Ok(())
 }
 
 const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
 /// A Word file's link targets by relationship id.
-fn links(rels: &str) -> Vec<(String, String)> {
-    let Ok(doc) = parse(rels) else {
-        return Vec::new();
-    };
-    doc.descendants()
+fn links<'a>(rels: &'a roxmltree::Document) -> Links<'a> {
+    rels.descendants()
         .filter(|n| n.tag_name().name() == "Relationship")
-        .filter_map(|n| {
-            Some((
-                n.attribute("Id")?.to_owned(),
-                n.attribute("Target")?.to_owned(),
-            ))
-        })
+        .filter_map(|n| Some((n.attribute("Id")?, n.attribute("Target")?)))
         .collect()
 }
 
-/// The text of a paragraph's runs into `out`; a link's target after its text (`Site <https://…>`) where
-/// the text does not already say it.
-fn runs_text(node: roxmltree::Node, links: &[(String, String)], out: &mut String) {
-    for child in node.children() {
-        if child.has_tag_name((W, "t")) {
-            out.push_str(child.text().unwrap_or(""));
-        } else if child.has_tag_name((W, "tab")) {
-            out.push('\t');
-        } else if child.has_tag_name((W, "br")) {
-            out.push('\n');
-        } else if child.has_tag_name((W, "hyperlink")) {
-            let start = out.len();
-            runs_text(child, links, out);
-            let target_of = |link: roxmltree::Node| {
-                let id = link.attribute((R, "id"))?;
-                links.iter().find(|(i, _)| i == id).map(|(_, t)| t.as_str())
-            };
-            let target = target_of(child);
-            // A link cut in two (`Miss Direction ∙ ` and the address, each a link to the same place):
-            // the target is said once, after the last piece.
-            let continued = child
-                .next_sibling_element()
-                .filter(|n| n.has_tag_name((W, "hyperlink")))
-                .is_some_and(|n| target_of(n) == target);
-            if let Some(target) = target.filter(|_| !continued) {
-                let text = out[start..].trim().to_owned();
-                if let Some(full) = address_said(&text, target) {
-                    out.replace_range(start.., &full);
-                } else if !same_target(&text, target) {
-                    out.push_str(&format!(" <{target}>"));
+/// Whether the run `run` is set in bold.
+fn bold(run: Node) -> bool {
+    run.children()
+        .filter(|n| n.has_tag_name((W, "rPr")))
+        .flat_map(|rpr| rpr.children())
+        .any(|n| {
+            n.has_tag_name((W, "b"))
+                && n.attribute((W, "val"))
+                    .is_none_or(|v| v != "0" && v != "false")
+        })
+}
+
+/// One step of the walk over a paragraph: a node to read, or a link whose text has been read (its target
+/// is said after it).
+enum Step<'a, 'input> {
+    Read(Node<'a, 'input>),
+    LinkRead {
+        link: Node<'a, 'input>,
+        start: usize,
+    },
+}
+
+/// A paragraph's text, read by a walk with a stack of its own (no depth of the file's is a depth of the
+/// program's): its own text only — a paragraph inside it (a text box's) is a line of its own, not copied
+/// into this one as well. A link's target after its text (`Site <https://…>`) where the text does not
+/// already say it; a link inside a link is only text.
+struct Walk<'a, 'input> {
+    format: Format,
+    steps: Vec<Step<'a, 'input>>,
+    text: String,
+    in_link: bool,
+    runs: usize,
+    bold_runs: usize,
+}
+
+impl<'a, 'input> Walk<'a, 'input> {
+    fn new(format: Format, paragraph: Node<'a, 'input>) -> Self {
+        let mut walk = Walk {
+            format,
+            steps: Vec::new(),
+            text: String::new(),
+            in_link: false,
+            runs: 0,
+            bold_runs: 0,
+        };
+        walk.enter(paragraph);
+        walk
+    }
+
+    /// `node`'s children, to be read next, in their order.
+    fn enter(&mut self, node: Node<'a, 'input>) {
+        let at = self.steps.len();
+        self.steps.extend(node.children().map(Step::Read));
+        self.steps[at..].reverse();
+    }
+
+    /// The whole walk, the text counted against `out`'s bounds at each step.
+    fn run(&mut self, links: &Links, out: &Output) -> Result<(), ImportError> {
+        while let Some(step) = self.steps.pop() {
+            match (step, self.format) {
+                (Step::Read(node), Format::Docx) => self.read_docx(node),
+                (Step::Read(node), _) => self.read_odt(node),
+                (Step::LinkRead { link, start }, Format::Docx) => {
+                    self.in_link = false;
+                    self.docx_link(link, start, links)?;
+                }
+                (Step::LinkRead { link, start }, _) => {
+                    self.in_link = false;
+                    self.odt_link(link, start)?;
                 }
             }
-        } else {
-            runs_text(child, links, out);
+            out.room(self.text.len())?;
         }
+        Ok(())
+    }
+
+    /// A link's start: its text read next, then its target.
+    fn open_link(&mut self, link: Node<'a, 'input>) {
+        self.in_link = true;
+        self.steps.push(Step::LinkRead {
+            link,
+            start: self.text.len(),
+        });
+        self.enter(link);
+    }
+
+    fn read_docx(&mut self, node: Node<'a, 'input>) {
+        if node.has_tag_name((W, "t")) {
+            self.text.push_str(node.text().unwrap_or(""));
+        } else if node.has_tag_name((W, "tab")) {
+            self.text.push('\t');
+        } else if node.has_tag_name((W, "br")) {
+            self.text.push('\n');
+        } else if node.has_tag_name((W, "p")) {
+            // A paragraph inside this one: a line of its own.
+        } else if node.has_tag_name((W, "hyperlink")) && !self.in_link {
+            self.open_link(node);
+        } else {
+            if node.has_tag_name((W, "r")) {
+                self.runs += 1;
+                self.bold_runs += usize::from(bold(node));
+            }
+            self.enter(node);
+        }
+    }
+
+    /// The Word link `link`, its text read from `start`: its target said where the text does not say it.
+    fn docx_link(&mut self, link: Node, start: usize, links: &Links) -> Result<(), ImportError> {
+        let target_of = |link: Node| links.get(link.attribute((R, "id"))?).copied();
+        let Some(target) = target_of(link) else {
+            return Ok(());
+        };
+        // A link cut in two (`Miss Direction ∙ ` and the address, each a link to the same place): the
+        // target is said once, after the last piece.
+        let continued = link
+            .next_sibling_element()
+            .filter(|n| n.has_tag_name((W, "hyperlink")))
+            .is_some_and(|n| target_of(n) == Some(target));
+        if continued {
+            return Ok(());
+        }
+        if too_long(target) {
+            return Ok(());
+        }
+        let said = self.text[start..].trim();
+        if let Some(full) = address_said(said, target) {
+            self.text.replace_range(start.., &full);
+        } else if !same_target(said, target) {
+            self.say(target);
+        }
+        Ok(())
+    }
+
+    fn read_odt(&mut self, node: Node<'a, 'input>) {
+        if node.is_text() {
+            self.text.push_str(node.text().unwrap_or(""));
+        } else if node.has_tag_name((TEXT, "tab")) {
+            self.text.push('\t');
+        } else if node.has_tag_name((TEXT, "s")) {
+            self.text.push(' ');
+        } else if node.has_tag_name((TEXT, "p")) || node.has_tag_name((TEXT, "h")) {
+            // A paragraph inside this one: a line of its own.
+        } else if node.has_tag_name((TEXT, "a")) && !self.in_link {
+            self.open_link(node);
+        } else if !node.has_tag_name((TEXT, "note")) {
+            self.enter(node);
+        }
+    }
+
+    /// The OpenDocument link `link`, its text read from `start`: its target said where the text does not
+    /// say it.
+    fn odt_link(&mut self, link: Node, start: usize) -> Result<(), ImportError> {
+        let Some(target) = link.attribute((XLINK, "href")) else {
+            return Ok(());
+        };
+        if too_long(target) {
+            return Ok(());
+        }
+        if !same_target(self.text[start..].trim(), target) {
+            self.say(target);
+        }
+        Ok(())
+    }
+
+    /// ` <target>` after the text.
+    fn say(&mut self, target: &str) {
+        self.text.push_str(" <");
+        self.text.push_str(target);
+        self.text.push('>');
     }
 }
 
 const XLINK: &str = "http://www.w3.org/1999/xlink";
 
-/// An OpenDocument paragraph's text into `out`; a link's target after its text where the text does not
-/// already say it.
-fn odt_text(node: roxmltree::Node, out: &mut String) {
-    for child in node.children() {
-        if child.is_text() {
-            out.push_str(child.text().unwrap_or(""));
-        } else if child.has_tag_name((TEXT, "tab")) {
-            out.push('\t');
-        } else if child.has_tag_name((TEXT, "s")) {
-            out.push(' ');
-        } else if child.has_tag_name((TEXT, "a")) {
-            let start = out.len();
-            odt_text(child, out);
-            if let Some(target) = child.attribute((XLINK, "href")) {
-                let text = out[start..].trim().to_owned();
-                if !same_target(&text, target) {
-                    out.push_str(&format!(" <{target}>"));
-                }
-            }
-        } else if !child.has_tag_name((TEXT, "note")) {
-            odt_text(child, out);
-        }
-    }
+/// Whether a link's target is longer than [`MAX_LINK_BYTES`]: no export would make it a link (they keep
+/// links to 2,000 bytes), and a file of many such links would ask for gigabytes. Its text is kept, its
+/// target left out: one field never costs the whole file.
+fn too_long(target: &str) -> bool {
+    target.len() > MAX_LINK_BYTES
 }
 
 /// Whether a link's text already says its target (`ada@x.com` for `mailto:ada@x.com`, a phone's number
@@ -186,18 +293,18 @@ fn address_said(text: &str, target: &str) -> Option<String> {
 
 /// The lines of an OpenDocument text's body.
 pub fn odt(archive: &mut Archive) -> Result<Vec<Line>, ImportError> {
-    let xml = archive
+    let content = archive
         .text("content.xml")?
         .ok_or_else(|| ImportError::Broken("it has no content.xml".into()))?;
-    let doc = parse(&xml)?;
-    let mut out = Vec::new();
+    let doc = xml::parse(&content, Format::Odt)?;
+    let mut out = Output::new(Format::Odt);
     for node in doc
         .descendants()
         .filter(|n| n.has_tag_name((TEXT, "p")) || n.has_tag_name((TEXT, "h")))
     {
-        let mut text = String::new();
-        odt_text(node, &mut text);
-        let text = text.trim();
+        let mut walk = Walk::new(Format::Odt, node);
+        walk.run(&Links::new(), &out)?;
+        let text = walk.text.trim();
         if text.is_empty() {
             continue;
         }
@@ -210,24 +317,26 @@ pub fn odt(archive: &mut Archive) -> Result<Vec<Line>, ImportError> {
             line.heading = true;
             line.size = 1.0 + 0.1 * f32::from(7u8.saturating_sub(level));
         }
+        // At most `xml::MAX_DEPTH` steps up.
         line.bullet = node
             .ancestors()
             .any(|a| a.has_tag_name((TEXT, "list-item")));
-        out.push(line);
+        out.push(line)?;
     }
-    Ok(out)
+    Ok(out.into_lines())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn paragraph(body: &str, links: &[(String, String)]) -> String {
+    fn paragraph(body: &str, links: &[(&str, &str)]) -> String {
         let xml = format!(r#"<w:p xmlns:w="{W}" xmlns:r="{R}">{body}</w:p>"#);
-        let doc = parse(&xml).unwrap();
-        let mut out = String::new();
-        runs_text(doc.root_element(), links, &mut out);
-        out
+        let doc = xml::parse(&xml, Format::Docx).unwrap();
+        let mut walk = Walk::new(Format::Docx, doc.root_element());
+        walk.run(&links.iter().copied().collect(), &Output::new(Format::Docx))
+            .unwrap();
+        walk.text
     }
 
     #[test]
@@ -238,8 +347,7 @@ mod tests {
             ("c", "https://ada.example.com/"),
             ("d", "http://ada.example.com/"),
             ("e", "tel:(912)555-4321"),
-        ]
-        .map(|(id, target)| (id.to_owned(), target.to_owned()));
+        ];
         let run = |id: &str, text: &str| {
             format!(
                 r#"<w:hyperlink r:id="{id}"><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:hyperlink>"#

@@ -4,10 +4,13 @@
 //!
 //! Every reader gives [`Line`]s in reading order (LinkedIn's export, already in fields, is the exception);
 //! [`structure`] turns them into a resume. Every line of the source ends up in the document or in
-//! [`Imported::unplaced`], which the import shows. Readers are bounded: the file's size, a ZIP's inflated
-//! size, an XML's nodes, a PDF's glyphs; a PDF is best read in a child process bounded in memory and time
+//! [`Imported::unplaced`], which the import shows. Readers are bounded in what they read — the file's
+//! size, a ZIP's inflated size, an XML's depth, attributes and nodes, a PDF's glyphs, a CSV's rows and
+//! columns — and in what they yield, counted as they go: text, lines, a link's length ([`MAX_TEXT_BYTES`],
+//! [`MAX_LINES`], [`MAX_LINK_BYTES`]). A PDF is best read in a child process bounded in memory and time
 //! (the command line's `redline import` does).
 
+mod bounds;
 pub mod child;
 pub mod dates;
 mod docx;
@@ -18,11 +21,13 @@ pub mod score;
 mod section;
 pub mod structure;
 pub mod text;
+mod xml;
 mod zipped;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use bounds::{MAX_LINES, MAX_LINK_BYTES, MAX_TEXT_BYTES};
 pub use section::Section;
 pub use structure::Read;
 
@@ -68,19 +73,45 @@ impl Line {
     }
 }
 
-/// What a file is, known by its content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// What a file is, known by its content. It travels to the window as `ImportFormat`, with its labels in
+/// the generated vocabulary (`IMPORT_FORMATS`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "ImportFormat")]
 pub enum Format {
     Json,
     Pdf,
     Docx,
     Odt,
     Linkedin,
+    /// Anything else read as lines of text.
+    #[default]
     Text,
 }
 
 impl Format {
+    /// Every format, in the order a person would list them.
+    pub const ALL: [Format; 6] = [
+        Format::Pdf,
+        Format::Docx,
+        Format::Odt,
+        Format::Linkedin,
+        Format::Json,
+        Format::Text,
+    ];
+
+    /// Its name on the wire and in `--json` output (`pdf`, `docx`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Pdf => "pdf",
+            Format::Docx => "docx",
+            Format::Odt => "odt",
+            Format::Linkedin => "linkedin",
+            Format::Text => "text",
+        }
+    }
+
     /// How it is named to a person.
     pub fn label(self) -> &'static str {
         match self {
@@ -98,9 +129,6 @@ impl Format {
 /// export a few MB.
 pub const MAX_FILE_BYTES: u64 = 32 << 20;
 
-/// The largest text file: four times the largest resume.
-const MAX_TEXT_BYTES: usize = 4 * redline_resume::MAX_DOCUMENT_BYTES;
-
 /// Why a file cannot be imported; nothing is written.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
@@ -114,6 +142,10 @@ pub enum ImportError {
     Encrypted,
     #[error("{0}; nothing was imported")]
     Broken(String),
+    /// It would yield more than a bound allows (the bound named: "this Word document nests its elements
+    /// more than 256 deep; Redline reads at most 256").
+    #[error("{0}; nothing was imported")]
+    OverBound(String),
     #[error(
         "this ZIP archive is not a Word or OpenDocument file nor a LinkedIn data export (it has no Profile.csv or Positions.csv); nothing was imported"
     )]
@@ -237,7 +269,7 @@ pub fn import(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
                 )));
             }
             let text = std::str::from_utf8(bytes).map_err(|_| ImportError::Unknown)?;
-            text::lines(text.trim_start_matches('\u{feff}'))
+            text::lines(text.trim_start_matches('\u{feff}'))?
         }
     };
     from_lines(format, &lines)
@@ -248,8 +280,10 @@ pub fn pdf_lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
     pdf::lines(bytes)
 }
 
-/// Lines read elsewhere (a PDF in a child process) as a resume.
+/// Lines read elsewhere (a PDF in a child process) as a resume, within the bounds on what a file may
+/// yield.
 pub fn from_lines(format: Format, lines: &[Line]) -> Result<Imported, ImportError> {
+    bounds::check(format, lines)?;
     let texts = lines.iter().map(|l| l.text.clone()).collect();
     finish(format, structure::read(lines), texts)
 }
@@ -286,6 +320,11 @@ fn check(document: &Value) -> Result<(), ImportError> {
             redline_resume::listed(&problems).join("\n")
         ))
     })?;
+    within_size(document)
+}
+
+/// A resume within the size a document may have.
+fn within_size(document: &Value) -> Result<(), ImportError> {
     let size = redline_resume::measure(document);
     if size.bytes > redline_resume::MAX_DOCUMENT_BYTES || size.depth > redline_resume::MAX_DEPTH {
         return Err(ImportError::TooLarge(format!(
@@ -297,15 +336,42 @@ fn check(document: &Value) -> Result<(), ImportError> {
     Ok(())
 }
 
+/// The most values a JSON file may hold, as [`redline_bounded::json_values`] counts them: no more than a
+/// resume of [`redline_resume::MAX_DOCUMENT_BYTES`] has (each value past the first costs a bracket, a
+/// comma or a colon, a byte of its compact JSON), so every file over it is refused before a value of it is
+/// built.
+const MAX_JSON_VALUES: usize = redline_resume::MAX_DOCUMENT_BYTES + 1;
+
+/// A JSON Resume file: refused by its size ([`redline_resume::MAX_FILE_BYTES`]) and by the values it holds
+/// before it is parsed, then parsed once.
 fn json(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    use redline_resume::ReadError;
+    if bytes.len() as u64 > redline_resume::MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge(name.to_owned()).into());
+    }
+    if redline_bounded::json_values(bytes) > MAX_JSON_VALUES {
+        return Err(bounds::refused(
+            Format::Json,
+            &format!(
+                "holds more than {} values, more than a resume of {} MB can",
+                bounds::grouped(MAX_JSON_VALUES),
+                redline_resume::MAX_DOCUMENT_BYTES >> 20
+            ),
+            &bounds::grouped(MAX_JSON_VALUES),
+        ));
+    }
+    let document: Value =
+        serde_json::from_slice(bytes).map_err(|e| ReadError::NotJson(name.to_owned(), e))?;
     // A JSON object with none of JSON Resume's keys (a service account's key, say) is not imported as an
     // empty resume that would keep it in its history and backups forever.
-    if let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(bytes)
+    if let Value::Object(m) = &document
         && !m.keys().any(|k| json_resume_key(k))
     {
         return Err(ImportError::NotAResume);
     }
-    let document = redline_resume::read_from(name.to_owned(), bytes)?;
+    redline_resume::validate(&document)
+        .map_err(|problems| ReadError::Invalid(name.to_owned(), problems))?;
+    within_size(&document)?;
     Ok(Imported {
         format: Format::Json,
         document,

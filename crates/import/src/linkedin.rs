@@ -6,9 +6,23 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::bounds::{grouped, refused};
 use crate::dates;
 use crate::zipped::Archive;
-use crate::{ImportError, Read, Section};
+use crate::{Format, ImportError, Read, Section};
+
+/// The most columns a row of a CSV file may have: LinkedIn's widest file (`Profile.csv`) has 13; each
+/// field becomes an entry of a map, some 100 bytes however short it is.
+pub const MAX_COLUMNS: usize = 64;
+
+/// The most rows one CSV file may have: LinkedIn keeps 100 skills and a career has tens of positions.
+pub const MAX_ROWS: usize = 2_000;
+
+/// The most fields all the files read may hold: 30 times a long career's, some 10 MB as maps.
+pub const MAX_FIELDS: usize = 100_000;
+
+/// The longest field: LinkedIn's longest (a summary, a description) is 2,600 characters.
+pub const MAX_FIELD_BYTES: usize = 64 << 10;
 
 /// The files a LinkedIn export has that make a resume.
 const READ: &[&str] = &[
@@ -41,28 +55,69 @@ fn base(name: &str) -> &str {
 /// from its field's name to its value.
 type Row = Map<String, Value>;
 
-/// One CSV file's rows, each a map from its column's name (lower case) to its value.
-fn rows(text: &str) -> Vec<Row> {
-    // LinkedIn puts notes above some files' header ("Notes:\n…"): the header is the first line with a comma.
+/// One CSV file's rows, each a map from its column's name (lower case) to its value; `fields` counts the
+/// fields of all the files read so far. A file past [`MAX_COLUMNS`], [`MAX_ROWS`], [`MAX_FIELD_BYTES`] or
+/// [`MAX_FIELDS`] is refused as it is read.
+fn rows(file: &str, text: &str, fields: &mut usize) -> Result<Vec<Row>, ImportError> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(text.as_bytes());
-    let Ok(headers) = reader.headers().cloned() else {
-        return Vec::new();
+    let Ok(headers) = reader.headers() else {
+        return Ok(Vec::new());
     };
+    within_bounds(file, headers, 0, *fields)?;
     let headers: Vec<String> = headers.iter().map(|h| h.trim().to_lowercase()).collect();
-    reader
-        .records()
-        .filter_map(Result::ok)
-        .map(|record| {
-            headers
-                .iter()
-                .zip(record.iter())
-                .filter(|(_, v)| !v.trim().is_empty())
-                .map(|(h, v)| (h.clone(), json!(v.trim())))
-                .collect()
-        })
-        .collect()
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let Ok(record) = record else { continue };
+        within_bounds(file, &record, rows.len() + 1, *fields)?;
+        *fields += record.len();
+        let row: Row = headers
+            .iter()
+            .zip(record.iter())
+            .filter(|(_, v)| !v.trim().is_empty())
+            .map(|(h, v)| (h.clone(), json!(v.trim())))
+            .collect();
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The record `record`, the `row`th of `file` (0 for its header), with `fields` read before it: refused
+/// past a bound.
+fn within_bounds(
+    file: &str,
+    record: &csv::StringRecord,
+    row: usize,
+    fields: usize,
+) -> Result<(), ImportError> {
+    let (crossed, most) = if record.len() > MAX_COLUMNS {
+        (
+            format!("has a row of more than {MAX_COLUMNS} columns in {file}"),
+            format!("{MAX_COLUMNS} columns"),
+        )
+    } else if row > MAX_ROWS {
+        (
+            format!("has more than {} rows in {file}", grouped(MAX_ROWS)),
+            format!("{} rows a file", grouped(MAX_ROWS)),
+        )
+    } else if fields + record.len() > MAX_FIELDS {
+        (
+            format!("has more than {} fields", grouped(MAX_FIELDS)),
+            format!("{} fields", grouped(MAX_FIELDS)),
+        )
+    } else if record.iter().any(|field| field.len() > MAX_FIELD_BYTES) {
+        (
+            format!(
+                "has a field of more than {} KB in {file}",
+                MAX_FIELD_BYTES >> 10
+            ),
+            format!("{} KB a field", MAX_FIELD_BYTES >> 10),
+        )
+    } else {
+        return Ok(());
+    };
+    Err(refused(Format::Linkedin, &crossed, &most))
 }
 
 fn get<'a>(row: &'a Row, keys: &[&str]) -> &'a str {
@@ -96,26 +151,16 @@ pub fn read(archive: &mut Archive) -> Result<Read, ImportError> {
     let (files, unplaced) = files(archive)?;
     let mut document = Map::new();
     document.insert(Section::Basics.key().into(), Value::Object(basics(&files)));
-    let sections = [
-        (Section::Work, work(files.rows("Positions.csv"))),
-        (
-            Section::Volunteer,
-            volunteer(files.rows("Volunteering.csv")),
-        ),
-        (Section::Education, education(files.rows("Education.csv"))),
-        (Section::Awards, awards(files.rows("Honors.csv"))),
-        (
-            Section::Certificates,
-            certificates(files.rows("Certifications.csv")),
-        ),
-        (
-            Section::Publications,
-            publications(files.rows("Publications.csv")),
-        ),
-        (Section::Skills, skills(files.rows("Skills.csv"))),
-        (Section::Languages, languages(files.rows("Languages.csv"))),
-        (Section::Projects, projects(files.rows("Projects.csv"))),
-    ];
+    let mut sections: Vec<(Section, Vec<Row>)> = ENTRIES
+        .iter()
+        .map(|(section, file, fields)| (*section, entries(files.rows(file), fields)))
+        .collect();
+    // Skills are one entry of all the rows, listed where JSON Resume lists them: after publications.
+    let after = sections
+        .iter()
+        .position(|(s, _)| *s == Section::Publications);
+    let at = after.map_or(sections.len(), |i| i + 1);
+    sections.insert(at, (Section::Skills, skills(files.rows("Skills.csv"))));
     for (section, items) in sections {
         let items: Vec<Value> = items
             .into_iter()
@@ -151,12 +196,13 @@ fn files(archive: &mut Archive) -> Result<(Files, Vec<String>), ImportError> {
     let names = archive.names();
     let mut files = Vec::new();
     let mut unplaced = Vec::new();
+    let mut fields = 0;
     for name in &names {
         let file = base(name);
         match READ.iter().find(|r| **r == file) {
             Some(known) => {
                 let text = archive.text(name)?.unwrap_or_default();
-                files.push((*known, rows(&text)));
+                files.push((*known, rows(known, &text, &mut fields)?));
             }
             None if name.ends_with('/') => {}
             None => unplaced.push(format!("{name} (not read: not part of a resume)")),
@@ -217,94 +263,126 @@ fn profile(p: &Row, basics: &mut Row) {
     }
 }
 
-/// `Positions.csv`'s rows as jobs.
-fn work(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|r| {
-            let mut m = Map::new();
-            put(&mut m, "name", get(r, &["company name", "company"]));
-            put(&mut m, "position", get(r, &["title"]));
-            put(&mut m, "location", get(r, &["location"]));
-            dated(&mut m, r);
-            put(&mut m, "summary", get(r, &["description"]));
-            m
-        })
-        .collect()
+/// Where an entry's field is read from in a row of a CSV.
+enum Column {
+    /// The text of the first of these columns the row has.
+    Text(&'static [&'static str]),
+    /// A date, from the first of these columns.
+    Date(&'static [&'static str]),
+    /// `startDate` and `endDate`, from the row's start and finish.
+    Dates,
+    /// A list of one item, the text of this column (Education's notes as a course).
+    One(&'static str),
 }
 
-/// `Volunteering.csv`'s rows as volunteers' roles.
-fn volunteer(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|r| {
-            let mut m = Map::new();
-            put(
-                &mut m,
+/// An entry's fields, each with where it is read from, in the order JSON Resume lists them.
+type Fields = &'static [(&'static str, Column)];
+
+/// The sections made of one entry a row: each from its file, each field from its columns.
+const ENTRIES: &[(Section, &str, Fields)] = &[
+    (
+        Section::Work,
+        "Positions.csv",
+        &[
+            ("name", Column::Text(&["company name", "company"])),
+            ("position", Column::Text(&["title"])),
+            ("location", Column::Text(&["location"])),
+            ("", Column::Dates),
+            ("summary", Column::Text(&["description"])),
+        ],
+    ),
+    (
+        Section::Volunteer,
+        "Volunteering.csv",
+        &[
+            (
                 "organization",
-                get(r, &["company name", "organization"]),
-            );
-            put(&mut m, "position", get(r, &["role"]));
-            dated(&mut m, r);
-            put(&mut m, "summary", get(r, &["description"]));
-            m
-        })
-        .collect()
-}
+                Column::Text(&["company name", "organization"]),
+            ),
+            ("position", Column::Text(&["role"])),
+            ("", Column::Dates),
+            ("summary", Column::Text(&["description"])),
+        ],
+    ),
+    (
+        Section::Education,
+        "Education.csv",
+        &[
+            ("institution", Column::Text(&["school name", "school"])),
+            ("studyType", Column::Text(&["degree name", "degree"])),
+            ("area", Column::Text(&["field of study"])),
+            ("", Column::Dates),
+            ("courses", Column::One("notes")),
+        ],
+    ),
+    (
+        Section::Awards,
+        "Honors.csv",
+        &[
+            ("title", Column::Text(&["title"])),
+            ("date", Column::Date(&["issued on"])),
+            ("summary", Column::Text(&["description"])),
+        ],
+    ),
+    (
+        Section::Certificates,
+        "Certifications.csv",
+        &[
+            ("name", Column::Text(&["name"])),
+            ("issuer", Column::Text(&["authority"])),
+            ("url", Column::Text(&["url"])),
+            ("date", Column::Date(&["started on"])),
+        ],
+    ),
+    (
+        Section::Publications,
+        "Publications.csv",
+        &[
+            ("name", Column::Text(&["name"])),
+            ("publisher", Column::Text(&["publisher"])),
+            ("url", Column::Text(&["url"])),
+            ("releaseDate", Column::Date(&["published on"])),
+            ("summary", Column::Text(&["description"])),
+        ],
+    ),
+    (
+        Section::Languages,
+        "Languages.csv",
+        &[
+            ("language", Column::Text(&["name"])),
+            ("fluency", Column::Text(&["proficiency"])),
+        ],
+    ),
+    (
+        Section::Projects,
+        "Projects.csv",
+        &[
+            ("name", Column::Text(&["title"])),
+            ("description", Column::Text(&["description"])),
+            ("url", Column::Text(&["url"])),
+            ("", Column::Dates),
+        ],
+    ),
+];
 
-/// `Education.csv`'s rows as educations, their notes as a course.
-fn education(rows: &[Row]) -> Vec<Row> {
+/// `rows` as entries with `fields`.
+fn entries(rows: &[Row], fields: Fields) -> Vec<Row> {
     rows.iter()
         .map(|r| {
             let mut m = Map::new();
-            put(&mut m, "institution", get(r, &["school name", "school"]));
-            put(&mut m, "studyType", get(r, &["degree name", "degree"]));
-            put(&mut m, "area", get(r, &["field of study"]));
-            dated(&mut m, r);
-            let notes = get(r, &["notes"]);
-            if !notes.is_empty() {
-                m.insert("courses".into(), json!([notes]));
+            for (field, column) in fields {
+                match column {
+                    Column::Text(columns) => put(&mut m, field, get(r, columns)),
+                    Column::Date(columns) => put(&mut m, field, &date(get(r, columns))),
+                    Column::Dates => dated(&mut m, r),
+                    Column::One(column) => {
+                        let text = get(r, &[column]).trim();
+                        if !text.is_empty() {
+                            m.insert((*field).into(), json!([text]));
+                        }
+                    }
+                }
             }
-            m
-        })
-        .collect()
-}
-
-/// `Honors.csv`'s rows as awards.
-fn awards(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|r| {
-            let mut m = Map::new();
-            put(&mut m, "title", get(r, &["title"]));
-            put(&mut m, "date", &date(get(r, &["issued on"])));
-            put(&mut m, "summary", get(r, &["description"]));
-            m
-        })
-        .collect()
-}
-
-/// `Certifications.csv`'s rows as certificates.
-fn certificates(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|r| {
-            let mut m = Map::new();
-            put(&mut m, "name", get(r, &["name"]));
-            put(&mut m, "issuer", get(r, &["authority"]));
-            put(&mut m, "url", get(r, &["url"]));
-            put(&mut m, "date", &date(get(r, &["started on"])));
-            m
-        })
-        .collect()
-}
-
-/// `Publications.csv`'s rows as publications.
-fn publications(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|r| {
-            let mut m = Map::new();
-            put(&mut m, "name", get(r, &["name"]));
-            put(&mut m, "publisher", get(r, &["publisher"]));
-            put(&mut m, "url", get(r, &["url"]));
-            put(&mut m, "releaseDate", &date(get(r, &["published on"])));
-            put(&mut m, "summary", get(r, &["description"]));
             m
         })
         .collect()
@@ -323,30 +401,4 @@ fn skills(rows: &[Row]) -> Vec<Row> {
     let mut m = Map::new();
     m.insert("keywords".into(), json!(skills));
     vec![m]
-}
-
-/// `Languages.csv`'s rows as languages.
-fn languages(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|r| {
-            let mut m = Map::new();
-            put(&mut m, "language", get(r, &["name"]));
-            put(&mut m, "fluency", get(r, &["proficiency"]));
-            m
-        })
-        .collect()
-}
-
-/// `Projects.csv`'s rows as projects.
-fn projects(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|r| {
-            let mut m = Map::new();
-            put(&mut m, "name", get(r, &["title"]));
-            put(&mut m, "description", get(r, &["description"]));
-            put(&mut m, "url", get(r, &["url"]));
-            dated(&mut m, r);
-            m
-        })
-        .collect()
 }

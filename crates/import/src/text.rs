@@ -1,11 +1,12 @@
 //! Plain text and Markdown into lines: `#` headings and `-` items as the source marks them, a blank line
 //! as a paragraph's end, Markdown's emphasis, escapes and links reduced to their text.
 
-use crate::Line;
+use crate::bounds::Output;
+use crate::{Format, ImportError, Line};
 
-/// The lines of a text or Markdown file.
-pub fn lines(text: &str) -> Vec<Line> {
-    let mut out = Vec::new();
+/// The lines of a text or Markdown file; refused past [`crate::MAX_LINES`] lines.
+pub fn lines(text: &str) -> Result<Vec<Line>, ImportError> {
+    let mut out = Output::new(Format::Text);
     let mut gap = false;
     for raw in text.lines() {
         let trimmed = raw.trim();
@@ -28,10 +29,10 @@ pub fn lines(text: &str) -> Vec<Line> {
         }
         line.text = markdown_text(body);
         if !line.text.is_empty() {
-            out.push(line);
+            out.push(line)?;
         }
     }
-    out
+    Ok(out.into_lines())
 }
 
 /// A line of only `=`, `-`, `*` or `_`: an underline or a rule.
@@ -114,7 +115,8 @@ mod tests {
     fn markdown_marks_are_taken_off_and_headings_kept() {
         let ls = lines(
             "# Ada\n\n**Engineer**\n\n[ada\\@x\\.com](<mailto:ada@x.com>) · [Site](https://a.example)\n\n## Work\n\n- One\n",
-        );
+        )
+        .unwrap();
         let texts: Vec<&str> = ls.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(
             texts,

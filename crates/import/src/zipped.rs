@@ -62,11 +62,15 @@ impl<'a> Archive<'a> {
         Ok(Some(out))
     }
 
-    /// [`Archive::read`] as text (UTF-8, a byte-order mark dropped).
+    /// [`Archive::read`] as text (UTF-8, a byte-order mark dropped), not copied when it is UTF-8.
     pub fn text(&mut self, name: &str) -> Result<Option<String>, ImportError> {
         Ok(self.read(name)?.map(|bytes| {
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            text.trim_start_matches('\u{feff}').to_owned()
+            let mut text = String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            if text.starts_with('\u{feff}') {
+                text.drain(..'\u{feff}'.len_utf8());
+            }
+            text
         }))
     }
 }

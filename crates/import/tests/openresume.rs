@@ -13,7 +13,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{RENDERCV_THEMES, print, rendercv, rendercv_resumes, themes, tool};
+use common::{RENDERCV_THEMES, print, rendercv, rendercv_resumes, run, themes, tool};
 use redline_import::score::{Score, score};
 use redline_resume::export::{self, Page, Template};
 use serde_json::{Map, Value, json};
@@ -55,59 +55,67 @@ fn dates_into(item: &mut Map<String, Value>, date: &str) {
     }
 }
 
+/// A text of OpenResume's, or "" where it has none.
+fn text(v: &Value) -> String {
+    v.as_str().unwrap_or("").to_owned()
+}
+
+/// One of OpenResume's items (a job, a school, a project) in JSON Resume's places: `texts` (each under its
+/// JSON Resume name), its date split into start and end, and its descriptions under `described`.
+fn item(texts: &[(&str, String)], of: &Value, described: &str) -> Value {
+    let mut m: Map<String, Value> = texts
+        .iter()
+        .map(|(key, text)| ((*key).to_owned(), json!(text)))
+        .collect();
+    dates_into(&mut m, &text(&of["date"]));
+    m.insert(described.into(), of["descriptions"].clone());
+    Value::Object(m)
+}
+
 /// OpenResume's resume in JSON Resume's places. The degree is split into its kind and subject as
 /// Redline splits it ("Bachelor in Information Technology").
 fn as_json_resume(or: &Value) -> Value {
-    let s = |v: &Value| v.as_str().unwrap_or("").to_owned();
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
-    let profile = &or["profile"];
     let work: Vec<Value> = list(&or["workExperiences"])
         .iter()
         .map(|w| {
-            let mut m = Map::new();
-            m.insert("name".into(), json!(s(&w["company"])));
-            m.insert("position".into(), json!(s(&w["jobTitle"])));
-            dates_into(&mut m, &s(&w["date"]));
-            m.insert("highlights".into(), w["descriptions"].clone());
-            Value::Object(m)
+            let texts = [
+                ("name", text(&w["company"])),
+                ("position", text(&w["jobTitle"])),
+            ];
+            item(&texts, w, "highlights")
         })
         .collect();
     let education: Vec<Value> = list(&or["educations"])
         .iter()
         .map(|e| {
-            let mut m = Map::new();
-            m.insert("institution".into(), json!(s(&e["school"])));
-            let degree = s(&e["degree"]);
+            let degree = text(&e["degree"]);
             let (kind, subject) = degree
                 .split_once(" in ")
                 .or_else(|| degree.split_once(", "))
                 .or_else(|| degree.split_once(" of "))
                 .unwrap_or((&degree, ""));
-            m.insert("studyType".into(), json!(kind.trim()));
-            m.insert("area".into(), json!(subject.trim()));
-            m.insert("score".into(), json!(s(&e["gpa"])));
-            dates_into(&mut m, &s(&e["date"]));
-            m.insert("courses".into(), e["descriptions"].clone());
-            Value::Object(m)
+            let texts = [
+                ("institution", text(&e["school"])),
+                ("studyType", kind.trim().to_owned()),
+                ("area", subject.trim().to_owned()),
+                ("score", text(&e["gpa"])),
+            ];
+            item(&texts, e, "courses")
         })
         .collect();
     let projects: Vec<Value> = list(&or["projects"])
         .iter()
-        .map(|p| {
-            let mut m = Map::new();
-            m.insert("name".into(), json!(s(&p["project"])));
-            dates_into(&mut m, &s(&p["date"]));
-            m.insert("highlights".into(), p["descriptions"].clone());
-            Value::Object(m)
-        })
+        .map(|p| item(&[("name", text(&p["project"]))], p, "highlights"))
         .collect();
+    let profile = &or["profile"];
     json!({
         "basics": {
-            "name": s(&profile["name"]),
-            "email": s(&profile["email"]),
-            "phone": s(&profile["phone"]),
-            "url": s(&profile["url"]),
-            "summary": s(&profile["summary"]),
+            "name": text(&profile["name"]),
+            "email": text(&profile["email"]),
+            "phone": text(&profile["phone"]),
+            "url": text(&profile["url"]),
+            "summary": text(&profile["summary"]),
         },
         "work": work,
         "education": education,
@@ -161,18 +169,14 @@ fn redline_beside_openresume_on_the_same_pdfs() {
             path
         })
         .collect();
-    let out = Command::new(tool("node"))
-        .arg(runner.join("run.mjs"))
-        .args(&files)
-        .env("OPENRESUME_DIR", &checkout)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "OpenResume: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = run(
+        Command::new(tool("node"))
+            .arg(runner.join("run.mjs"))
+            .args(&files)
+            .env("OPENRESUME_DIR", &checkout),
+        "OpenResume",
     );
-    let theirs: Vec<Value> = String::from_utf8(out.stdout)
+    let theirs: Vec<Value> = String::from_utf8(out)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

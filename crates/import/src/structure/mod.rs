@@ -262,7 +262,7 @@ mod tests {
     use contacts::location;
 
     fn lines(text: &str) -> Vec<Line> {
-        crate::text::lines(text)
+        crate::text::lines(text).unwrap()
     }
 
     #[test]

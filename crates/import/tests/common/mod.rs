@@ -1,10 +1,81 @@
-//! What the import's tests of other tools' files share: the tools that make the files (Chromium, the
-//! published themes, RenderCV), each installed by `scripts/setup.sh --test`.
+//! What the import's tests share: how a file read back is scored; the tools that make other tools' files
+//! (Chromium, the published themes, RenderCV), each installed by `scripts/setup.sh --test`; PDFs made by
+//! hand ([`pdf`]).
 #![allow(dead_code)]
+
+pub mod pdf;
 
 use std::process::Command;
 
+use redline_import::Imported;
+use redline_import::score::{Score, dropped, score};
 use serde_json::Value;
+
+/// How much of `want` the file `name` read back as (`imported`), on the fields the file shows (`shown`,
+/// its text as a reader sees it). Nothing may be dropped in silence: every line read is in the document or
+/// listed as not placed. The score is printed, with what it missed.
+pub fn scored(name: &str, imported: &Imported, want: &Value, shown: &str) -> Score {
+    let dropped = dropped(&imported.lines, &imported.document, &imported.unplaced);
+    assert!(dropped.is_empty(), "{name}: lines dropped: {dropped:#?}");
+    let s = score(want, &imported.document, shown);
+    eprintln!(
+        "{name}: {}/{} ({:.1} %), unplaced {:?}",
+        s.right,
+        s.total,
+        s.ratio() * 100.0,
+        imported.unplaced
+    );
+    for m in &s.missed {
+        eprintln!("  {m}");
+    }
+    s
+}
+
+/// `scores` added up and printed as `all {what}`; the total must reach `floor`.
+pub fn total_at_least(what: &str, scores: impl IntoIterator<Item = Score>, floor: f64) {
+    let mut total = Score::default();
+    for s in scores {
+        total.add(s);
+    }
+    eprintln!(
+        "all {what}: {}/{} ({:.1} %)",
+        total.right,
+        total.total,
+        total.ratio() * 100.0
+    );
+    assert!(total.ratio() >= floor, "{:.3}", total.ratio());
+}
+
+/// With `REDLINE_IMPORT_LINES` set to a part of `name`, the lines the reader finds in the PDF `bytes`
+/// (size, indent, gap before, text) are printed: what to look at when a file reads back wrong.
+pub fn print_lines_if_asked(name: &str, bytes: &[u8]) {
+    if !std::env::var_os("REDLINE_IMPORT_LINES")
+        .is_some_and(|v| name.contains(&*v.to_string_lossy()))
+    {
+        return;
+    }
+    for l in redline_import::pdf_lines(bytes).unwrap() {
+        eprintln!(
+            "{:5.2} {:5.2} {} {:?}",
+            l.size,
+            l.indent,
+            u8::from(l.gap),
+            l.text
+        );
+    }
+}
+
+/// Runs `command`, which must succeed (otherwise the test fails with `what` and what the command said on
+/// its standard error), and returns what it wrote to its standard output.
+pub fn run(command: &mut Command, what: &str) -> Vec<u8> {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
 
 pub fn tool(name: &str) -> String {
     which(name)
@@ -62,19 +133,15 @@ pub fn themes() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for theme in package["dependencies"].as_object().unwrap().keys() {
         let theme = theme.trim_start_matches("jsonresume-theme-");
-        let html = Command::new(tool("node"))
-            .current_dir(&corpus)
-            .arg("render.mjs")
-            .arg(theme)
-            .arg(resume.path())
-            .output()
-            .unwrap();
-        assert!(
-            html.status.success(),
-            "{theme}: {}",
-            String::from_utf8_lossy(&html.stderr)
+        let html = run(
+            Command::new(tool("node"))
+                .current_dir(&corpus)
+                .arg("render.mjs")
+                .arg(theme)
+                .arg(resume.path()),
+            theme,
         );
-        out.push((theme.to_owned(), String::from_utf8(html.stdout).unwrap()));
+        out.push((theme.to_owned(), String::from_utf8(html).unwrap()));
     }
     out
 }
@@ -104,17 +171,13 @@ pub fn rendercv(resume: &std::path::Path, theme: &str) -> Vec<u8> {
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/rendercv");
     let dir = tempfile::tempdir().unwrap();
     let pdf = dir.path().join(format!("{theme}.pdf"));
-    let out = Command::new(rendercv_python())
-        .arg(corpus.join("render.py"))
-        .arg(theme)
-        .arg(resume)
-        .arg(&pdf)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "RenderCV, {theme}: {}",
-        String::from_utf8_lossy(&out.stderr)
+    run(
+        Command::new(rendercv_python())
+            .arg(corpus.join("render.py"))
+            .arg(theme)
+            .arg(resume)
+            .arg(&pdf),
+        &format!("RenderCV, {theme}"),
     );
     std::fs::read(&pdf).unwrap()
 }
