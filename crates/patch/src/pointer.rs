@@ -46,37 +46,34 @@ pub fn tokens(pointer: &str) -> Vec<String> {
         .collect()
 }
 
+/// The walk [`get`] and [`get_mut`] share: from `$doc` down the tokens of `$pointer`, each looked up with
+/// `$get` (`get` or `get_mut`, the one word in which the two differ); `None` where a token names nothing.
+macro_rules! walk {
+    ($doc:expr, $pointer:expr, $get:ident) => {{
+        let mut node = $doc;
+        for token in raw_tokens($pointer)? {
+            node = match node {
+                Value::Object(map) => match unescape(token) {
+                    Cow::Borrowed(key) => map.$get(key)?,
+                    Cow::Owned(key) => map.$get(&key)?,
+                },
+                Value::Array(items) => items.$get(index(token)?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }};
+}
+
 /// The value at `pointer` in `doc`. Unlike `serde_json::Value::pointer`, which allocates two strings per
 /// token, this allocates only for a token that has an escape (`~0`, `~1`): it runs on every preview.
 pub fn get<'v>(doc: &'v Value, pointer: &str) -> Option<&'v Value> {
-    let mut node = doc;
-    for token in raw_tokens(pointer)? {
-        node = match node {
-            Value::Object(map) => match unescape(token) {
-                Cow::Borrowed(key) => map.get(key)?,
-                Cow::Owned(key) => map.get(&key)?,
-            },
-            Value::Array(items) => items.get(index(token)?)?,
-            _ => return None,
-        };
-    }
-    Some(node)
+    walk!(doc, pointer, get)
 }
 
 /// The value at `pointer` in `doc`, to change it; see [`get`].
 pub fn get_mut<'v>(doc: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {
-    let mut node = doc;
-    for token in raw_tokens(pointer)? {
-        node = match node {
-            Value::Object(map) => match unescape(token) {
-                Cow::Borrowed(key) => map.get_mut(key)?,
-                Cow::Owned(key) => map.get_mut(&key)?,
-            },
-            Value::Array(items) => items.get_mut(index(token)?)?,
-            _ => return None,
-        };
-    }
-    Some(node)
+    walk!(doc, pointer, get_mut)
 }
 
 fn raw_tokens(pointer: &str) -> Option<RawTokens<'_>> {

@@ -4,7 +4,6 @@
 //! `scripts/setup.sh --test`.
 
 use std::path::Path;
-use std::process::Command;
 
 use redline_resume::export::{Page, Template};
 use redline_resume::words::Language;
@@ -12,23 +11,13 @@ use serde_json::{Value, json};
 
 #[path = "../../resume/tests/common/mod.rs"]
 mod common;
-
-fn run(name: &str, args: &[&str]) {
-    let out = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} is needed: {e}; scripts/setup.sh --test installs it"));
-    assert!(
-        out.status.success(),
-        "{name} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+mod tools;
+use tools::tool;
 
 /// The text pandoc reads out of the Word file at `path`.
 fn pandoc(path: &Path) -> String {
     let out = path.with_extension("pandoc.txt");
-    run(
+    tool(
         "pandoc",
         &[
             path.to_str().unwrap(),
@@ -54,7 +43,7 @@ fn libreoffice(paths: &[&Path], dir: &Path) -> Vec<String> {
     let profile = format!("-env:UserInstallation=file://{}/profile", dir.display());
     args.push(&profile);
     args.extend(paths.iter().map(|p| p.to_str().unwrap()));
-    run("soffice", &args);
+    tool("soffice", &args);
     paths
         .iter()
         .map(|p| {

@@ -4,7 +4,6 @@
 //! under its own section heading, in document order), `pdfinfo` (tagged, title set, a sensible page count).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use redline_resume::export::{Page, Template};
 use redline_resume::outline::outline;
@@ -13,18 +12,8 @@ use serde_json::{Value, json};
 #[path = "../../resume/tests/common/mod.rs"]
 mod common;
 use common::resumes;
-
-fn tool(name: &str, args: &[&str]) -> String {
-    let out = Command::new(name).args(args).output().unwrap_or_else(|e| {
-        panic!("{name} (poppler-utils) is needed: {e}; scripts/setup.sh --test installs it")
-    });
-    assert!(
-        out.status.success(),
-        "{name} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+mod tools;
+use tools::tool;
 
 /// Text as pdftotext gives it back, made comparable: whitespace collapsed, bidi marks dropped, hyphens
 /// dropped (pdftotext joins a word broken after its hyphen, `length-` + `limited` → `lengthlimited`), the

@@ -388,13 +388,7 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
             out.push_str("</ul>\n");
         }
     }
-    if !header.summary.is_empty() {
-        let _ = writeln!(
-            out,
-            "<p class=\"summary\" dir=\"auto\">{}</p>",
-            escape(&header.summary)
-        );
-    }
+    html_summary(&mut out, &header.summary);
     out.push_str("</header>\n");
     for section in &sections {
         let _ = writeln!(
@@ -410,6 +404,17 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
     }
     out.push_str("</main>\n</body>\n</html>\n");
     out
+}
+
+/// A summary (the header's or an entry's) as a paragraph in its own direction; nothing when it is empty.
+fn html_summary(out: &mut String, summary: &str) {
+    if !summary.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"summary\" dir=\"auto\">{}</p>",
+            escape(summary)
+        );
+    }
 }
 
 fn html_entry(out: &mut String, e: &Entry) {
@@ -437,13 +442,7 @@ fn html_entry(out: &mut String, e: &Entry) {
             sub.join("</li><li><span class=\"sep\" aria-hidden=\"true\"> · </span>")
         );
     }
-    if !e.summary.is_empty() {
-        let _ = writeln!(
-            out,
-            "<p class=\"summary\" dir=\"auto\">{}</p>",
-            escape(&e.summary)
-        );
-    }
+    html_summary(out, &e.summary);
     for (class, items) in [("bullets", &e.bullets), ("keywords", &e.keywords)] {
         if !items.is_empty() {
             let _ = write!(out, "<ul class=\"{class}\">");

@@ -16,6 +16,14 @@ fn events_of(chunks: &[&str]) -> (Vec<String>, Reader) {
     (lines, reader)
 }
 
+/// A reader that refuses nesting deeper than `max_depth`, its other limits the defaults.
+fn nesting_at_most(max_depth: usize) -> Reader {
+    Reader::with_limits(Limits {
+        max_depth,
+        ..Limits::default()
+    })
+}
+
 /// The partial value after each chunk.
 fn partials(chunks: &[&[u8]]) -> Vec<Option<Value>> {
     let mut reader = Reader::new();
@@ -295,10 +303,7 @@ fn an_open_prefix_is_incomplete_not_invalid() {
 
 #[test]
 fn nesting_deeper_than_the_limit_is_refused() {
-    let mut reader = Reader::with_limits(Limits {
-        max_depth: 3,
-        ..Limits::default()
-    });
+    let mut reader = nesting_at_most(3);
     reader.feed_quiet(b"[[[").unwrap();
     let err = reader.feed_quiet(b"[").unwrap_err();
     assert_eq!(err.kind, ErrorKind::TooDeep(3));
@@ -324,11 +329,7 @@ fn streams_longer_than_the_limit_are_refused() {
 fn a_very_deep_stream_neither_overflows_nor_panics() {
     // Deeper than recursion could survive: the reader has an explicit stack.
     let depth = 1_000_000;
-    let mut reader = Reader::with_limits(Limits {
-        max_depth: depth,
-        ..Limits::default()
-    })
-    .events_only();
+    let mut reader = nesting_at_most(depth).events_only();
     reader.feed_quiet(&vec![b'['; depth]).unwrap();
     reader.feed_quiet(&vec![b']'; depth]).unwrap();
     reader.finish().unwrap();
@@ -343,10 +344,7 @@ fn a_deep_partial_value_is_dropped_without_recursion() {
     // serde_json drops a value recursively; the reader takes a deep one apart iteratively, so dropping
     // it on a thread with a small stack is fine.
     let depth = 10_000;
-    let mut reader = Reader::with_limits(Limits {
-        max_depth: depth,
-        ..Limits::default()
-    });
+    let mut reader = nesting_at_most(depth);
     reader.feed_quiet(&vec![b'['; depth]).unwrap();
     assert!(reader.value().is_some());
     std::thread::Builder::new()
