@@ -402,9 +402,8 @@ fn ten_times_the_sample() -> serde_json::Value {
 /// Each batch of the turn's stream the page handled is a task (`tasks`: its start and length, from
 /// `probeHandled`); one that began after the frame's animation callbacks ran, and ended before the message
 /// was handled, ran after the frame's paint, in the time measured as the frame's: the benchmark reports the
-/// frame's work both with and without it.
+/// frame's work both with and without it. It runs after [`FRAMES`].
 const PROBE: &str = r#"
-const clock = () => performance.timeOrigin + performance.now();
 const data = { arrived: [], framed: [], shown: [], frames: [], work: [], tasks: [] };
 const batches = [];
 const painted = new MessageChannel();
@@ -433,22 +432,35 @@ window.__redlineProbe = {
     queueMicrotask(() => data.tasks.push([began, clock() - began]));
   },
 };
-const worked = new MessageChannel();
-const started = [];
-worked.port1.onmessage = () => {
-  const [start, called] = started.shift();
-  data.work.push([start, clock() - start, called - start]);
-};
-let last = null;
-const frame = (t) => {
-  if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
-  last = t;
-  started.push([performance.timeOrigin + t, clock()]);
-  worked.port2.postMessage(0);
-  if (!data.stop) requestAnimationFrame(frame);
-};
-requestAnimationFrame(frame);
+measureFrames(data, () => {});
 window.__redlineProbeData = data;
+"#;
+
+/// What the probe and the frame loop measure frames with: `measureFrames(data, each)` puts every frame's
+/// length (`frames`: its start, its length, the start of the frame before it) and its own work into `data`
+/// (`work`: its start, its length, and when its animation-frame callback ran after its start), until
+/// `data.stop` is set; each frame calls `each(n)` first, `n` counting the frames from 1.
+const FRAMES: &str = r#"
+const clock = () => performance.timeOrigin + performance.now();
+const measureFrames = (data, each) => {
+  const worked = new MessageChannel();
+  const started = [];
+  worked.port1.onmessage = () => {
+    const [start, called] = started.shift();
+    data.work.push([start, clock() - start, called - start]);
+  };
+  let last = null;
+  let n = 0;
+  const frame = (t) => {
+    each(++n);
+    if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
+    last = t;
+    started.push([performance.timeOrigin + t, clock()]);
+    worked.port2.postMessage(0);
+    if (!data.stop) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+};
 "#;
 
 /// `REDLINE_BENCH_TRACE`: what each surface message applied was, and when (`events`), to print beside the
@@ -470,29 +482,12 @@ document.addEventListener("scroll", (event) => {
 }, { capture: true, passive: true });
 "#;
 
-/// A loop of frames run by the probe's own means (each frame's length and its work, as above), each frame
-/// calling `change(n)` first, which a setup script before it defines; its figures in
-/// `window.__redlineLoopData` until `stop` is set.
+/// A loop of frames run by the probe's own means ([`FRAMES`], after it), each frame calling `change(n)`
+/// first, which a setup script before it defines; its figures in `window.__redlineLoopData` until `stop`
+/// is set.
 const FRAME_LOOP: &str = r#"
-const clock = () => performance.timeOrigin + performance.now();
 const data = { frames: [], work: [], stop: false };
-const worked = new MessageChannel();
-const started = [];
-worked.port1.onmessage = () => {
-  const start = started.shift();
-  data.work.push([start, clock() - start]);
-};
-let last = null;
-let n = 0;
-const frame = (t) => {
-  change(++n);
-  if (last !== null) data.frames.push([performance.timeOrigin + t, t - last, performance.timeOrigin + last]);
-  last = t;
-  started.push(performance.timeOrigin + t);
-  worked.port2.postMessage(0);
-  if (!data.stop) requestAnimationFrame(frame);
-};
-requestAnimationFrame(frame);
+measureFrames(data, change);
 window.__redlineLoopData = data;
 "#;
 
@@ -519,7 +514,7 @@ const change = (n) => { pane.style.backgroundColor = n % 2 ? '#fff' : '#fefefe';
 /// Runs the frame loop after `setup` (`BLANK`, `REPAINT`) for `seconds` and returns its frames.
 async fn frame_loop(client: &Client, setup: &str, seconds: f64) -> Frames {
     client
-        .execute(&format!("{setup}\n{FRAME_LOOP}"), vec![])
+        .execute(&format!("{setup}\n{FRAMES}\n{FRAME_LOOP}"), vec![])
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
@@ -629,7 +624,8 @@ async fn chunk_to_pixel(resume: &serde_json::Value, turns: usize) -> ChunkToPixe
     let client = connect_with(&driver, data_dir.path(), &[&file]).await;
     wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    client.execute(PROBE, vec![]).await.unwrap();
+    let probe = format!("{FRAMES}\n{PROBE}");
+    client.execute(&probe, vec![]).await.unwrap();
     let trace = std::env::var_os("REDLINE_BENCH_TRACE").is_some();
     if trace {
         client.execute(TRACE, vec![]).await.unwrap();

@@ -1,23 +1,182 @@
-//! The commands the web UI calls.
+//! The commands the web UI calls. Most hand the window's arguments to one method of the engine and answer
+//! with what it returns: `engine_commands!` declares those, a line each; the rest are written out.
 
 use std::io::Write as _;
+use std::path::PathBuf;
 
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::engine::Engine;
 use crate::events::AppEvent;
 use crate::ipc::{
-    AppInfo, ChatPage, DocState, DocumentRow, ExportDone, ExportRequest, HistoryPage, HistoryQuery,
-    ImportDone, ImportPreview, IpcError, ProviderView, RevisionView, SurfaceUpdate, TailorView,
+    AppInfo, ChatPage, DocState, DocumentRow, Error, ExportDone, ExportRequest, HistoryPage,
+    HistoryQuery, ImportDone, ImportPreview, ProviderView, RevisionView, SurfaceUpdate, TailorView,
     TurnMessage, TurnOutcome,
 };
 use redline_engine::streams::{TurnMessages, TurnStreams};
 
-/// The resume view's first message: the current document as a `create`. The UI calls it on start and
-/// again whenever it sees a gap in `seq`.
-#[tauri::command]
-pub async fn open_surface(engine: State<'_, Engine>) -> Result<SurfaceUpdate, IpcError> {
-    engine.open_surface().await
+/// Declares Tauri commands that each await one method of the engine and answer with what it returns:
+/// `fn name(argument: Type, …) -> T = method(expression, …);` is the command `name`, which takes the
+/// engine's state and the window's arguments, calls `engine.method(expression, …)` and answers with
+/// `Result<T, Error>`. After `changing:`, the method is also handed [`emitter`], last: what it
+/// changes, every window hears. After `streaming:`, the first argument is the turn's number and the method
+/// is handed a [`turn_emitter`] for it, last: the turn streams to the window that started it, which reads
+/// it with [`turn_stream`], and the stream ends when the command returns.
+macro_rules! engine_commands {
+    (changing: $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
+        = $method:ident($($call:expr),*);)*) => {$(
+        $(#[$doc])*
+        #[tauri::command]
+        pub async fn $name<R: Runtime>(
+            app: AppHandle<R>,
+            engine: State<'_, Engine>,
+            $($arg: $ty),*
+        ) -> Result<$out, Error> {
+            engine.$method($($call,)* &mut emitter(app)).await
+        }
+    )*};
+    (streaming: $($(#[$doc:meta])* fn $name:ident($turn:ident: u32 $(, $arg:ident: $ty:ty)*) -> $out:ty
+        = $method:ident($($call:expr),*);)*) => {$(
+        $(#[$doc])*
+        #[tauri::command]
+        pub async fn $name(
+            engine: State<'_, Engine>,
+            streams: State<'_, TurnStreams>,
+            $turn: u32,
+            $($arg: $ty),*
+        ) -> Result<$out, Error> {
+            let _ends = Ends(&streams, $turn);
+            engine.$method($($call,)* &mut turn_emitter(&streams, $turn)).await
+        }
+    )*};
+    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
+        = $method:ident($($call:expr),*);)*) => {$(
+        $(#[$doc])*
+        #[tauri::command]
+        pub async fn $name(
+            engine: State<'_, Engine>,
+            $($arg: $ty),*
+        ) -> Result<$out, Error> {
+            engine.$method($($call),*).await
+        }
+    )*};
+}
+
+engine_commands! {
+    /// The resume view's first message: the current document as a `create`. The UI calls it on start and
+    /// again whenever it sees a gap in `seq`.
+    fn open_surface() -> SurfaceUpdate = open_surface();
+
+    /// How an applicant tracking system reads the resume's PDF (`request`'s template and page size).
+    fn ats_check(request: ExportRequest) -> crate::ipc::AtsView = ats(&request);
+
+    /// A page of the conversation about the document on screen: its newest lines before `before`, oldest
+    /// first.
+    fn chat_history(before: Option<i64>) -> ChatPage = chat_history(before);
+
+    /// The saved provider: settings, and whether a key is set (never the key).
+    fn provider_settings() -> ProviderView = provider();
+
+    /// Saves the provider settings.
+    fn save_provider(settings: redline_agent::ProviderSettings) -> ProviderView = save_provider(settings);
+
+    /// Keeps the key in the OS keychain for the saved provider and host; the reply says only that it is set.
+    fn set_key(key: String) -> ProviderView = set_key(key);
+
+    /// Removes the saved provider's key from the OS keychain.
+    fn clear_key() -> ProviderView = clear_key();
+
+    /// Tests the connection: the model list, one tiny request to each model, how JSON is given.
+    fn test_connection() -> redline_agent::probe::ConnectionReport = test_connection();
+
+    /// Every resume that is not deleted, most recently changed first.
+    fn list_documents() -> Vec<DocumentRow> = documents();
+
+    /// The resume on screen: which, its revision, what Undo and Redo would do.
+    fn document_state() -> DocState = state();
+
+    /// Brings a deleted resume back.
+    fn undelete_document(id: i64) -> () = undelete(id);
+
+    /// A page of the history of the resume on screen, newest first (or of the revisions a search finds).
+    fn history(query: HistoryQuery) -> HistoryPage = history(&query);
+
+    /// One revision as it was, and what it changed, in words.
+    fn revision(number: u64) -> RevisionView = revision(number);
+
+    /// The tailoring report of the resume on screen, if it is a tailored copy.
+    fn tailoring() -> Option<TailorView> = tailoring();
+
+    /// The edits held for the user's confirmation on the resume on screen (kept across restarts).
+    fn held_edits() -> Vec<redline_agent::Held> = held();
+
+    /// Discards edits that were held for the user: they are not offered again.
+    fn discard_held(edits: redline_agent::Held) -> () = discard_held(&edits);
+
+    /// Whether review mode is on (every AI edit waits for the user's Accept).
+    fn review_mode() -> bool = review();
+
+    /// Turns review mode on or off; returns the new state.
+    fn set_review_mode(on: bool) -> bool = set_review(on);
+}
+
+engine_commands! {
+    changing:
+
+    /// Applies edits a turn held for confirmation; returns the new revision. The view hears the change as a
+    /// committed `patch`.
+    fn apply_held(edits: redline_agent::Held) -> u64 = apply_held(edits);
+
+    /// Opens another resume; the view hears it as a `create`.
+    fn open_document(id: i64) -> DocState = switch(id);
+
+    /// A new resume, blank or from the sample, opened.
+    fn new_document(from_sample: bool) -> DocState = new_document(from_sample);
+
+    /// Imports the resume the import review shows (fixed by hand, perhaps) and opens it.
+    fn import_reviewed(document: serde_json::Value, format: redline_engine::ipc::ImportFormat) -> ImportDone
+        = import_reviewed(document, format);
+
+    /// A copy of a resume with its own history, opened.
+    fn duplicate_document(id: i64) -> DocState = duplicate(id);
+
+    /// Deletes a resume softly; [`undelete_document`] brings it back.
+    fn delete_document(id: i64) -> DocState = delete(id);
+
+    /// Undo on the resume on screen.
+    fn undo() -> DocState = undo();
+
+    /// Redo on the resume on screen.
+    fn redo() -> DocState = redo();
+
+    /// Makes the resume read as it did at a revision, as a new revision.
+    fn restore(number: u64) -> DocState = restore(number);
+
+    /// An edit made by hand in the resume view (operations against revision `base`), checked and committed
+    /// like the model's, as a revision of the user's own.
+    fn edit_document(base: u64, ops: Vec<redline_patch::Operation>) -> DocState = edit(base, ops);
+
+    /// The resume's language or a section's heading (`meta.language`, `meta.headings`), as a revision.
+    fn set_words(base: u64, change: crate::ipc::WordsChange) -> DocState = set_words(base, change);
+
+    /// A copy of the resume on screen tailored to a job posting, opened, with its coverage report.
+    fn tailor_document(posting: String) -> TailorView = tailor(&posting);
+}
+
+engine_commands! {
+    streaming:
+
+    /// Runs an AI turn for the user's message; the reply and the edits stream as turn `turn`.
+    fn send_message(turn: u32, text: String, selected: Option<String>) -> TurnOutcome
+        = send(&text, selected);
+
+    /// "Tidy with the model" after an import from `source`: a turn whose edits all wait for the user's
+    /// review.
+    fn tidy_import(turn: u32, source: redline_engine::ipc::TidySource) -> TurnOutcome = tidy(&source);
+
+    /// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming as turn
+    /// `turn`.
+    fn start_demo(turn: u32) -> TurnOutcome = demo();
 }
 
 /// Sends what changed outside a turn (an undo, another resume opened, held edits applied) to every window,
@@ -65,7 +224,7 @@ pub(crate) fn turn_emitter(streams: &TurnStreams, turn: u32) -> impl FnMut(TurnM
 pub async fn turn_stream(
     streams: State<'_, TurnStreams>,
     turn: u32,
-) -> Result<TurnMessages, IpcError> {
+) -> Result<TurnMessages, Error> {
     Ok(streams.next(turn).await)
 }
 
@@ -85,64 +244,12 @@ impl Drop for Ends<'_> {
     }
 }
 
-/// Runs an AI turn for the user's message; the reply and the edits stream as turn `turn`.
-#[tauri::command]
-pub async fn send_message(
-    engine: State<'_, Engine>,
-    streams: State<'_, TurnStreams>,
-    text: String,
-    selected: Option<String>,
-    turn: u32,
-) -> Result<TurnOutcome, IpcError> {
-    let _ends = Ends(&streams, turn);
-    let mut emit = turn_emitter(&streams, turn);
-    engine.send(&text, selected, &mut emit).await
-}
-
-/// "Tidy with the model" after an import from `source`: a turn whose edits all wait for the user's review.
-#[tauri::command]
-pub async fn tidy_import(
-    engine: State<'_, Engine>,
-    streams: State<'_, TurnStreams>,
-    source: redline_engine::ipc::TidySource,
-    turn: u32,
-) -> Result<TurnOutcome, IpcError> {
-    let _ends = Ends(&streams, turn);
-    let mut emit = turn_emitter(&streams, turn);
-    engine.tidy(&source, &mut emit).await
-}
-
-/// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming as turn
-/// `turn`.
-#[tauri::command]
-pub async fn start_demo(
-    engine: State<'_, Engine>,
-    streams: State<'_, TurnStreams>,
-    turn: u32,
-) -> Result<TurnOutcome, IpcError> {
-    let _ends = Ends(&streams, turn);
-    let mut emit = turn_emitter(&streams, turn);
-    engine.demo(&mut emit).await
-}
-
-/// Applies edits a turn held for confirmation; returns the new revision. The view hears the change as a
-/// committed `patch`.
-#[tauri::command]
-pub async fn apply_held<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    edits: redline_agent::Held,
-) -> Result<u64, IpcError> {
-    let mut emit = emitter(app);
-    engine.apply_held(edits, &mut emit).await
-}
-
 /// The HTML export of the document on screen, for the export dialog's preview.
 #[tauri::command]
 pub async fn export_preview(
     engine: State<'_, Engine>,
     request: ExportRequest,
-) -> Result<String, IpcError> {
+) -> Result<String, Error> {
     let html = ExportRequest {
         format: crate::ipc::Format::Html,
         ..request
@@ -158,11 +265,11 @@ pub async fn export_preview(
 pub async fn export_document(
     engine: State<'_, Engine>,
     request: ExportRequest,
-) -> Result<ExportDone, IpcError> {
+) -> Result<ExportDone, Error> {
     let folder = dirs::download_dir()
         .or_else(dirs::home_dir)
         .ok_or_else(|| {
-            IpcError::new(
+            Error::new(
                 crate::ipc::ErrorKind::NotFound,
                 "cannot tell where your Downloads folder is",
             )
@@ -177,77 +284,23 @@ pub async fn page_images(
     document: serde_json::Value,
     request: ExportRequest,
     have: Vec<String>,
-) -> Result<tauri::ipc::Response, IpcError> {
+) -> Result<tauri::ipc::Response, Error> {
     let (header, pngs) = engine.page_images(document, &request, &have).await?;
     Ok(tauri::ipc::Response::new(header.to_bytes(&pngs)))
-}
-
-/// How an applicant tracking system reads the resume's PDF (`request`'s template and page size).
-#[tauri::command]
-pub async fn ats_check(
-    engine: State<'_, Engine>,
-    request: ExportRequest,
-) -> Result<crate::ipc::AtsView, IpcError> {
-    engine.ats(&request).await
-}
-
-/// A page of the conversation about the document on screen: its newest lines before `before`, oldest
-/// first.
-#[tauri::command]
-pub async fn chat_history(
-    engine: State<'_, Engine>,
-    before: Option<i64>,
-) -> Result<ChatPage, IpcError> {
-    engine.chat_history(before).await
 }
 
 /// Opens a link from the resume in the system's browser or mail program, where the engine's rule allows
 /// it ([`redline_engine::link_to_open`]); the window itself never navigates away.
 #[tauri::command]
-pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), IpcError> {
+pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), Error> {
     use tauri_plugin_opener::OpenerExt;
     let href = redline_engine::link_to_open(&url)?;
     app.opener().open_url(href, None::<&str>).map_err(|e| {
-        IpcError::new(
+        Error::new(
             crate::ipc::ErrorKind::Internal,
             format!("the link could not be opened: {e}"),
         )
     })
-}
-
-/// The saved provider: settings, and whether a key is set (never the key).
-#[tauri::command]
-pub async fn provider_settings(engine: State<'_, Engine>) -> Result<ProviderView, IpcError> {
-    engine.provider().await
-}
-
-/// Saves the provider settings.
-#[tauri::command]
-pub async fn save_provider(
-    engine: State<'_, Engine>,
-    settings: redline_agent::ProviderSettings,
-) -> Result<ProviderView, IpcError> {
-    engine.save_provider(settings).await
-}
-
-/// Keeps the key in the OS keychain for the saved provider and host; the reply says only that it is set.
-#[tauri::command]
-pub async fn set_key(engine: State<'_, Engine>, key: String) -> Result<ProviderView, IpcError> {
-    engine.set_key(key).await
-}
-
-/// Removes the saved provider's key from the OS keychain.
-#[tauri::command]
-pub async fn clear_key(engine: State<'_, Engine>) -> Result<ProviderView, IpcError> {
-    engine.clear_key().await
-}
-
-/// Tests the connection: the model list, one tiny request to each model, how JSON is given.
-#[tauri::command]
-pub async fn test_connection(
-    engine: State<'_, Engine>,
-) -> Result<redline_agent::probe::ConnectionReport, IpcError> {
-    engine.test_connection().await
 }
 
 /// The model servers that answer at their usual addresses on this computer (for the first-run setup).
@@ -278,6 +331,79 @@ pub fn app_info(engine: State<'_, Engine>) -> AppInfo {
             .map(|d| d.display().to_string())
             .unwrap_or_default(),
     }
+}
+
+/// Imports a resume (PDF, Word, OpenDocument, LinkedIn's export, text or JSON Resume) as a new resume, and
+/// opens it: the file at `path` (dropped on the window), or, without one, the file the user picks in the
+/// system's open dialog (`None` when they cancel).
+#[tauri::command]
+pub async fn import_document<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    path: Option<String>,
+) -> Result<Option<ImportDone>, Error> {
+    let Some(path) = resume_file(&app, path).await else {
+        return Ok(None);
+    };
+    engine.import(&path, &mut emitter(app)).await.map(Some)
+}
+
+/// Reads a resume for the import review, writing nothing: the file at `path` (dropped on the window), or,
+/// without one, the file the user picks in the system's open dialog (`None` when they cancel).
+#[tauri::command]
+pub async fn preview_import<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    path: Option<String>,
+) -> Result<Option<ImportPreview>, Error> {
+    let Some(path) = resume_file(&app, path).await else {
+        return Ok(None);
+    };
+    engine.preview_import(&path).await.map(Some)
+}
+
+/// The files the app was asked to open before the window was there, for the import review, once.
+#[tauri::command]
+pub fn take_reviews(engine: State<'_, Engine>) -> Vec<ImportPreview> {
+    engine.take_reviews()
+}
+
+/// The resume file at `path`, or, without one, the file the user picks in the system's open dialog; `None`
+/// when they cancel.
+async fn resume_file<R: Runtime>(app: &AppHandle<R>, path: Option<String>) -> Option<PathBuf> {
+    use tauri_plugin_dialog::DialogExt;
+    if let Some(path) = path {
+        return Some(PathBuf::from(path));
+    }
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Import a resume")
+        .add_filter(
+            "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
+            &redline_import::EXTENSIONS,
+        )
+        .add_filter("All files", &["*"])
+        .pick_file(move |file| {
+            let _ = picked.send(file);
+        });
+    chosen.await.ok().flatten().and_then(|f| f.into_path().ok())
+}
+
+/// What happened at start that the user should hear of (a file given to open that could not be), once.
+#[tauri::command]
+pub fn take_notices(engine: State<'_, Engine>) -> Vec<String> {
+    engine.take_notices()
+}
+
+/// Gives a resume a new title.
+#[tauri::command]
+pub async fn rename_document(
+    engine: State<'_, Engine>,
+    id: i64,
+    title: String,
+) -> Result<(), Error> {
+    engine.rename(id, &title).await.map(drop)
 }
 
 #[cfg(test)]
@@ -367,261 +493,4 @@ mod tests {
             "{reply}"
         );
     }
-}
-
-/// Every resume that is not deleted, most recently changed first.
-#[tauri::command]
-pub async fn list_documents(engine: State<'_, Engine>) -> Result<Vec<DocumentRow>, IpcError> {
-    engine.documents().await
-}
-
-/// The resume on screen: which, its revision, what Undo and Redo would do.
-#[tauri::command]
-pub async fn document_state(engine: State<'_, Engine>) -> Result<DocState, IpcError> {
-    engine.state().await
-}
-
-/// Opens another resume; the view hears it as a `create`.
-#[tauri::command]
-pub async fn open_document<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    id: i64,
-) -> Result<DocState, IpcError> {
-    engine.switch(id, &mut emitter(app)).await
-}
-
-/// A new resume, blank or from the sample, opened.
-#[tauri::command]
-pub async fn new_document<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    from_sample: bool,
-) -> Result<DocState, IpcError> {
-    engine.new_document(from_sample, &mut emitter(app)).await
-}
-
-/// Imports a resume (PDF, Word, OpenDocument, LinkedIn's export, text or JSON Resume) as a new resume, and
-/// opens it: the file at `path` (dropped on the window), or, without one, the file the user picks in the
-/// system's open dialog (`None` when they cancel).
-#[tauri::command]
-pub async fn import_document<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    path: Option<String>,
-) -> Result<Option<ImportDone>, IpcError> {
-    let path = match path {
-        Some(path) => std::path::PathBuf::from(path),
-        None => match pick_resume_file(&app).await {
-            Some(path) => path,
-            None => return Ok(None),
-        },
-    };
-    engine.import(&path, &mut emitter(app)).await.map(Some)
-}
-
-/// Reads a resume for the import review, writing nothing: the file at `path` (dropped on the window), or,
-/// without one, the file the user picks in the system's open dialog (`None` when they cancel).
-#[tauri::command]
-pub async fn preview_import<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    path: Option<String>,
-) -> Result<Option<ImportPreview>, IpcError> {
-    let path = match path {
-        Some(path) => std::path::PathBuf::from(path),
-        None => match pick_resume_file(&app).await {
-            Some(path) => path,
-            None => return Ok(None),
-        },
-    };
-    engine.preview_import(&path).await.map(Some)
-}
-
-/// Imports the resume the import review shows (fixed by hand, perhaps) and opens it.
-#[tauri::command]
-pub async fn import_reviewed<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    document: serde_json::Value,
-    format: String,
-) -> Result<ImportDone, IpcError> {
-    engine
-        .import_reviewed(document, &format, &mut emitter(app))
-        .await
-}
-
-/// The files the app was asked to open before the window was there, for the import review, once.
-#[tauri::command]
-pub fn take_reviews(engine: State<'_, Engine>) -> Vec<ImportPreview> {
-    engine.take_reviews()
-}
-
-/// The resume file the user picks in the system's open dialog; `None` when they cancel.
-async fn pick_resume_file<R: Runtime>(app: &AppHandle<R>) -> Option<std::path::PathBuf> {
-    use tauri_plugin_dialog::DialogExt;
-    let (picked, chosen) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_title("Import a resume")
-        .add_filter(
-            "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
-            &redline_import::EXTENSIONS,
-        )
-        .add_filter("All files", &["*"])
-        .pick_file(move |file| {
-            let _ = picked.send(file);
-        });
-    chosen.await.ok().flatten().and_then(|f| f.into_path().ok())
-}
-
-/// What happened at start that the user should hear of (a file given to open that could not be), once.
-#[tauri::command]
-pub fn take_notices(engine: State<'_, Engine>) -> Vec<String> {
-    engine.take_notices()
-}
-
-/// A copy of a resume with its own history, opened.
-#[tauri::command]
-pub async fn duplicate_document<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    id: i64,
-) -> Result<DocState, IpcError> {
-    engine.duplicate(id, &mut emitter(app)).await
-}
-
-/// Gives a resume a new title.
-#[tauri::command]
-pub async fn rename_document(
-    engine: State<'_, Engine>,
-    id: i64,
-    title: String,
-) -> Result<(), IpcError> {
-    engine.rename(id, &title).await.map(drop)
-}
-
-/// Deletes a resume softly; [`undelete_document`] brings it back.
-#[tauri::command]
-pub async fn delete_document<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    id: i64,
-) -> Result<DocState, IpcError> {
-    engine.delete(id, &mut emitter(app)).await
-}
-
-/// Brings a deleted resume back.
-#[tauri::command]
-pub async fn undelete_document(engine: State<'_, Engine>, id: i64) -> Result<(), IpcError> {
-    engine.undelete(id).await
-}
-
-/// Undo on the resume on screen.
-#[tauri::command]
-pub async fn undo<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-) -> Result<DocState, IpcError> {
-    engine.undo(&mut emitter(app)).await
-}
-
-/// Redo on the resume on screen.
-#[tauri::command]
-pub async fn redo<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-) -> Result<DocState, IpcError> {
-    engine.redo(&mut emitter(app)).await
-}
-
-/// A page of the history of the resume on screen, newest first (or of the revisions a search finds).
-#[tauri::command]
-pub async fn history(
-    engine: State<'_, Engine>,
-    query: HistoryQuery,
-) -> Result<HistoryPage, IpcError> {
-    engine.history(&query).await
-}
-
-/// One revision as it was, and what it changed, in words.
-#[tauri::command]
-pub async fn revision(engine: State<'_, Engine>, number: u64) -> Result<RevisionView, IpcError> {
-    engine.revision(number).await
-}
-
-/// Makes the resume read as it did at a revision, as a new revision.
-#[tauri::command]
-pub async fn restore<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    number: u64,
-) -> Result<DocState, IpcError> {
-    engine.restore(number, &mut emitter(app)).await
-}
-
-/// An edit made by hand in the resume view (operations against revision `base`), checked and committed
-/// like the model's, as a revision of the user's own.
-#[tauri::command]
-pub async fn edit_document<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    base: u64,
-    ops: Vec<redline_patch::Operation>,
-) -> Result<DocState, IpcError> {
-    engine.edit(base, ops, &mut emitter(app)).await
-}
-
-/// The resume's language or a section's heading (`meta.language`, `meta.headings`), as a revision.
-#[tauri::command]
-pub async fn set_words<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    base: u64,
-    change: crate::ipc::WordsChange,
-) -> Result<DocState, IpcError> {
-    engine.set_words(base, change, &mut emitter(app)).await
-}
-
-/// A copy of the resume on screen tailored to a job posting, opened, with its coverage report.
-#[tauri::command]
-pub async fn tailor_document<R: Runtime>(
-    app: AppHandle<R>,
-    engine: State<'_, Engine>,
-    posting: String,
-) -> Result<TailorView, IpcError> {
-    engine.tailor(&posting, &mut emitter(app)).await
-}
-
-/// The tailoring report of the resume on screen, if it is a tailored copy.
-#[tauri::command]
-pub async fn tailoring(engine: State<'_, Engine>) -> Result<Option<TailorView>, IpcError> {
-    engine.tailoring().await
-}
-
-/// The edits held for the user's confirmation on the resume on screen (kept across restarts).
-#[tauri::command]
-pub async fn held_edits(engine: State<'_, Engine>) -> Result<Vec<redline_agent::Held>, IpcError> {
-    engine.held().await
-}
-
-/// Discards edits that were held for the user: they are not offered again.
-#[tauri::command]
-pub async fn discard_held(
-    engine: State<'_, Engine>,
-    edits: redline_agent::Held,
-) -> Result<(), IpcError> {
-    engine.discard_held(&edits).await
-}
-
-/// Whether review mode is on (every AI edit waits for the user's Accept).
-#[tauri::command]
-pub async fn review_mode(engine: State<'_, Engine>) -> Result<bool, IpcError> {
-    engine.review().await
-}
-
-/// Turns review mode on or off; returns the new state.
-#[tauri::command]
-pub async fn set_review_mode(engine: State<'_, Engine>, on: bool) -> Result<bool, IpcError> {
-    engine.set_review(on).await
 }

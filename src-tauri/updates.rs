@@ -111,34 +111,48 @@ async fn manifest(
     client: &reqwest::Client,
     url: reqwest::Url,
 ) -> Result<Option<serde_json::Value>, String> {
-    let mut response = client
+    let request = client
         .get(url)
-        .header(reqwest::header::ACCEPT, "application/json")
-        .send()
-        .await
-        .and_then(|r| r.error_for_status())
-        .map_err(unreachable)?;
+        .header(reqwest::header::ACCEPT, "application/json");
+    let mut response = send(request).await?;
     if response.status() == reqwest::StatusCode::NO_CONTENT {
         return Ok(None);
     }
-    let too_large = || {
+    let bytes = body(&mut response, MAX_MANIFEST_BYTES, || {
         format!(
             "The update server's answer was refused: it sent more than {} MB where a few KB were \
              expected. Nothing was installed; this version keeps running.",
             MAX_MANIFEST_BYTES >> 20
         )
-    };
-    let bytes = body_at_most(&mut response, MAX_MANIFEST_BYTES)
-        .await
-        .map_err(|e| match e {
-            BodyError::TooLarge => too_large(),
-            BodyError::Broken(e) => unreachable(e),
-        })?;
+    })
+    .await?;
     redline_bounded::json(&bytes).map(Some).map_err(|e| {
         format!(
             "The update server's answer could not be read ({e}). Nothing was installed; this version \
              keeps running."
         )
+    })
+}
+
+/// `request` sent: its answer, or (no answer, or an error status) the update server unreachable, in words.
+async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response, String> {
+    request
+        .send()
+        .await
+        .and_then(|r| r.error_for_status())
+        .map_err(unreachable)
+}
+
+/// The body of `response`, at most `limit` bytes: a longer one is refused in `too_large`'s words, a broken
+/// one is the update server unreachable.
+async fn body(
+    response: &mut reqwest::Response,
+    limit: usize,
+    too_large: impl FnOnce() -> String,
+) -> Result<Vec<u8>, String> {
+    body_at_most(response, limit).await.map_err(|e| match e {
+        BodyError::TooLarge => too_large(),
+        BodyError::Broken(e) => unreachable(e),
     })
 }
 
@@ -169,33 +183,25 @@ pub async fn fetch(update: &Update) -> Result<Vec<u8>, String> {
 /// [`fetch`] with another limit (tests use a small one).
 pub async fn fetch_at_most(update: &Update, limit: usize) -> Result<Vec<u8>, String> {
     redline_agent::install_tls();
-    let too_large = || {
-        format!(
-            "The update was refused: the server sent more than {} MB, far more than any Redline. Nothing \
-             was installed; this version keeps running.",
-            limit >> 20
-        )
-    };
     let client = reqwest::Client::builder()
         .connect_timeout(std::time::Duration::from_secs(30))
         .read_timeout(DOWNLOAD_QUIET)
         .timeout(DOWNLOAD_TIME)
         .build()
         .map_err(unreachable)?;
-    let mut response = client
+    let request = client
         .get(update.download_url.clone())
         .headers(update.headers.clone())
-        .header(reqwest::header::ACCEPT, "application/octet-stream")
-        .send()
-        .await
-        .and_then(|r| r.error_for_status())
-        .map_err(unreachable)?;
-    let bytes = body_at_most(&mut response, limit)
-        .await
-        .map_err(|e| match e {
-            BodyError::TooLarge => too_large(),
-            BodyError::Broken(e) => unreachable(e),
-        })?;
+        .header(reqwest::header::ACCEPT, "application/octet-stream");
+    let mut response = send(request).await?;
+    let bytes = body(&mut response, limit, || {
+        format!(
+            "The update was refused: the server sent more than {} MB, far more than any Redline. Nothing \
+             was installed; this version keeps running.",
+            limit >> 20
+        )
+    })
+    .await?;
     update.verify(&bytes).map_err(|e| words(&e))?;
     Ok(bytes)
 }

@@ -17,6 +17,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+// The fields of who the resume is about: never changed without the user's confirmation.
+use redline_patch::policy::IDENTITY;
 use serde_json::Value;
 
 /// What the turns ask, in the words a user would.
@@ -29,16 +31,6 @@ const MESSAGES: [&str; 3] = [
 /// A turn's own limits (first token 60 s, silence 30 s, an unstreamed answer 5 min, 4 patch calls of two
 /// tries each) end it well before this; the test only stops a turn that never ends.
 const TURN_LIMIT: Duration = Duration::from_secs(15 * 60);
-
-/// The fields of who the resume is about: never changed without the user's confirmation.
-const IDENTITY: [&str; 6] = [
-    "/basics/name",
-    "/basics/email",
-    "/basics/phone",
-    "/basics/url",
-    "/basics/location",
-    "/basics/profiles",
-];
 
 /// llama.cpp's server on a free loopback port; stopped when dropped.
 struct LlamaServer {

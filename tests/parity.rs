@@ -10,32 +10,20 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-fn read(path: &str) -> String {
+fn read(path: impl AsRef<Path>) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
 }
 
-/// The engine's source files (one per group of operations).
-fn engine_sources() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src");
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
-        .map(|path| {
-            format!(
-                "crates/engine/src/{}",
-                path.file_name().unwrap().to_string_lossy()
-            )
-        })
-        .collect();
-    files.sort();
-    files
-}
-
-/// The public methods of `impl Engine` blocks in the engine's sources.
+/// The public methods of `impl Engine` blocks in the engine's sources (a file per group of operations).
 fn engine_operations() -> BTreeSet<String> {
     let mut ops = BTreeSet::new();
-    for file in engine_sources() {
+    let sources =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src"));
+    for entry in sources.unwrap() {
+        let file = entry.unwrap().path();
+        if file.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
         let mut inside = false;
         for line in read(&file).lines() {
             if line.starts_with("impl Engine {") {
@@ -203,8 +191,8 @@ fn every_engine_operation_is_reachable_from_both_front_doors_or_the_table_says_w
     }
 }
 
-/// A Tauri command as `src-tauri/commands.rs` declares it: its name, the arguments the window passes
-/// (camelCase, as Tauri takes them), and what it returns, in TypeScript's words.
+/// A Tauri command as `src-tauri/commands.rs` declares it: the arguments the window passes (camelCase, as
+/// Tauri takes them), and what it returns, in TypeScript's words.
 #[derive(Debug, PartialEq)]
 struct Signature {
     arguments: BTreeSet<String>,
@@ -233,7 +221,7 @@ fn typescript(rust: &str) -> String {
     let rust = rust.trim();
     if let Some(inner) = rust
         .strip_prefix("Result<")
-        .and_then(|r| r.strip_suffix(", IpcError>"))
+        .and_then(|r| r.strip_suffix(", Error>"))
     {
         return typescript(inner);
     }
@@ -259,35 +247,53 @@ fn typescript(rust: &str) -> String {
     }
 }
 
-/// Every `#[tauri::command]` in `src-tauri/commands.rs`.
+/// Every command `src-tauri/commands.rs` declares: each function written out with Tauri's attribute, and
+/// each line of its `engine_commands!` tables (`fn name(arguments) -> T = method(…);`).
 fn handler_signatures() -> std::collections::BTreeMap<String, Signature> {
     let source = read("src-tauri/commands.rs");
-    let mut found = std::collections::BTreeMap::new();
-    for item in source.split("#[tauri::command]").skip(1) {
-        let head = &item[..item.find('{').unwrap()];
-        let name_at = head.find("fn ").unwrap() + 3;
-        let name: String = head[name_at..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let open = head.find('(').unwrap();
-        let close = head.rfind(')').unwrap();
-        let arguments = head[open + 1..close]
-            .split(',')
-            .filter_map(|p| p.split_once(':'))
-            .filter(|(_, ty)| !ty.contains("State<") && !ty.contains("AppHandle<"))
-            .map(|(name, _)| camel(name.trim()))
-            .collect();
-        let returns = head[close + 1..].trim().strip_prefix("->").unwrap_or("()");
-        found.insert(
-            name,
-            Signature {
-                arguments,
-                returns: typescript(returns),
-            },
-        );
+    let written =
+        (source.split("#[tauri::command]").skip(1)).map(|item| &item[..item.find('{').unwrap()]);
+    let tabled = (source.split("engine_commands! {").skip(1))
+        .flat_map(|table| table[..table.find("\n}").unwrap()].split(';'))
+        .filter_map(|entry| entry.find("\n    fn ").map(|at| &entry[at..]))
+        .map(|head| &head[..head.find(" = ").unwrap()]);
+    written.chain(tabled).filter_map(signature).collect()
+}
+
+/// A command's name and signature, from its head: `… fn name<…>(arguments) -> T`; `None` for the
+/// template in `engine_commands!` itself (`fn $name`).
+fn signature(head: &str) -> Option<(String, Signature)> {
+    let name_at = head.find("fn ").unwrap() + 3;
+    let name: String = head[name_at..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if name.is_empty() {
+        return None;
     }
-    found
+    let open = head.find('(').unwrap();
+    // The parenthesis that closes the arguments (a type among them, or the one returned, may have its own).
+    let mut depth = 0;
+    let close = open
+        + head[open..]
+            .find(|c| {
+                depth += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            })
+            .unwrap();
+    let arguments = head[open + 1..close]
+        .split(',')
+        .filter_map(|p| p.split_once(':'))
+        .filter(|(_, ty)| !ty.contains("State<") && !ty.contains("AppHandle<"))
+        .map(|(name, _)| camel(name.trim()))
+        .collect();
+    let returns = head[close + 1..].trim().strip_prefix("->").unwrap_or("()");
+    let returns = typescript(returns);
+    Some((name, Signature { arguments, returns }))
 }
 
 /// Every `invoke<T>("name", { … })` in `ui/src/lib/backend.ts`.

@@ -184,6 +184,7 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
         stall: std::time::Duration::from_secs(3),
         job: None,
         review: false,
+        quotes_file: false,
     };
     let result = turn.run(&ask.message, &mut |_| {}).await;
     outcome.seconds = started.elapsed().as_secs_f64();

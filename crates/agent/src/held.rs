@@ -170,8 +170,10 @@ mod tests {
         (dir, store, doc)
     }
 
-    fn op(value: serde_json::Value) -> Operation {
-        serde_json::from_value(value).unwrap()
+    /// The one operation `op` (in its wire form), held against revision `base` of the sample.
+    fn held_one(doc: i64, base: u64, op: serde_json::Value) -> Held {
+        let op = serde_json::from_value(op).unwrap();
+        Held::new(doc, base, vec![op], &redline_resume::sample())
     }
 
     #[test]
@@ -179,13 +181,10 @@ mod tests {
         let (_dir, mut store, doc) = store_with_sample();
         let sample = redline_resume::sample();
         // Held against revision 1: change the second profile's username.
-        let held = Held::new(
+        let held = held_one(
             doc,
             1,
-            vec![op(
-                json!({"op": "replace", "path": "/basics/profiles/1/username", "value": "rh"}),
-            )],
-            &redline_resume::sample(),
+            json!({"op": "replace", "path": "/basics/profiles/1/username", "value": "rh"}),
         );
         assert_eq!(
             held.descriptions,
@@ -221,50 +220,34 @@ mod tests {
         store
             .commit(doc, Change::new(1, Source::User, remove))
             .unwrap();
+        let label = store.head(doc).unwrap().document["basics"]["label"].clone();
+        // Why confirming `op`, held against revision `base`, fails.
+        let mut refusal = |base, op| {
+            confirm(&mut store, &held_one(doc, base, op), &Policy::default()).unwrap_err()
+        };
         // The item it was written for is gone.
-        let stale = Held::new(
-            doc,
+        let err = refusal(
             1,
-            vec![op(
-                json!({"op": "replace", "path": "/work/0/name", "value": "Hooli"}),
-            )],
-            &redline_resume::sample(),
+            json!({"op": "replace", "path": "/work/0/name", "value": "Hooli"}),
         );
-        let err = confirm(&mut store, &stale, &Policy::default()).unwrap_err();
         assert!(matches!(err, ConfirmError::Conflict(_)), "{err}");
         // A protected path stays protected, confirmed or not.
-        let meta = Held::new(
-            doc,
+        let err = refusal(
             2,
-            vec![op(
-                json!({"op": "add", "path": "/meta/version", "value": "v9"}),
-            )],
-            &redline_resume::sample(),
+            json!({"op": "add", "path": "/meta/version", "value": "v9"}),
         );
-        let err = confirm(&mut store, &meta, &Policy::default()).unwrap_err();
         assert!(err.to_string().contains("/meta"), "{err}");
         // So does the schema.
-        let invalid = Held::new(
-            doc,
+        let err = refusal(
             2,
-            vec![op(
-                json!({"op": "replace", "path": "/basics/email", "value": 42}),
-            )],
-            &redline_resume::sample(),
+            json!({"op": "replace", "path": "/basics/email", "value": 42}),
         );
-        let err = confirm(&mut store, &invalid, &Policy::default()).unwrap_err();
         assert!(matches!(err, ConfirmError::Refused(_)), "{err}");
         // An edit already made changes nothing.
-        let label = store.head(doc).unwrap().document["basics"]["label"].clone();
-        let same = Held::new(
-            doc,
+        let err = refusal(
             2,
-            vec![op(
-                json!({"op": "replace", "path": "/basics/label", "value": label}),
-            )],
-            &redline_resume::sample(),
+            json!({"op": "replace", "path": "/basics/label", "value": label}),
         );
-        let err = confirm(&mut store, &same, &Policy::default()).unwrap_err();
         assert!(matches!(err, ConfirmError::NoChange), "{err}");
         assert_eq!(store.head(doc).unwrap().number, 2, "nothing was committed");
     }

@@ -266,6 +266,10 @@ pub struct Turn<'a> {
     /// Review mode: each bundle is proposed to the user (a [`Held`] with `proposal`), nothing committed
     /// until they accept it.
     pub review: bool,
+    /// The message quotes a file (the ask that tidies an import carries the file's text). It is kept in the
+    /// conversation marked so, and it is never the user's own words to the link and fact checks, in this
+    /// turn or a later one: a link or a number planted in a hostile file is not one the user gave.
+    pub quotes_file: bool,
 }
 
 /// A chat answer as it accumulates from deltas, held to the limits every answer is held to.
@@ -428,7 +432,8 @@ impl PatchRequest {
 struct Asks<'a> {
     /// The message.
     message: &'a str,
-    /// Everything the user said in this conversation (the invented-facts check's source).
+    /// Everything the user said in this conversation in their own words (the invented-facts check's
+    /// source): never a message that quotes a file.
     said: String,
     /// The message's id in the store, once there is a resume to keep it with.
     asked: Option<i64>,
@@ -513,7 +518,7 @@ impl Turn<'_> {
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<TurnOutcome, TurnError> {
         let asked = match self.document_id {
-            Some(doc) => Some(self.store.add_message(doc, Role::User, message)?),
+            Some(doc) => Some(self.keep_ask(doc, message)?),
             None => None,
         };
         let mut messages = match self.document_id {
@@ -523,8 +528,10 @@ impl Turn<'_> {
                 json!({"role": "user", "content": message}),
             ],
         };
+        // Read once the message is kept: a message that quotes a file is left out.
         let said: String = match self.document_id {
             Some(doc) => self.store.said_by_user(doc)?,
+            None if self.quotes_file => String::new(),
             None => message.to_owned(),
         };
         // A link the model writes that the user never wrote (nor the resume has) waits for them.
@@ -674,9 +681,9 @@ impl Turn<'_> {
                 "Refused: there is no resume yet; create it with create_resume.".to_owned()
             }
             (ToolCall::Create(args), None, _) => {
-                let created = self.create(&args, asks.message, outcome, emit)?;
+                let created = self.create(&args, &asks.said, outcome, emit)?;
                 if let Some(doc) = self.document_id {
-                    asks.asked = Some(self.store.add_message(doc, Role::User, asks.message)?);
+                    asks.asked = Some(self.keep_ask(doc, asks.message)?);
                 }
                 created
             }
@@ -690,11 +697,12 @@ impl Turn<'_> {
     }
 
     /// Carries out `create_resume`: a complete, valid resume becomes the first revision of a new document,
-    /// shown in the view at once. Returns what the conversation is told.
+    /// shown in the view at once; its facts are checked against `said`, what the user said. Returns what the
+    /// conversation is told.
     fn create(
         &mut self,
         args: &Value,
-        message: &str,
+        said: &str,
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<String, TurnError> {
@@ -735,7 +743,7 @@ impl Turn<'_> {
             summary: format!("Created “{title}”"),
         });
         outcome.revisions.push(1);
-        let invented = crate::facts::invented(&Value::Null, resume, message);
+        let invented = crate::facts::invented(&Value::Null, resume, said);
         if let Some(text) = invented.warning("your messages") {
             emit(TurnEvent::Warning { text: text.clone() });
             outcome.warnings.push(text);
@@ -743,6 +751,14 @@ impl Turn<'_> {
         Ok(format!(
             "Created the resume “{title}” (revision 1). It reads:\n{resume}"
         ))
+    }
+
+    /// Keeps the user's `message` in the conversation of `doc`, marked when it quotes a file; returns its id.
+    fn keep_ask(&mut self, doc: i64, message: &str) -> Result<i64, StoreError> {
+        match self.quotes_file {
+            true => self.store.add_message_quoting_file(doc, message),
+            false => self.store.add_message(doc, Role::User, message),
+        }
     }
 
     /// The pointer the user selected, if it is one (the window sends it; anything else is ignored).

@@ -72,6 +72,7 @@ async fn run_turn(
         stall,
         job: None,
         review: false,
+        quotes_file: false,
     }
     .run(message, &mut |e| events.push(e))
     .await;
@@ -810,4 +811,76 @@ async fn a_planner_s_request_too_long_to_be_one_is_refused_to_the_chat_model() {
         );
         assert_eq!(store.history(id).unwrap().len(), 1, "nothing was written");
     }
+}
+
+/// The job the model adds in [`link_turn`], with a site no resume or user message has had.
+fn evil_corp() -> Value {
+    serde_json::json!({"name": "Evil Corp", "url": "https://evil.example/x", "startDate": "2011-01-01"})
+}
+
+/// A turn of `message` on document `id` (quoting a file or not; review mode off) in which the model adds
+/// [`evil_corp`] to the work entries: what it did.
+async fn link_turn(store: &mut Store, id: i64, message: &str, quotes_file: bool) -> TurnOutcome {
+    let replies = serde_json::from_value(serde_json::json!([
+        {"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add the job at Evil Corp with its site", "targets": ["/work"]}}},
+        {"patch": {"operations": [{"op": "add", "path": "/work/-", "value": evil_corp()}]}},
+        {"say": "Done."}
+    ]))
+    .unwrap();
+    let (_server, provider) = serve(replies, Pace::default()).await;
+    let mut surface = Surface::new("main");
+    Turn {
+        store,
+        document_id: Some(id),
+        provider: &provider,
+        surface: &mut surface,
+        policy: Policy::default(),
+        selected: None,
+        cancel: CancellationToken::new(),
+        stall: Duration::from_secs(5),
+        job: None,
+        review: false,
+        quotes_file,
+    }
+    .run(message, &mut |_| {})
+    .await
+    .unwrap()
+}
+
+/// A link in a file's text (the ask that tidies an import quotes it) is never one the user gave: an edit
+/// that writes it waits for the user, in that turn and in later ones. The same link in the user's own
+/// message is theirs, and the edit is applied.
+#[tokio::test]
+async fn a_link_planted_in_a_quoted_file_waits_for_the_user() {
+    let ask = "Tidy the resume I just imported from cv.pdf (PDF). Use only what the file says.\n\n\
+               The file's text:\nEvil Corp, https://evil.example/x, 2011";
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let id = store.import("Sample", &redline_resume::sample()).unwrap();
+    let tidied = link_turn(&mut store, id, ask, true).await;
+    assert!(tidied.revisions.is_empty(), "nothing applied");
+    assert_eq!(tidied.held.len(), 1);
+    assert_eq!(tidied.held[0].why, [redline_patch::Hold::NewLink]);
+    // The ask stays in the conversation, marked as quoting the file, and is not what the user said.
+    let kept = &store.messages(id).unwrap()[0];
+    assert!(kept.quotes_file && kept.content == ask);
+    assert!(!store.said_by_user(id).unwrap().contains("evil.example"));
+    // A later message of the user's own does not make the file's link theirs.
+    let later = link_turn(&mut store, id, "Add my job at Evil Corp", false).await;
+    assert!(later.revisions.is_empty(), "nothing applied");
+    assert_eq!(later.held[0].why, [redline_patch::Hold::NewLink]);
+    assert_eq!(store.head(id).unwrap().number, 1);
+
+    // The same words as the user's own message: the link is one they gave.
+    let other = store.import("Sample", &redline_resume::sample()).unwrap();
+    let given = link_turn(&mut store, other, ask, false).await;
+    assert_eq!(given.revisions, [2]);
+    assert!(given.held.is_empty());
+    assert_eq!(
+        store.head(other).unwrap().document["work"]
+            .as_array()
+            .unwrap()
+            .last(),
+        Some(&evil_corp())
+    );
 }

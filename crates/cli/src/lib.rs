@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand};
-use redline_engine::ipc::{ErrorKind, IpcError};
 use redline_engine::{DATA_DIR_ENV, Format, Page, Template};
+use redline_engine::{Error, ErrorKind};
 
 mod cmd;
 
@@ -370,27 +370,7 @@ enum ProviderAction {
         json: bool,
     },
     /// Change the saved provider; what is not given stays as it is.
-    Set {
-        /// openai, ollama, lmstudio, llamacpp or custom (a preset brings its usual base URL).
-        #[arg(long, value_name = "NAME")]
-        preset: Option<String>,
-        /// An OpenAI-compatible base URL.
-        #[arg(long, value_name = "URL")]
-        base_url: Option<String>,
-        /// The chat model.
-        #[arg(long, value_name = "M")]
-        model: Option<String>,
-        /// The patch model.
-        #[arg(long, value_name = "M")]
-        patch_model: Option<String>,
-        /// How long to wait for a model's first token, in seconds (default 60; a slow local model on a
-        /// long resume may need more).
-        #[arg(long, value_name = "SECONDS")]
-        first_token_timeout: Option<u64>,
-        /// How long a model's answer may go quiet once it has started, in seconds (default 30).
-        #[arg(long, value_name = "SECONDS")]
-        idle_timeout: Option<u64>,
-    },
+    Set(ProviderSet),
     /// Test the connection: the server's model list, one tiny request to each model, and how the patch
     /// model gives JSON. Exits 0 only when both models answer.
     Test {
@@ -398,6 +378,44 @@ enum ProviderAction {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `redline provider set`'s flags: the engine's [`redline_engine::provider::ProviderChange`], read from
+/// the command line.
+#[derive(Debug, clap::Args)]
+struct ProviderSet {
+    /// openai, ollama, lmstudio, llamacpp or custom (a preset brings its usual base URL).
+    #[arg(long, value_name = "NAME")]
+    preset: Option<String>,
+    /// An OpenAI-compatible base URL.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// The chat model.
+    #[arg(long, value_name = "M")]
+    model: Option<String>,
+    /// The patch model.
+    #[arg(long, value_name = "M")]
+    patch_model: Option<String>,
+    /// How long to wait for a model's first token, in seconds (default 60; a slow local model on a
+    /// long resume may need more).
+    #[arg(long, value_name = "SECONDS")]
+    first_token_timeout: Option<u64>,
+    /// How long a model's answer may go quiet once it has started, in seconds (default 30).
+    #[arg(long, value_name = "SECONDS")]
+    idle_timeout: Option<u64>,
+}
+
+impl From<ProviderSet> for redline_engine::provider::ProviderChange {
+    fn from(flags: ProviderSet) -> Self {
+        Self {
+            preset: flags.preset,
+            base_url: flags.base_url,
+            model: flags.model,
+            patch_model: flags.patch_model,
+            first_token_timeout: flags.first_token_timeout,
+            idle_timeout: flags.idle_timeout,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -461,23 +479,14 @@ pub enum Exit {
 }
 
 impl Exit {
-    /// The exit status for `error`, from the first error in its chain whose kind is known.
+    /// The exit status for `error`, from the first error in its chain that is the engine's (a kind and a
+    /// sentence).
     pub fn of(error: &anyhow::Error) -> Exit {
-        for cause in error.chain() {
-            if let Some(failure) = cause.downcast_ref::<Failure>() {
-                return failure.exit;
-            }
-            if let Some(kind) = kind_of(cause) {
-                return Exit::from(kind);
-            }
-        }
-        Exit::Failed
+        error
+            .chain()
+            .find_map(|cause| cause.downcast_ref::<Error>())
+            .map_or(Exit::Failed, |e| Exit::from(e.kind))
     }
-}
-
-/// The kind of `cause`, if it is the engine's error (a kind and a sentence).
-fn kind_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorKind> {
-    cause.downcast_ref::<IpcError>().map(|e| e.kind)
 }
 
 impl From<ErrorKind> for Exit {
@@ -492,27 +501,10 @@ impl From<ErrorKind> for Exit {
     }
 }
 
-/// A failure worded here, with its exit status.
-#[derive(Debug)]
-pub struct Failure {
-    pub message: String,
-    pub exit: Exit,
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Failure {}
-
-/// An error saying `message`, exiting with `exit`.
-pub fn fail(exit: Exit, message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(Failure {
-        message: message.into(),
-        exit,
-    })
+/// A failure worded here: the engine's error of `kind` saying `message`, which exits with its kind's
+/// status.
+pub fn fail(kind: ErrorKind, message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Error::new(kind, message))
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -532,7 +524,7 @@ fn run(cli: Cli) -> Result<()> {
     };
     let data_dir = redline_engine::resolve_data_dir(cli.data_dir).ok_or_else(|| {
         fail(
-            Exit::NotConfigured,
+            ErrorKind::NotConfigured,
             "cannot tell where your data folder is; pass --data-dir DIR or set REDLINE_DATA_DIR",
         )
     })?;

@@ -2,20 +2,23 @@
 //! provider and the command's own server and models on top, every event handed out as the agent said it
 //! (`redline chat --json` prints them as they are), and how it ended told with the revisions it committed,
 //! each in words. Review mode and a tailored copy's posting hold as in the window, whose turns run on the
-//! resume on screen (`lib.rs`). Also the demo on the command line, and the evals' setup and asks.
+//! resume on screen (`lib.rs`). Also the tidy after an import (`redline import --tidy`), the demo on the
+//! command line, and the evals' setup and asks.
 
 use std::time::Duration;
 
-use redline_agent::{ProviderConfig, Turn, TurnOutcome};
-use redline_patch::{Policy, Surface};
+use redline_agent::{ProviderConfig, TurnOutcome};
+use redline_patch::Surface;
 use tokio_util::sync::CancellationToken;
 
 pub use redline_agent::eval::{Ask as EvalAsk, Outcome as EvalOutcome, Suite, Totals};
 pub use redline_agent::{Learned, TurnEvent};
 
 use super::Engine;
-use crate::ipc::{ErrorKind, IpcError};
+use crate::error::{Error, ErrorKind};
+use crate::ipc::TidySource;
 use crate::settings;
+use crate::turn::TurnAsk;
 
 /// The server and models a command asks for over the saved provider (its flags, or the environment's
 /// `REDLINE_BASE_URL`, `REDLINE_MODEL`, `REDLINE_PATCH_MODEL`).
@@ -35,8 +38,6 @@ pub struct ChatAsk {
     pub document: Option<i64>,
     /// The server and models, over the saved provider.
     pub server: ServerChoice,
-    /// Every edit waits for the user, whatever review mode says (a tidy after an import).
-    pub always_review: bool,
 }
 
 /// How a turn ended: the resume it worked on and its head revision now, and what it did (with each
@@ -46,7 +47,7 @@ pub struct ChatAsk {
 pub struct TurnEnd {
     pub document: Option<i64>,
     pub head: u64,
-    pub result: Result<TurnOutcome, IpcError>,
+    pub result: Result<TurnOutcome, Error>,
     /// Each revision the turn committed, in order, with its operations in words.
     pub in_words: Vec<(u64, Vec<String>)>,
 }
@@ -58,9 +59,26 @@ impl Engine {
         &self,
         ask: ChatAsk,
         emit: &mut (dyn FnMut(&TurnEvent) + Send),
-    ) -> Result<TurnEnd, IpcError> {
+    ) -> Result<TurnEnd, Error> {
         let config = self.configured_with(ask.server).await?;
-        self.chat_with(config, &ask.message, ask.document, ask.always_review, emit)
+        self.chat_with(config, TurnAsk::own(&ask.message), ask.document, emit)
+            .await
+    }
+
+    /// Tidies `document`, just imported from the file `source` describes, with the model and `server`
+    /// (`redline import --tidy`), as [`Engine::tidy`] does in the window: every edit waits for the user
+    /// whatever review mode says, and the ask, which quotes the file, is kept marked so: the file's text is
+    /// never the user's own words to the link and fact checks.
+    pub async fn tidy_chat(
+        &self,
+        document: i64,
+        source: &TidySource,
+        server: ServerChoice,
+        emit: &mut (dyn FnMut(&TurnEvent) + Send),
+    ) -> Result<TurnEnd, Error> {
+        let config = self.configured_with(server).await?;
+        let ask = crate::tidy::ask(source);
+        self.chat_with(config, TurnAsk::tidy(&ask), Some(document), emit)
             .await
     }
 
@@ -70,7 +88,7 @@ impl Engine {
         &self,
         started: impl FnOnce(i64, &str),
         emit: &mut (dyn FnMut(&TurnEvent) + Send),
-    ) -> Result<TurnEnd, IpcError> {
+    ) -> Result<TurnEnd, Error> {
         let fixture = redline_agent::fixtures::demo();
         let doc = {
             let mut open = self.open()?.lock().await;
@@ -80,7 +98,7 @@ impl Engine {
         let (server, config) =
             crate::turn::demo_server(&fixture, Duration::from_millis(12)).await?;
         let end = self
-            .chat_with(config, &fixture.message, Some(doc), false, emit)
+            .chat_with(config, TurnAsk::own(&fixture.message), Some(doc), emit)
             .await;
         drop(server);
         end
@@ -91,7 +109,7 @@ impl Engine {
     pub async fn eval_setup(
         &self,
         server: ServerChoice,
-    ) -> Result<(ProviderConfig, Learned), IpcError> {
+    ) -> Result<(ProviderConfig, Learned), Error> {
         let config = self.configured_with(server).await?;
         let mut open = self.open()?.lock().await;
         if let Some(learned) = redline_agent::settings::learned(&open.store, &config.base_url)? {
@@ -105,7 +123,7 @@ impl Engine {
                 .problem
                 .or(report.patch.problem)
                 .unwrap_or_default();
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Unreachable,
                 format!("the server does not answer as a model server should: {problem}"),
             ));
@@ -121,15 +139,15 @@ impl Engine {
         config: &ProviderConfig,
         learned: &Learned,
         ask: &EvalAsk,
-    ) -> Result<EvalOutcome, IpcError> {
+    ) -> Result<EvalOutcome, Error> {
         let dir =
-            tempfile::tempdir().map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
+            tempfile::tempdir().map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
         Ok(redline_agent::eval::run(config, learned, ask, dir.path()).await)
     }
 
     /// The saved provider with the environment and then `server` on top, its problems in the agent's own
     /// words.
-    async fn configured_with(&self, server: ServerChoice) -> Result<ProviderConfig, IpcError> {
+    async fn configured_with(&self, server: ServerChoice) -> Result<ProviderConfig, Error> {
         let open = self.open()?.lock().await;
         let ServerChoice {
             base_url,
@@ -142,44 +160,28 @@ impl Engine {
             self.keychain.as_ref(),
             |settings| settings.choose(base_url, model, patch_model),
         )
-        .map_err(|e| IpcError::new(e.kind(), e.to_string()))
+        .map_err(|e| Error::new(e.kind(), e.to_string()))
     }
 
-    /// Runs one turn for `message` on `document` with `config`, as [`Engine::chat`] says.
+    /// Runs one turn for `ask` on `document` with `config`, as [`Engine::chat`] says.
     async fn chat_with(
         &self,
         config: ProviderConfig,
-        message: &str,
+        ask: TurnAsk<'_>,
         document: Option<i64>,
-        always_review: bool,
         emit: &mut (dyn FnMut(&TurnEvent) + Send),
-    ) -> Result<TurnEnd, IpcError> {
+    ) -> Result<TurnEnd, Error> {
         let cancel = CancellationToken::new();
         let _running = crate::Running::start(&self.running, cancel.clone());
         let mut open = self.open()?.lock().await;
         let store = &mut open.store;
         let provider = redline_agent::settings::provider(store, config)?;
-        // As in the window: review mode holds every edit, and a tailored copy shows the model its posting.
-        let review = always_review || settings::review_mode(store)?;
-        let job = match document {
-            Some(id) => settings::job_of(store, id)?,
-            None => None,
-        };
         let mut surface = Surface::new("cli");
-        let result = Turn {
-            store: &mut *store,
-            document_id: document,
-            provider: &provider,
-            surface: &mut surface,
-            policy: Policy::default(),
-            selected: None,
-            cancel,
-            stall: Duration::from_secs(3),
-            job,
-            review,
-        }
-        .run(message, &mut |event| emit(&event))
-        .await;
+        let message = ask.message;
+        let result = ask
+            .turn(&mut *store, document, &mut surface, &provider, cancel)?
+            .run(message, &mut |event| emit(&event))
+            .await;
         // What the server was found to take is kept for the next run (a failure costs one refused request
         // next time, not this turn).
         if let Err(e) = redline_agent::settings::remember(store, &provider, false) {
@@ -205,7 +207,7 @@ impl Engine {
                 }
                 Ok(outcome)
             }
-            Err(e) => Err(IpcError::from(e)),
+            Err(e) => Err(Error::from(e)),
         };
         Ok(TurnEnd {
             document,
@@ -221,7 +223,7 @@ fn described(
     store: &redline_store::Store,
     document: Option<i64>,
     n: u64,
-) -> Result<Vec<String>, IpcError> {
+) -> Result<Vec<String>, Error> {
     let Some(doc) = document else {
         return Ok(Vec::new());
     };

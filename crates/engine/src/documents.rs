@@ -8,9 +8,10 @@ use redline_store::{Committed, Source, Store};
 use serde_json::Value;
 
 use super::{Engine, Open};
+use crate::error::{Error, ErrorKind};
 use crate::ipc::{
-    CoverageTerm, DocState, DocumentRow, ErrorKind, HistoryPage, HistoryQuery, HistoryRow,
-    ImportDone, ImportPreview, IpcError, RevisionView, TailorView, TurnMessage, WordsChange,
+    CoverageTerm, DocState, DocumentRow, Emit, HistoryPage, HistoryQuery, HistoryRow, ImportDone,
+    ImportPreview, RevisionView, TailorView, TurnMessage, WordsChange,
 };
 use crate::settings::{self, Kept, drop_held, held_of, job_of, review_mode};
 
@@ -42,7 +43,7 @@ const MAX_HISTORY_WORDS: usize = 200;
 
 impl Engine {
     /// Every resume that is not deleted, most recently changed first.
-    pub async fn documents(&self) -> Result<Vec<DocumentRow>, IpcError> {
+    pub async fn documents(&self) -> Result<Vec<DocumentRow>, Error> {
         let open = self.open()?.lock().await;
         let list = open.store.list()?;
         let demo = redline_agent::fixtures::demo_copy(&open.store)?;
@@ -71,7 +72,7 @@ impl Engine {
 
     /// The resumes as the command line lists them, most recently changed first: each with the name in it
     /// and, for one that cannot be read back, why; with `deleted`, the deleted ones instead.
-    pub async fn list(&self, deleted: bool) -> Result<Vec<Listed>, IpcError> {
+    pub async fn list(&self, deleted: bool) -> Result<Vec<Listed>, Error> {
         let mut open = self.open()?.lock().await;
         let documents = match deleted {
             true => open.store.list_deleted()?,
@@ -101,7 +102,7 @@ impl Engine {
 
     /// The resume a command names, checked to exist; with none named, the current one (the sample, brought
     /// in, when there is none yet).
-    pub async fn resolve(&self, doc: Option<i64>) -> Result<i64, IpcError> {
+    pub async fn resolve(&self, doc: Option<i64>) -> Result<i64, Error> {
         let mut open = self.open()?.lock().await;
         Ok(match doc {
             Some(id) => open.store.document(id)?.id,
@@ -120,7 +121,7 @@ impl Engine {
         doc: i64,
         revision: Option<u64>,
         title: &str,
-    ) -> Result<Variant, IpcError> {
+    ) -> Result<Variant, Error> {
         let mut open = self.open()?.lock().await;
         let revision = match revision {
             Some(n) => n,
@@ -139,7 +140,7 @@ impl Engine {
 
     /// Deletes resume `id` softly, as the command line does: nothing takes its place (the window's
     /// [`Engine::delete`] opens the next one).
-    pub async fn delete_only(&self, id: i64) -> Result<(), IpcError> {
+    pub async fn delete_only(&self, id: i64) -> Result<(), Error> {
         self.idle()?;
         let mut open = self.open()?.lock().await;
         open.store.delete(id)?;
@@ -147,14 +148,14 @@ impl Engine {
     }
 
     /// The resume on screen: which, its revision, and what Undo and Redo would do.
-    pub async fn state(&self) -> Result<DocState, IpcError> {
+    pub async fn state(&self) -> Result<DocState, Error> {
         let open = self.open()?.lock().await;
         doc_state(&open)
     }
 
     /// Works on resume `id` from now on, without opening it in the window or making it the one the next
     /// start opens (the command line's `--doc ID`).
-    pub async fn use_document(&self, id: i64) -> Result<DocState, IpcError> {
+    pub async fn use_document(&self, id: i64) -> Result<DocState, Error> {
         let mut open = self.open()?.lock().await;
         open.store.head(id)?;
         open.document_id = id;
@@ -162,21 +163,13 @@ impl Engine {
     }
 
     /// Opens resume `id` in the window (it stays the one opened across restarts).
-    pub async fn switch(
-        &self,
-        id: i64,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+    pub async fn switch(&self, id: i64, emit: Emit<'_>) -> Result<DocState, Error> {
         let mut open = self.editing().await?;
         show(&mut open, id, emit)
     }
 
     /// A new resume — blank, or a copy of the sample — opened in the window.
-    pub async fn new_document(
-        &self,
-        from_sample: bool,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+    pub async fn new_document(&self, from_sample: bool, emit: Emit<'_>) -> Result<DocState, Error> {
         let mut open = self.editing().await?;
         let (title, document) = if from_sample {
             redline_resume::first_resume()
@@ -196,8 +189,8 @@ impl Engine {
     pub async fn import(
         &self,
         path: &std::path::Path,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<ImportDone, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<ImportDone, Error> {
         self.idle()?;
         let imported = read_import_off_thread(path).await?;
         let title = redline_resume::title_of(&imported.document);
@@ -205,7 +198,7 @@ impl Engine {
         let id = open.store.import(&title, &imported.document)?;
         Ok(ImportDone {
             state: show(&mut open, id, emit)?,
-            format: imported.format.label().to_owned(),
+            format: imported.format,
             unplaced: imported.unplaced,
         })
     }
@@ -215,10 +208,10 @@ impl Engine {
     pub async fn open_file(
         &self,
         path: &std::path::Path,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<Option<ImportPreview>, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<Option<ImportPreview>, Error> {
         let preview = self.preview_import(path).await?;
-        if preview.format == redline_import::Format::Json.label() {
+        if preview.format == redline_import::Format::Json {
             self.import(path, emit).await?;
             return Ok(None);
         }
@@ -227,7 +220,7 @@ impl Engine {
 
     /// Reads the file at `path` as [`Engine::import`] does, and writes nothing: what the import review
     /// shows. A file that cannot be read is refused in words.
-    pub async fn preview_import(&self, path: &std::path::Path) -> Result<ImportPreview, IpcError> {
+    pub async fn preview_import(&self, path: &std::path::Path) -> Result<ImportPreview, Error> {
         let imported = read_import_off_thread(path).await?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
@@ -235,7 +228,7 @@ impl Engine {
         );
         Ok(ImportPreview {
             name,
-            format: imported.format.label().to_owned(),
+            format: imported.format,
             document: imported.document,
             lines: imported.lines,
             unplaced: imported.unplaced,
@@ -248,28 +241,24 @@ impl Engine {
     pub async fn import_reviewed(
         &self,
         document: serde_json::Value,
-        format: &str,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<ImportDone, IpcError> {
+        format: redline_import::Format,
+        emit: Emit<'_>,
+    ) -> Result<ImportDone, Error> {
         self.idle()?;
         redline_import::reviewed(&document)
-            .map_err(|e| IpcError::new(ErrorKind::Invalid, e.to_string()))?;
+            .map_err(|e| Error::new(ErrorKind::Invalid, e.to_string()))?;
         let title = redline_resume::title_of(&document);
         let mut open = self.open()?.lock().await;
         let id = open.store.import(&title, &document)?;
         Ok(ImportDone {
             state: show(&mut open, id, emit)?,
-            format: format.chars().take(80).collect(),
+            format,
             unplaced: Vec::new(),
         })
     }
 
     /// A copy of resume `id` at its head, with its own history from there (a variant), opened.
-    pub async fn duplicate(
-        &self,
-        id: i64,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+    pub async fn duplicate(&self, id: i64, emit: Emit<'_>) -> Result<DocState, Error> {
         let mut open = self.editing().await?;
         let from = open.store.document(id)?;
         let title = format!("{} (copy)", from.title);
@@ -279,10 +268,10 @@ impl Engine {
 
     /// Gives resume `id` a new title (trimmed; not empty); the title as kept (cut to the longest a title
     /// may be).
-    pub async fn rename(&self, id: i64, title: &str) -> Result<String, IpcError> {
+    pub async fn rename(&self, id: i64, title: &str) -> Result<String, Error> {
         let title = title.trim();
         if title.is_empty() {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Invalid,
                 "a resume needs a title: type one, or press Escape to keep the old one",
             ));
@@ -294,11 +283,7 @@ impl Engine {
 
     /// Deletes resume `id` softly (it can be brought back with [`Engine::undelete`]). The one on screen
     /// is replaced by the next in the list, or a new blank one when it was the last.
-    pub async fn delete(
-        &self,
-        id: i64,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+    pub async fn delete(&self, id: i64, emit: Emit<'_>) -> Result<DocState, Error> {
         let mut open = self.editing().await?;
         open.store.delete(id)?;
         if id != open.document_id {
@@ -317,34 +302,24 @@ impl Engine {
     }
 
     /// Brings a deleted resume back (the Undo of a delete).
-    pub async fn undelete(&self, id: i64) -> Result<(), IpcError> {
+    pub async fn undelete(&self, id: i64) -> Result<(), Error> {
         let mut open = self.open()?.lock().await;
         open.store.undelete(id)?;
         Ok(())
     }
 
     /// Takes back the latest change to the resume on screen, as a new revision.
-    pub async fn undo(
-        &self,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+    pub async fn undo(&self, emit: Emit<'_>) -> Result<DocState, Error> {
         self.change(emit, |store, id| store.undo(id)).await
     }
 
     /// Applies again the change undone last.
-    pub async fn redo(
-        &self,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+    pub async fn redo(&self, emit: Emit<'_>) -> Result<DocState, Error> {
         self.change(emit, |store, id| store.redo(id)).await
     }
 
     /// Makes the resume on screen read as it did at revision `number`, as a new revision.
-    pub async fn restore(
-        &self,
-        number: u64,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+    pub async fn restore(&self, number: u64, emit: Emit<'_>) -> Result<DocState, Error> {
         self.change(emit, |store, id| store.restore(id, number))
             .await
     }
@@ -357,11 +332,11 @@ impl Engine {
         &self,
         base: u64,
         ops: Vec<Operation>,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<DocState, Error> {
         self.idle()?;
         if ops.is_empty() || ops.len() > Policy::default().max_operations {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Invalid,
                 "an edit in the view carries one change or a few",
             ));
@@ -381,11 +356,11 @@ impl Engine {
         &self,
         base: u64,
         change: WordsChange,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<DocState, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<DocState, Error> {
         use redline_resume::words::{self, MAX_HEADING_CHARS, SECTIONS};
         self.idle()?;
-        let invalid = |m: String| IpcError::new(ErrorKind::Invalid, m);
+        let invalid = |m: String| Error::new(ErrorKind::Invalid, m);
         let (key, value, summary) = match change {
             WordsChange::Language { tag } => {
                 let value = match tag.as_deref().map(str::trim) {
@@ -453,21 +428,17 @@ impl Engine {
 
     /// A copy of the resume on screen tailored to the job `posting`: a variant with its own history,
     /// linked to the posting, opened; with the report of the posting's terms it has and lacks.
-    pub async fn tailor(
-        &self,
-        posting: &str,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<TailorView, IpcError> {
+    pub async fn tailor(&self, posting: &str, emit: Emit<'_>) -> Result<TailorView, Error> {
         self.idle()?;
         let posting = posting.trim();
         if posting.is_empty() {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Invalid,
                 "paste the job posting first: its text is what the copy is tailored to",
             ));
         }
         if posting.len() > redline_resume::coverage::MAX_DESCRIPTION_BYTES {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Invalid,
                 format!(
                     "that is {} KB, longer than any job posting (at most {} KB): paste the posting alone",
@@ -485,7 +456,7 @@ impl Engine {
         settings::set(&mut open.store, Kept::Job(copy), posting)?;
         show(&mut open, copy, emit)?;
         tailoring(&open)?.ok_or_else(|| {
-            IpcError::new(
+            Error::new(
                 ErrorKind::Internal,
                 "the tailored copy lost its job posting",
             )
@@ -493,38 +464,38 @@ impl Engine {
     }
 
     /// The tailoring report of the resume on screen, if it is a tailored copy.
-    pub async fn tailoring(&self) -> Result<Option<TailorView>, IpcError> {
+    pub async fn tailoring(&self) -> Result<Option<TailorView>, Error> {
         let open = self.open()?.lock().await;
         tailoring(&open)
     }
 
     /// Whether review mode is on.
-    pub async fn review(&self) -> Result<bool, IpcError> {
+    pub async fn review(&self) -> Result<bool, Error> {
         let open = self.open()?.lock().await;
         review_mode(&open.store)
     }
 
     /// Turns review mode on or off.
-    pub async fn set_review(&self, on: bool) -> Result<bool, IpcError> {
+    pub async fn set_review(&self, on: bool) -> Result<bool, Error> {
         let mut open = self.open()?.lock().await;
         settings::set_review_mode(&mut open.store, on)?;
         review_mode(&open.store)
     }
 
     /// The edits held for the user's confirmation on the resume on screen, oldest first.
-    pub async fn held(&self) -> Result<Vec<redline_agent::Held>, IpcError> {
+    pub async fn held(&self) -> Result<Vec<redline_agent::Held>, Error> {
         let open = self.open()?.lock().await;
         held_of(&open.store, open.document_id)
     }
 
     /// The user discarded edits that were held for them: they are not offered again.
-    pub async fn discard_held(&self, held: &redline_agent::Held) -> Result<(), IpcError> {
+    pub async fn discard_held(&self, held: &redline_agent::Held) -> Result<(), Error> {
         let mut open = self.open()?.lock().await;
         drop_held(&mut open.store, held)
     }
 
     /// A page of the history of the resume on screen, newest first (see [`HistoryQuery`]).
-    pub async fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, IpcError> {
+    pub async fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, Error> {
         let open = self.open()?.lock().await;
         let limit = query
             .limit
@@ -555,7 +526,7 @@ impl Engine {
     }
 
     /// The resume on screen as it was at revision `number`, and what that revision changed, in words.
-    pub async fn revision(&self, number: u64) -> Result<RevisionView, IpcError> {
+    pub async fn revision(&self, number: u64) -> Result<RevisionView, Error> {
         let open = self.open()?.lock().await;
         let id = open.document_id;
         let document = open.store.checkout(id, number)?.document;
@@ -588,9 +559,9 @@ impl Engine {
     /// A change to the resume on screen made by `act` on the store; the view gets its operations.
     async fn change(
         &self,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
+        emit: Emit<'_>,
         act: impl FnOnce(&mut Store, i64) -> Result<Committed, redline_store::StoreError>,
-    ) -> Result<DocState, IpcError> {
+    ) -> Result<DocState, Error> {
         let mut open = self.editing().await?;
         let Open {
             store,
@@ -608,20 +579,20 @@ impl Engine {
     }
 
     /// The open store, to change: refused while a turn runs (Stop it first).
-    pub(crate) async fn editing(&self) -> Result<tokio::sync::MutexGuard<'_, Open>, IpcError> {
+    pub(crate) async fn editing(&self) -> Result<tokio::sync::MutexGuard<'_, Open>, Error> {
         self.idle()?;
         Ok(self.open()?.lock().await)
     }
 
     /// Refuses to change documents while a turn runs (Stop it first).
-    pub(crate) fn idle(&self) -> Result<(), IpcError> {
+    pub(crate) fn idle(&self) -> Result<(), Error> {
         match self
             .running
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .is_some()
         {
-            true => Err(IpcError::new(
+            true => Err(Error::new(
                 ErrorKind::Conflict,
                 "the model is still editing this resume: wait for it, or press Stop",
             )),
@@ -631,11 +602,7 @@ impl Engine {
 }
 
 /// Opens document `id` on the window's surface and remembers it as the current one.
-fn show(
-    open: &mut Open,
-    id: i64,
-    emit: &mut (dyn FnMut(TurnMessage) + Send),
-) -> Result<DocState, IpcError> {
+fn show(open: &mut Open, id: i64, emit: Emit<'_>) -> Result<DocState, Error> {
     let head = open.store.head(id)?;
     if redline_agent::fixtures::demo_copy(&open.store)? != Some(id) {
         open.store.set_current(id)?;
@@ -657,7 +624,7 @@ fn headline(posting: &str) -> String {
     redline_resume::shorten(line, 60)
 }
 
-fn tailoring(open: &Open) -> Result<Option<TailorView>, IpcError> {
+fn tailoring(open: &Open) -> Result<Option<TailorView>, Error> {
     let id = open.document_id;
     let Some(posting) = job_of(&open.store, id)? else {
         return Ok(None);
@@ -703,8 +670,8 @@ fn commit_yours(
     ops: &[Operation],
     policy: &Policy,
     summary: String,
-    emit: &mut (dyn FnMut(TurnMessage) + Send),
-) -> Result<DocState, IpcError> {
+    emit: Emit<'_>,
+) -> Result<DocState, Error> {
     let Open {
         store,
         document_id,
@@ -765,11 +732,11 @@ fn meta_ops(document: &Value, key: &[String], value: Option<Value>) -> Vec<Opera
     }]
 }
 
-fn doc_state(open: &Open) -> Result<DocState, IpcError> {
+fn doc_state(open: &Open) -> Result<DocState, Error> {
     let id = open.document_id;
     let record = open.store.document(id)?;
     let tops = open.store.tops(id)?;
-    let summary_of = |n: Option<u64>| -> Result<Option<String>, IpcError> {
+    let summary_of = |n: Option<u64>| -> Result<Option<String>, Error> {
         Ok(match n {
             Some(n) => Some(crate::revision_in_words(&open.store, id, n)?.summary),
             None => None,
@@ -786,14 +753,12 @@ fn doc_state(open: &Open) -> Result<DocState, IpcError> {
 }
 
 /// [`read_import`] off the async threads: a PDF's reading can take a moment (a second for a long one).
-async fn read_import_off_thread(
-    path: &std::path::Path,
-) -> Result<redline_import::Imported, IpcError> {
+async fn read_import_off_thread(path: &std::path::Path) -> Result<redline_import::Imported, Error> {
     let path = path.to_owned();
     tokio::task::spawn_blocking(move || read_import(&path))
         .await
-        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?
-        .map_err(|e| IpcError::new(ErrorKind::Invalid, e))
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
+        .map_err(|e| Error::new(ErrorKind::Invalid, e))
 }
 
 /// The file at `path` read as a resume by `redline_import`, at most its size limit; the error in words,
@@ -838,7 +803,6 @@ fn read_import(path: &std::path::Path) -> Result<redline_import::Imported, Strin
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
 
     use redline_patch::{Hold, SurfaceUpdate};
     use redline_store::{Change, Source};
@@ -847,10 +811,7 @@ mod tests {
     use super::*;
 
     fn engine(dir: &std::path::Path) -> Engine {
-        Engine::start_with(
-            Some(dir.to_owned()),
-            Arc::new(redline_agent::MemoryKeychain::default()),
-        )
+        Engine::in_test_folder(dir)
     }
 
     /// An engine whose saved provider is a replay server answering with `replies` (a JSON array of
@@ -970,7 +931,7 @@ mod tests {
         base: u64,
         op: serde_json::Value,
         sent: &mut Sent,
-    ) -> Result<DocState, IpcError> {
+    ) -> Result<DocState, Error> {
         let op: Operation = serde_json::from_value(op).unwrap();
         engine.edit(base, vec![op], &mut sent.emit()).await
     }
@@ -1001,7 +962,7 @@ mod tests {
         let text = grace_md(dir.path());
         let preview = engine.preview_import(&text).await.unwrap();
         let done = engine
-            .import_reviewed(preview.document.clone(), &preview.format, &mut sent.emit())
+            .import_reviewed(preview.document.clone(), preview.format, &mut sent.emit())
             .await
             .unwrap();
         assert!(!crate::settings::review_mode(&engine.open().unwrap().lock().await.store).unwrap());
@@ -1030,7 +991,7 @@ mod tests {
         // A resume as text, with a part Redline has no place for: imported, and the lines not placed said.
         let text = grace_md(dir.path());
         let from_text = engine.import(&text, &mut sent.emit()).await.unwrap();
-        assert_eq!(from_text.format, "text");
+        assert_eq!(from_text.format, redline_import::Format::Text);
         assert!(from_text.state.title.starts_with("Grace Hopper"));
         assert_eq!(
             from_text.unplaced,
@@ -1054,15 +1015,15 @@ mod tests {
         )
         .unwrap();
         let from_pdf = engine.import(&pdf, &mut sent.emit()).await.unwrap();
-        assert_eq!(from_pdf.format, "PDF");
+        assert_eq!(from_pdf.format, redline_import::Format::Pdf);
         assert!(from_pdf.unplaced.is_empty(), "{:?}", from_pdf.unplaced);
         assert_eq!(engine.documents().await.unwrap().len(), 3);
 
         // The review: the file read, nothing written; a field fixed by hand; Import writes revision 1.
         let preview = engine.preview_import(&text).await.unwrap();
         assert_eq!(
-            (preview.name.as_str(), preview.format.as_str()),
-            ("grace.md", "text")
+            (preview.name.as_str(), preview.format),
+            ("grace.md", redline_import::Format::Text)
         );
         assert_eq!(preview.lines[0], "Grace Hopper");
         assert_eq!(
@@ -1073,7 +1034,7 @@ mod tests {
         let mut fixed = preview.document.clone();
         fixed["basics"]["label"] = json!("Computer Scientist");
         let reviewed = engine
-            .import_reviewed(fixed, &preview.format, &mut sent.emit())
+            .import_reviewed(fixed, preview.format, &mut sent.emit())
             .await
             .unwrap();
         assert_eq!(reviewed.state.revision, 1);
@@ -1085,14 +1046,10 @@ mod tests {
         let mut broken = preview.document.clone();
         broken["basics"]["email"] = json!(["not", "an", "email"]);
         let refused = engine
-            .import_reviewed(broken, "text", &mut sent.emit())
+            .import_reviewed(broken, redline_import::Format::Text, &mut sent.emit())
             .await
             .unwrap_err();
-        assert!(
-            refused.message.contains("/basics/email"),
-            "{}",
-            refused.message
-        );
+        assert!(refused.message.contains("/basics/email"), "{refused}");
         assert_eq!(engine.documents().await.unwrap().len(), 4);
     }
 
@@ -1141,11 +1098,7 @@ mod tests {
         let before = sent.0.len();
         let refused = engine.import(&bad, &mut sent.emit()).await.unwrap_err();
         assert_eq!(refused.kind, ErrorKind::Invalid);
-        assert!(
-            refused.message.contains("/basics/name"),
-            "{}",
-            refused.message
-        );
+        assert!(refused.message.contains("/basics/name"), "{refused}");
         assert_eq!(sent.0.len(), before, "nothing reached the view");
         assert_eq!(engine.documents().await.unwrap().len(), 3);
         assert_eq!(
@@ -1233,7 +1186,7 @@ mod tests {
         let redone = engine.redo(&mut sent.emit()).await.unwrap();
         assert_eq!(redone.revision, 4);
         let nothing = engine.redo(&mut sent.emit()).await.unwrap_err();
-        assert!(nothing.message.contains("redo"), "{}", nothing.message);
+        assert!(nothing.message.contains("redo"), "{nothing}");
 
         let rows = engine.history(&HistoryQuery::default()).await.unwrap().rows;
         let sources: Vec<&str> = rows.iter().map(|r| r.source.as_str()).collect();
@@ -1327,11 +1280,7 @@ mod tests {
         )
         .await
         .unwrap_err();
-        assert!(
-            refused.message.contains("stays at revision 4"),
-            "{}",
-            refused.message
-        );
+        assert!(refused.message.contains("stays at revision 4"), "{refused}");
         assert_eq!(sent.0.len(), before);
         assert_eq!(engine.state().await.unwrap().revision, 4);
     }

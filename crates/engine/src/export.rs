@@ -11,7 +11,8 @@ use redline_resume::export::{Format, Page, Template};
 use serde_json::Value;
 
 use super::Engine;
-use crate::ipc::{AtsView, ErrorKind, ExportDone, ExportRequest, IpcError, PageImage, PageImages};
+use crate::error::{Error, ErrorKind};
+use crate::ipc::{AtsView, ExportDone, ExportRequest, PageImage, PageImages};
 
 /// `resume` made into the file `format` names: the one place every export is made, for both front doors.
 /// A PDF is set by Typst (`redline-pdf`); the other formats are written by the resume crate.
@@ -20,7 +21,7 @@ pub fn file_of(
     format: Format,
     template: Template,
     page: Page,
-) -> Result<Vec<u8>, IpcError> {
+) -> Result<Vec<u8>, Error> {
     use redline_resume::export;
     Ok(match format {
         Format::Pdf => redline_pdf::pdf(resume, template, page)?,
@@ -34,7 +35,7 @@ pub fn file_of(
 
 impl Engine {
     /// Resume `doc` at its head, rendered as `request` asks: the bytes of the file.
-    pub async fn render_of(&self, doc: i64, request: ExportRequest) -> Result<Vec<u8>, IpcError> {
+    pub async fn render_of(&self, doc: i64, request: ExportRequest) -> Result<Vec<u8>, Error> {
         let ExportRequest {
             format,
             template,
@@ -44,7 +45,7 @@ impl Engine {
         // Typst works for some milliseconds: off the async threads.
         tokio::task::spawn_blocking(move || file_of(&resume, format, template, page))
             .await
-            .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?
+            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
     }
 
     /// Resume `doc` rendered as `request` asks and written to `output`: refused when a file is there
@@ -55,9 +56,9 @@ impl Engine {
         request: ExportRequest,
         output: &Path,
         force: bool,
-    ) -> Result<u64, IpcError> {
+    ) -> Result<u64, Error> {
         if output.exists() && !force {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Refused,
                 format!(
                     "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
@@ -68,7 +69,7 @@ impl Engine {
         let bytes = self.render_of(doc, request).await?;
         redline_resume::export::write_new(output, &bytes, force).map_err(|e| {
             if e.kind() == std::io::ErrorKind::AlreadyExists {
-                IpcError::new(
+                Error::new(
                     ErrorKind::Refused,
                     format!(
                         "{} appeared while the export was being made; it was left alone and nothing was written",
@@ -76,7 +77,7 @@ impl Engine {
                     ),
                 )
             } else {
-                IpcError::new(
+                Error::new(
                     ErrorKind::Internal,
                     format!("cannot write {}: {e}", output.display()),
                 )
@@ -93,7 +94,7 @@ impl Engine {
         doc: i64,
         request: ExportRequest,
         pdf: Option<&Path>,
-    ) -> Result<Report, IpcError> {
+    ) -> Result<Report, Error> {
         let resume = self.document_at(doc, None).await?;
         let (template, page) = (request.template, request.page);
         match pdf {
@@ -105,8 +106,8 @@ impl Engine {
                 redline_pdf::ats::check(&resume, template, page)
             })
             .await
-            .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?
-            .map_err(IpcError::from),
+            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
+            .map_err(Error::from),
         }
     }
 }
@@ -117,7 +118,7 @@ impl Engine {
     pub async fn render(
         &self,
         request: &ExportRequest,
-    ) -> Result<(Vec<u8>, String, &'static str), IpcError> {
+    ) -> Result<(Vec<u8>, String, &'static str), Error> {
         let ExportRequest {
             format,
             template,
@@ -130,7 +131,7 @@ impl Engine {
         // Typst works for some milliseconds: off the async threads.
         let bytes = tokio::task::spawn_blocking(move || file_of(&resume, format, template, page))
             .await
-            .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
         Ok((bytes, title, format.name()))
     }
 
@@ -140,11 +141,11 @@ impl Engine {
         &self,
         request: &ExportRequest,
         folder: &std::path::Path,
-    ) -> Result<ExportDone, IpcError> {
+    ) -> Result<ExportDone, Error> {
         let (bytes, title, extension) = self.render(request).await?;
         let stem = file_stem(&title, extension);
         std::fs::create_dir_all(folder).map_err(|e| {
-            IpcError::new(
+            Error::new(
                 ErrorKind::ReadOnly,
                 format!("cannot use {}: {e}", folder.display()),
             )
@@ -164,14 +165,14 @@ impl Engine {
                 // Taken (perhaps a moment ago): the next name.
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
-                    return Err(IpcError::new(
+                    return Err(Error::new(
                         ErrorKind::ReadOnly,
                         format!("cannot write {}: {e}", path.display()),
                     ));
                 }
             }
         }
-        Err(IpcError::new(
+        Err(Error::new(
             ErrorKind::Invalid,
             format!(
                 "{} holds a thousand exports named “{stem}”; nothing was written",
@@ -188,11 +189,11 @@ impl Engine {
         document: serde_json::Value,
         request: &ExportRequest,
         have: &[String],
-    ) -> Result<(PageImages, Vec<std::sync::Arc<[u8]>>), IpcError> {
+    ) -> Result<(PageImages, Vec<std::sync::Arc<[u8]>>), Error> {
         use redline_resume::export::{Page, Template};
         let (template, page) = (request.template, request.page);
         if redline_resume::measure(&document).bytes > redline_resume::MAX_DOCUMENT_BYTES {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Invalid,
                 "the resume is larger than any resume can be; its pages were not drawn",
             ));
@@ -217,7 +218,7 @@ impl Engine {
             drawn
         })
         .await
-        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
         let (width, height) = match page {
             Page::A4 => (595.28, 841.89),
             Page::Letter => (612.0, 792.0),
@@ -247,7 +248,7 @@ impl Engine {
 
     /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
     /// and page size) made and read back in-process, per section, with what is missing or out of order.
-    pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, IpcError> {
+    pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, Error> {
         let (template, page) = (request.template, request.page);
         let open = self.open()?.lock().await;
         let resume = open.store.head(open.document_id)?.document;
@@ -255,7 +256,7 @@ impl Engine {
         let report =
             tokio::task::spawn_blocking(move || redline_pdf::ats::check(&resume, template, page))
                 .await
-                .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))??;
+                .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
         Ok(AtsView::from(report))
     }
 }

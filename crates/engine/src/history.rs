@@ -7,7 +7,7 @@ use redline_store::{Committed, RevisionInfo, Store, StoreError};
 use serde_json::Value;
 
 use super::Engine;
-use crate::ipc::IpcError;
+use crate::error::Error;
 
 /// A change committed by Undo, Redo or Restore: the resume, its new revision, and what it did in words.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +29,7 @@ pub struct History {
 
 impl Engine {
     /// Resume `doc` as it reads at `revision` (at its head when `None`).
-    pub async fn document_at(&self, doc: i64, revision: Option<u64>) -> Result<Value, IpcError> {
+    pub async fn document_at(&self, doc: i64, revision: Option<u64>) -> Result<Value, Error> {
         let open = self.open()?.lock().await;
         let revision = match revision {
             Some(n) => open.store.checkout(doc, n)?,
@@ -45,7 +45,7 @@ impl Engine {
         doc: i64,
         search: Option<&str>,
         last: Option<usize>,
-    ) -> Result<History, IpcError> {
+    ) -> Result<History, Error> {
         let open = self.open()?.lock().await;
         let revisions = match (search, last) {
             (None, None) => crate::history_in_words(&open.store, doc)?,
@@ -66,25 +66,25 @@ impl Engine {
     }
 
     /// The RFC 6902 patch that turns revision `from` of resume `doc` into revision `to`.
-    pub async fn diff(&self, doc: i64, from: u64, to: u64) -> Result<Value, IpcError> {
+    pub async fn diff(&self, doc: i64, from: u64, to: u64) -> Result<Value, Error> {
         let open = self.open()?.lock().await;
         let patch = open.store.diff(doc, from, to)?;
         serde_json::to_value(&patch)
-            .map_err(|e| IpcError::new(crate::ipc::ErrorKind::Internal, e.to_string()))
+            .map_err(|e| Error::new(crate::ErrorKind::Internal, e.to_string()))
     }
 
     /// Takes back the latest change to resume `doc`, as a new revision.
-    pub async fn undo_in(&self, doc: i64) -> Result<Changed, IpcError> {
+    pub async fn undo_in(&self, doc: i64) -> Result<Changed, Error> {
         self.change_in(doc, |store, id| store.undo(id)).await
     }
 
     /// Applies again the change to resume `doc` undone last.
-    pub async fn redo_in(&self, doc: i64) -> Result<Changed, IpcError> {
+    pub async fn redo_in(&self, doc: i64) -> Result<Changed, Error> {
         self.change_in(doc, |store, id| store.redo(id)).await
     }
 
     /// Makes resume `doc` read as it did at revision `number`, as a new revision.
-    pub async fn restore_in(&self, doc: i64, number: u64) -> Result<Changed, IpcError> {
+    pub async fn restore_in(&self, doc: i64, number: u64) -> Result<Changed, Error> {
         self.change_in(doc, |store, id| store.restore(id, number))
             .await
     }
@@ -94,7 +94,7 @@ impl Engine {
         &self,
         doc: i64,
         act: impl FnOnce(&mut Store, i64) -> Result<Committed, StoreError>,
-    ) -> Result<Changed, IpcError> {
+    ) -> Result<Changed, Error> {
         self.idle()?;
         let mut open = self.open()?.lock().await;
         let committed = act(&mut open.store, doc)?;

@@ -10,7 +10,7 @@ pub use redline_import::{Format as ImportFormat, Imported, MAX_FILE_BYTES};
 pub use redline_resume::{export::text, title_of};
 
 use super::Engine;
-use crate::ipc::{ErrorKind, IpcError};
+use crate::error::{Error, ErrorKind};
 
 /// A resume just imported: its id, its title, and its revision.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,22 +21,22 @@ pub struct ImportedAs {
 }
 
 /// The bytes of the file at `path` for an import: a regular file, at most [`MAX_FILE_BYTES`].
-pub fn file_bytes(path: &Path) -> Result<Vec<u8>, IpcError> {
+pub fn file_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     let name = path.display().to_string();
     let opened = redline_resume::open_regular(path, &name)
-        .map_err(|e| IpcError::new(e.kind(), e.to_string()))?;
+        .map_err(|e| Error::new(e.kind(), e.to_string()))?;
     bytes_from(opened, &name)
 }
 
 /// What `reader` (standard input, say, named `name` in words) holds, at most [`MAX_FILE_BYTES`].
-pub fn bytes_from(reader: impl Read, name: &str) -> Result<Vec<u8>, IpcError> {
+pub fn bytes_from(reader: impl Read, name: &str) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| IpcError::new(ErrorKind::Internal, format!("cannot read {name}: {e}")))?;
+        .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot read {name}: {e}")))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(IpcError::new(
+        return Err(Error::new(
             ErrorKind::Refused,
             format!(
                 "{name} is larger than {} MB, far more than any resume; nothing was imported",
@@ -47,15 +47,15 @@ pub fn bytes_from(reader: impl Read, name: &str) -> Result<Vec<u8>, IpcError> {
     Ok(bytes)
 }
 
-/// The ask that tidies a resume just read from the file `name` (`redline import --tidy`): the file's own
-/// lines, and those that found no place.
-pub fn tidy_ask(name: &str, imported: &Imported) -> String {
-    crate::tidy::ask(&crate::ipc::TidySource {
+/// What a tidy of a resume just read from the file `name` is told of the file (`redline import --tidy`,
+/// with [`Engine::tidy_chat`]): its own lines, and those that found no place.
+pub fn tidy_source(name: &str, imported: &Imported) -> crate::ipc::TidySource {
+    crate::ipc::TidySource {
         name: name.to_owned(),
-        format: imported.format.label().to_owned(),
+        format: imported.format,
         lines: imported.lines.clone(),
         unplaced: imported.unplaced.clone(),
-    })
+    }
 }
 
 impl Engine {
@@ -67,12 +67,12 @@ impl Engine {
         name: &str,
         path: Option<&Path>,
         bytes: &[u8],
-    ) -> Result<Imported, IpcError> {
+    ) -> Result<Imported, Error> {
         let refused = |e: redline_import::ImportError| {
             if e.names_the_file() {
-                IpcError::new(e.kind(), e.to_string())
+                Error::new(e.kind(), e.to_string())
             } else {
-                IpcError::new(ErrorKind::Refused, format!("{name}: {e}"))
+                Error::new(ErrorKind::Refused, format!("{name}: {e}"))
             }
         };
         if redline_import::sniff(bytes).map_err(refused)? != ImportFormat::Pdf {
@@ -94,7 +94,7 @@ impl Engine {
         &self,
         imported: &Imported,
         title: Option<String>,
-    ) -> Result<ImportedAs, IpcError> {
+    ) -> Result<ImportedAs, Error> {
         self.idle()?;
         let title = title.unwrap_or_else(|| redline_resume::title_of(&imported.document));
         let mut open = self.open()?.lock().await;
@@ -109,9 +109,9 @@ impl Engine {
 }
 
 /// `bytes` in a temporary file, for the child to read.
-fn spool(bytes: &[u8]) -> Result<tempfile::NamedTempFile, IpcError> {
+fn spool(bytes: &[u8]) -> Result<tempfile::NamedTempFile, Error> {
     use std::io::Write as _;
-    let internal = |e: std::io::Error| IpcError::new(ErrorKind::Internal, e.to_string());
+    let internal = |e: std::io::Error| Error::new(ErrorKind::Internal, e.to_string());
     let mut temp = tempfile::NamedTempFile::new().map_err(internal)?;
     temp.write_all(bytes).map_err(internal)?;
     Ok(temp)

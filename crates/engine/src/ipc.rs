@@ -13,6 +13,12 @@ pub use redline_patch::SurfaceUpdate;
 pub use redline_resume::export::{Format, Page, Template};
 pub use redline_store::Source;
 
+pub use redline_import::Format as ImportFormat;
+
+/// A failed command crosses the bridge as the engine's [`Error`] (its kind and its words), declared to the
+/// UI as `IpcError`.
+pub use crate::error::{Error, ErrorKind};
+
 /// What a turn streams to the window that started it, in order, over the `tauri::ipc::Channel` handed to
 /// the command that starts it (`send_message`, `start_demo`): the resume view's surface messages and the
 /// chat's events, one stream, so that a change and the chat line saying it was saved arrive in that order.
@@ -22,6 +28,10 @@ pub enum TurnMessage {
     Surface(SurfaceUpdate),
     Chat(ChatEvent),
 }
+
+/// Where an operation sends what the window is to show as it happens — the resume view's surface messages
+/// and the chat's events — in the order they happen.
+pub type Emit<'a> = &'a mut (dyn FnMut(TurnMessage) + Send);
 
 /// What the chat shows while a turn runs.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -296,8 +306,8 @@ pub struct DocState {
 #[serde(rename_all = "camelCase")]
 pub struct ImportDone {
     pub state: DocState,
-    /// What the file was read as, in words ("PDF", "Word document", "LinkedIn data export", …).
-    pub format: String,
+    /// What the file was read as (its label in `IMPORT_FORMATS`: "PDF", "Word document", …).
+    pub format: ImportFormat,
     pub unplaced: Vec<String>,
 }
 
@@ -308,8 +318,8 @@ pub struct ImportDone {
 pub struct ImportPreview {
     /// The file's name, as the review's title says it.
     pub name: String,
-    /// What it was read as, in words ("PDF", "Word document", …).
-    pub format: String,
+    /// What it was read as (its label in `IMPORT_FORMATS`: "PDF", "Word document", …).
+    pub format: ImportFormat,
     /// The resume read: valid JSON Resume.
     pub document: serde_json::Value,
     /// The file's lines in reading order (none for JSON Resume and LinkedIn's export, read by field).
@@ -323,7 +333,7 @@ pub struct ImportPreview {
 #[serde(rename_all = "camelCase", default)]
 pub struct TidySource {
     pub name: String,
-    pub format: String,
+    pub format: ImportFormat,
     pub lines: Vec<String>,
     pub unplaced: Vec<String>,
 }
@@ -332,7 +342,7 @@ impl From<&ImportPreview> for TidySource {
     fn from(preview: &ImportPreview) -> TidySource {
         TidySource {
             name: preview.name.clone(),
-            format: preview.format.clone(),
+            format: preview.format,
             lines: preview.lines.clone(),
             unplaced: preview.unplaced.clone(),
         }
@@ -449,56 +459,6 @@ pub struct TurnMessages {
     pub done: bool,
 }
 
-/// A command's failure: its kind, for the UI to pick an action by, and words for the user.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct IpcError {
-    /// What kind of failure.
-    pub kind: ErrorKind,
-    /// What went wrong and, where there is one, what to do about it.
-    pub message: String,
-}
-
-pub use redline_agent::ErrorKind;
-
-impl std::fmt::Display for IpcError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for IpcError {}
-
-impl IpcError {
-    /// A failure of `kind` in these words.
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> IpcError {
-        IpcError {
-            kind,
-            message: message.into(),
-        }
-    }
-}
-
-/// An error of the engine's crates as the window gets it: its own kind (each error type says its kind
-/// next to its definition) and its own words.
-macro_rules! from_errors {
-    ($($error:ty),* $(,)?) => {
-        $(impl From<$error> for IpcError {
-            fn from(err: $error) -> Self {
-                IpcError::new(err.kind(), err.to_string())
-            }
-        })*
-    };
-}
-
-from_errors!(
-    redline_store::StoreError,
-    redline_agent::TurnError,
-    redline_agent::ConfirmError,
-    redline_pdf::PdfError,
-    redline_resume::export::UnknownName,
-);
-
 /// The provider as the settings show it: what is saved, and whether a key is set — never the key.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -523,7 +483,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     let cfg = ts_rs::Config::new().with_out_dir(dir);
     SurfaceUpdate::export_all(&cfg)?;
     AppInfo::export_all(&cfg)?;
-    IpcError::export_all(&cfg)?;
+    Error::export_all(&cfg)?;
     ErrorKind::export_all(&cfg)?;
     ProviderView::export_all(&cfg)?;
     redline_agent::probe::ConnectionReport::export_all(&cfg)?;
@@ -543,6 +503,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     DocumentRow::export_all(&cfg)?;
     DocState::export_all(&cfg)?;
     ImportDone::export_all(&cfg)?;
+    ImportFormat::export_all(&cfg)?;
     ImportPreview::export_all(&cfg)?;
     TidySource::export_all(&cfg)?;
     HistoryRow::export_all(&cfg)?;
@@ -563,19 +524,29 @@ fn vocabulary() -> String {
     let mut body = String::new();
     let mut choices = |name: &str, ty: &str, items: Vec<(&str, &str)>| {
         let _ = writeln!(imports, "import type {{ {ty} }} from \"./{ty}\";");
+        // One line a list: the lists are short, and a line an item would repeat one shape four times.
+        let items: Vec<String> = items
+            .into_iter()
+            .map(|(value, label)| format!("{{ value: {value:?}, label: {label:?} }}"))
+            .collect();
         let _ = writeln!(
             body,
-            "\nexport const {name}: readonly {{ value: {ty}; label: string }}[] = ["
+            "\nexport const {name}: readonly {{ value: {ty}; label: string }}[] = [{}];",
+            items.join(", ")
         );
-        for (value, label) in items {
-            let _ = writeln!(body, "  {{ value: {value:?}, label: {label:?} }},");
-        }
-        let _ = writeln!(body, "];");
     };
     choices(
         "FORMATS",
         "Format",
         Format::ALL.iter().map(|f| (f.name(), f.label())).collect(),
+    );
+    choices(
+        "IMPORT_FORMATS",
+        "ImportFormat",
+        ImportFormat::ALL
+            .iter()
+            .map(|f| (f.name(), f.label()))
+            .collect(),
     );
     choices(
         "TEMPLATES",

@@ -32,12 +32,11 @@ use redline_store::{Store, StoreError};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ipc::{ErrorKind, IpcError};
-
 /// The surface id of the main window's resume view.
 pub const MAIN_SURFACE: &str = "main";
 
 pub use documents::{Listed, Variant};
+pub use error::{Error, ErrorKind};
 pub use history::{history_in_words, history_page_in_words, revision_in_words};
 /// The title of the demo's copy of the sample resume.
 pub use redline_agent::fixtures::DEMO_TITLE;
@@ -64,6 +63,7 @@ pub use turn::CHAT_PAGE;
 pub mod chat;
 pub mod database;
 mod documents;
+mod error;
 pub mod export;
 pub mod history;
 pub mod import;
@@ -82,7 +82,7 @@ pub struct Engine {
     data_dir: Option<PathBuf>,
     /// Where API keys are kept: the OS keychain (in memory in tests).
     keychain: std::sync::Arc<dyn redline_agent::Keychain>,
-    state: Result<Mutex<Open>, IpcError>,
+    state: Result<Mutex<Open>, Error>,
     running: std::sync::Mutex<Option<CancellationToken>>,
     /// What happened at start that the window should say (once).
     notices: std::sync::Mutex<Vec<String>>,
@@ -109,17 +109,26 @@ impl Engine {
         Engine::start_with(data_dir, std::sync::Arc::new(redline_agent::OsKeychain))
     }
 
+    /// An engine for a test: its data in `dir`, its keys in memory.
+    #[cfg(test)]
+    pub(crate) fn in_test_folder(dir: &std::path::Path) -> Engine {
+        Engine::start_with(
+            Some(dir.to_owned()),
+            std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
+        )
+    }
+
     /// [`Engine::start`] with another keychain (tests use one in memory).
     pub fn start_with(
         data_dir: Option<PathBuf>,
         keychain: std::sync::Arc<dyn redline_agent::Keychain>,
     ) -> Engine {
         let state = match &data_dir {
-            None => Err(IpcError::new(
+            None => Err(Error::new(
                 ErrorKind::NotFound,
                 "cannot tell where your data folder is: start Redline with --data-dir DIR or set REDLINE_DATA_DIR",
             )),
-            Some(dir) => open(dir).map(Mutex::new).map_err(IpcError::from),
+            Some(dir) => open(dir).map(Mutex::new).map_err(Error::from),
         };
         Engine {
             data_dir,
@@ -147,7 +156,7 @@ impl Engine {
                     surface: Surface::new(MAIN_SURFACE),
                 })
             })
-            .map_err(IpcError::from);
+            .map_err(Error::from);
         Engine {
             state,
             ..Engine::start_with(None, std::sync::Arc::new(redline_agent::OsKeychain))
@@ -203,13 +212,13 @@ impl Engine {
         self.data_dir.as_ref()
     }
 
-    fn open(&self) -> Result<&Mutex<Open>, IpcError> {
+    fn open(&self) -> Result<&Mutex<Open>, Error> {
         self.state.as_ref().map_err(Clone::clone)
     }
 
     /// A `create` message with the current document at its head revision. (During a turn this waits
     /// until the turn ends: the view then gets the committed document.)
-    pub async fn open_surface(&self) -> Result<SurfaceUpdate, IpcError> {
+    pub async fn open_surface(&self) -> Result<SurfaceUpdate, Error> {
         let mut open = self.open()?.lock().await;
         let head = open.store.head(open.document_id)?;
         Ok(open.surface.create(head.number, head.document))
@@ -220,10 +229,10 @@ impl Engine {
 /// one well-formed `https:`, `http:` or `mailto:` URL (the rule of every export,
 /// [`redline_resume::outline::safe_href`]; a `mailto:` keeps only a subject, a body and a copy). The window
 /// itself never navigates away.
-pub fn link_to_open(url: &str) -> Result<String, IpcError> {
+pub fn link_to_open(url: &str) -> Result<String, Error> {
     redline_resume::outline::safe_href(url).ok_or_else(|| {
         let shown: String = url.chars().filter(|c| !c.is_control()).take(60).collect();
-        IpcError::new(
+        Error::new(
             ErrorKind::Invalid,
             format!(
                 "“{shown}” is not a web or e-mail link; Redline opens only https:, http: and mailto: links of up to {} characters",
@@ -458,7 +467,7 @@ mod tests {
             })
             .await
             .unwrap_err();
-        assert_eq!(err.kind, crate::ipc::ErrorKind::Invalid);
+        assert_eq!(err.kind, crate::ErrorKind::Invalid);
         assert!(err.message.contains("not a web address"), "{err}");
         assert_eq!(
             engine.provider().await.unwrap().settings.base_url,
@@ -491,7 +500,7 @@ mod tests {
         assert!(engine.problem().unwrap().contains("damaged"));
         let err = engine.open_surface().await.unwrap_err();
         assert!(err.message.contains("damaged"), "{err}");
-        assert_eq!(err.kind, crate::ipc::ErrorKind::Damaged);
+        assert_eq!(err.kind, crate::ErrorKind::Damaged);
     }
 
     #[tokio::test]
@@ -614,7 +623,7 @@ mod tests {
         };
         let err = engine.apply_held(other, &mut |_| {}).await.unwrap_err();
         assert!(err.message.contains("another resume"), "{err}");
-        assert_eq!(err.kind, crate::ipc::ErrorKind::Conflict);
+        assert_eq!(err.kind, crate::ErrorKind::Conflict);
     }
 
     #[tokio::test]
@@ -671,10 +680,7 @@ mod tests {
         assert_eq!(file_stem("../..", "pdf"), "-");
         assert_eq!(file_stem("...", "pdf"), "resume");
         let dir = tempfile::tempdir().unwrap();
-        let engine = Engine::start_with(
-            Some(dir.path().to_owned()),
-            std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
-        );
+        let engine = Engine::in_test_folder(dir.path());
         let id = engine.documents().await.unwrap()[0].id;
         engine.rename(id, &"職歴".repeat(100)).await.unwrap();
         let out = dir.path().join("out");
@@ -695,10 +701,7 @@ mod tests {
     #[tokio::test]
     async fn a_turn_that_fails_in_its_first_reads_leaves_the_engine_idle() {
         let dir = tempfile::tempdir().unwrap();
-        let engine = Engine::start_with(
-            Some(dir.path().to_owned()),
-            std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
-        );
+        let engine = Engine::in_test_folder(dir.path());
         // A saved review-mode setting that is not text: the turn's read of it fails.
         let conn =
             rusqlite::Connection::open(dir.path().join(redline_store::DATABASE_FILE)).unwrap();
@@ -726,17 +729,14 @@ mod tests {
     #[tokio::test]
     async fn without_a_model_configured_send_says_what_to_do() {
         let dir = tempfile::tempdir().unwrap();
-        let engine = Engine::start_with(
-            Some(dir.path().to_owned()),
-            std::sync::Arc::new(redline_agent::MemoryKeychain::default()),
-        )
-        // Whatever the developer's shell holds: an environment with nothing set.
-        .with_environment(|_| None);
+        let engine = Engine::in_test_folder(dir.path())
+            // Whatever the developer's shell holds: an environment with nothing set.
+            .with_environment(|_| None);
         let err = engine.send("hi", None, &mut |_| {}).await.unwrap_err();
         assert!(
             err.message.contains("OPENAI_API_KEY") && err.message.contains("Try the demo"),
             "{err}"
         );
-        assert_eq!(err.kind, crate::ipc::ErrorKind::NotConfigured);
+        assert_eq!(err.kind, crate::ErrorKind::NotConfigured);
     }
 }

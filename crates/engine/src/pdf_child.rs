@@ -9,40 +9,40 @@ use std::path::Path;
 
 use redline_import::child::{self, ChildError};
 
-use crate::ipc::{ErrorKind, IpcError};
+use crate::error::{Error, ErrorKind};
 
 /// The largest PDF the ATS read-back reads.
 const MAX_PDF_BYTES: u64 = 32 << 20;
 
 /// The child's side of `read-pdf-text`: caps its own memory, reads the PDF at `path`, and gives its text
 /// as a JSON array of pages, for standard output.
-pub fn print_text(path: &Path) -> Result<Vec<u8>, IpcError> {
+pub fn print_text(path: &Path) -> Result<Vec<u8>, Error> {
     redline_memory::cap(child::memory_limit());
     let bytes = read_limited(path, MAX_PDF_BYTES)?;
     let pages = redline_pdf::ats::extract(&bytes)
-        .map_err(|e| IpcError::new(ErrorKind::Refused, format!("{}: {e}", path.display())))?;
+        .map_err(|e| Error::new(ErrorKind::Refused, format!("{}: {e}", path.display())))?;
     json(&pages)
 }
 
 /// The child's side of `read-pdf-lines`: caps its own memory, reads the PDF at `path`, and gives its lines
 /// for an import as JSON, for standard output.
-pub fn print_lines(path: &Path) -> Result<Vec<u8>, IpcError> {
+pub fn print_lines(path: &Path) -> Result<Vec<u8>, Error> {
     redline_memory::cap(child::memory_limit());
     let bytes = read_limited(path, redline_import::MAX_FILE_BYTES)?;
     let lines = redline_import::pdf_lines(&bytes)
-        .map_err(|e| IpcError::new(ErrorKind::Refused, format!("{}: {e}", path.display())))?;
+        .map_err(|e| Error::new(ErrorKind::Refused, format!("{}: {e}", path.display())))?;
     json(&lines)
 }
 
-fn json(value: &impl serde::Serialize) -> Result<Vec<u8>, IpcError> {
-    serde_json::to_vec(value).map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))
+fn json(value: &impl serde::Serialize) -> Result<Vec<u8>, Error> {
+    serde_json::to_vec(value).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))
 }
 
 /// The text of the PDF at `path`, page by page, read by the child.
-pub fn text_of(path: &Path) -> Result<Vec<String>, IpcError> {
+pub fn text_of(path: &Path) -> Result<Vec<String>, Error> {
     let out = bounded("read-pdf-text", path)?;
     serde_json::from_slice(&out).map_err(|e| {
-        IpcError::new(
+        Error::new(
             ErrorKind::Internal,
             format!("{}: its text came back unreadable: {e}", path.display()),
         )
@@ -51,10 +51,10 @@ pub fn text_of(path: &Path) -> Result<Vec<String>, IpcError> {
 
 /// The lines of the PDF at `path` for an import, read by the child; `name` is how the file is named in
 /// words.
-pub fn lines_of(path: &Path, name: &str) -> Result<Vec<redline_import::Line>, IpcError> {
+pub fn lines_of(path: &Path, name: &str) -> Result<Vec<redline_import::Line>, Error> {
     let out = bounded("read-pdf-lines", path)?;
     serde_json::from_slice(&out).map_err(|e| {
-        IpcError::new(
+        Error::new(
             ErrorKind::Internal,
             format!("{name}: its lines came back unreadable: {e}"),
         )
@@ -62,14 +62,14 @@ pub fn lines_of(path: &Path, name: &str) -> Result<Vec<redline_import::Line>, Ip
 }
 
 /// What this program, run again in `mode` on `path`, printed.
-fn bounded(mode: &str, path: &Path) -> Result<Vec<u8>, IpcError> {
+fn bounded(mode: &str, path: &Path) -> Result<Vec<u8>, Error> {
     let program =
-        std::env::current_exe().map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
+        std::env::current_exe().map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     child::run(&program, mode, path).map_err(|e| match e {
         // The child said what was wrong, with its exit status: pass both on.
-        ChildError::Said { code, message } => IpcError::new(kind_of_status(code), message),
-        ChildError::Start(e) => IpcError::new(ErrorKind::Internal, e.to_string()),
-        e => IpcError::new(
+        ChildError::Said { code, message } => Error::new(kind_of_status(code), message),
+        ChildError::Start(e) => Error::new(ErrorKind::Internal, e.to_string()),
+        e => Error::new(
             ErrorKind::Refused,
             format!("{}: {e}; it is not a PDF Redline can check", path.display()),
         ),
@@ -89,20 +89,20 @@ pub fn kind_of_status(code: i32) -> ErrorKind {
 }
 
 /// The bytes of the file at `path`, at most `limit` (one more is read to refuse it in words).
-pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, IpcError> {
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
     let file = std::fs::File::open(path).map_err(|e| {
         let kind = match e.kind() {
             std::io::ErrorKind::NotFound => ErrorKind::NotFound,
             _ => ErrorKind::Internal,
         };
-        IpcError::new(kind, format!("cannot read {}: {e}", path.display()))
+        Error::new(kind, format!("cannot read {}: {e}", path.display()))
     })?;
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     if bytes.len() as u64 > limit {
-        return Err(IpcError::new(
+        return Err(Error::new(
             ErrorKind::Refused,
             format!(
                 "{} is larger than {} MB, far more than a resume's PDF; it was not read",

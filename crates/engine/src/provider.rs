@@ -5,7 +5,8 @@
 use redline_agent::{Preset, Provider, ProviderConfig, ProviderSettings};
 
 use super::Engine;
-use crate::ipc::{ErrorKind, IpcError, ProviderView};
+use crate::error::{Error, ErrorKind};
+use crate::ipc::ProviderView;
 
 /// The provider as `redline provider show` tells it: what the settings show, whether the key comes from
 /// the environment, and what the server was found to take.
@@ -40,13 +41,13 @@ pub struct ProviderChange {
 impl Engine {
     /// The configuration to run with (see [`redline_agent::settings::resolve`]); what is missing in words,
     /// with the demo as the way on.
-    pub(crate) async fn configured(&self) -> Result<ProviderConfig, IpcError> {
+    pub(crate) async fn configured(&self) -> Result<ProviderConfig, Error> {
         let open = self.open()?.lock().await;
         redline_agent::settings::resolve_in(self.env, &open.store, self.keychain.as_ref(), |_| {})
             .map_err(
             |e| match e {
-                redline_agent::SetupError::Store(e) => IpcError::from(e),
-                other => IpcError::new(
+                redline_agent::SetupError::Store(e) => Error::from(e),
+                other => Error::new(
                     ErrorKind::NotConfigured,
                     format!(
                         "{other} (or `redline provider set` and `redline key set`). Or press “Try the demo” to see Redline edit without a model."
@@ -57,7 +58,7 @@ impl Engine {
     }
 
     /// The saved provider as the settings show it: never the key, only whether one is set.
-    pub async fn provider(&self) -> Result<ProviderView, IpcError> {
+    pub async fn provider(&self) -> Result<ProviderView, Error> {
         let open = self.open()?.lock().await;
         let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
         Ok(self.view(settings, saved))
@@ -91,9 +92,9 @@ impl Engine {
     pub async fn save_provider(
         &self,
         settings: redline_agent::ProviderSettings,
-    ) -> Result<ProviderView, IpcError> {
+    ) -> Result<ProviderView, Error> {
         settings.check().map_err(|problem| {
-            IpcError::new(ErrorKind::Invalid, format!("{problem}; nothing was saved"))
+            Error::new(ErrorKind::Invalid, format!("{problem}; nothing was saved"))
         })?;
         let mut open = self.open()?.lock().await;
         settings.save(&mut open.store)?;
@@ -102,10 +103,10 @@ impl Engine {
 
     /// Keeps `key` in the keychain for the saved provider and its host. The key is not returned, logged
     /// or kept anywhere else.
-    pub async fn set_key(&self, key: String) -> Result<ProviderView, IpcError> {
+    pub async fn set_key(&self, key: String) -> Result<ProviderView, Error> {
         let key = key.trim();
         if key.is_empty() {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Invalid,
                 "the key is empty; nothing was saved",
             ));
@@ -114,24 +115,22 @@ impl Engine {
         let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
         self.keychain
             .set(&settings.key_account(), key)
-            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
+            .map_err(|e| Error::new(ErrorKind::NotConfigured, e.to_string()))?;
         Ok(self.view(settings, saved))
     }
 
     /// Removes the saved provider's key from the keychain.
-    pub async fn clear_key(&self) -> Result<ProviderView, IpcError> {
+    pub async fn clear_key(&self) -> Result<ProviderView, Error> {
         let open = self.open()?.lock().await;
         let (settings, saved) = redline_agent::ProviderSettings::load(&open.store)?;
         self.keychain
             .remove(&settings.key_account())
-            .map_err(|e| IpcError::new(ErrorKind::NotConfigured, e.to_string()))?;
+            .map_err(|e| Error::new(ErrorKind::NotConfigured, e.to_string()))?;
         Ok(self.view(settings, saved))
     }
 
     /// The connection test against the saved provider (the environment on top).
-    pub async fn test_connection(
-        &self,
-    ) -> Result<redline_agent::probe::ConnectionReport, IpcError> {
+    pub async fn test_connection(&self) -> Result<redline_agent::probe::ConnectionReport, Error> {
         let config = self.configured().await?;
         // Tested from scratch, so that a server that changed is learned again; then remembered.
         let provider = Provider::new(config);
@@ -142,7 +141,7 @@ impl Engine {
     }
 
     /// The connection test as `redline provider test` reports it: the report, with the models asked.
-    pub async fn test_provider(&self) -> Result<Tested, IpcError> {
+    pub async fn test_provider(&self) -> Result<Tested, Error> {
         let config = self.configured().await?;
         let (chat_model, patch_model) = (config.chat_model.clone(), config.patch_model.clone());
         let report = self.test_connection().await?;
@@ -154,7 +153,7 @@ impl Engine {
     }
 
     /// The saved provider as `redline provider show` tells it.
-    pub async fn provider_report(&self) -> Result<ProviderReport, IpcError> {
+    pub async fn provider_report(&self) -> Result<ProviderReport, Error> {
         let view = self.provider().await?;
         let env = self.env;
         let env_key = env("OPENAI_API_KEY").is_some()
@@ -170,7 +169,7 @@ impl Engine {
 
     /// Changes the saved provider as `change` says (a preset brings its usual base URL), checked first;
     /// nothing changes when the result would not work.
-    pub async fn change_provider(&self, change: ProviderChange) -> Result<ProviderView, IpcError> {
+    pub async fn change_provider(&self, change: ProviderChange) -> Result<ProviderView, Error> {
         let mut open = self.open()?.lock().await;
         let (mut settings, _) = ProviderSettings::load(&open.store)?;
         if let Some(secs) = change.first_token_timeout {
@@ -180,15 +179,15 @@ impl Engine {
             settings.idle_timeout_secs = secs;
         }
         if let Some(name) = change.preset {
-            settings.preset = Preset::parse(&name)
-                .map_err(|e| IpcError::new(ErrorKind::Refused, e.to_string()))?;
+            settings.preset =
+                Preset::parse(&name).map_err(|e| Error::new(ErrorKind::Refused, e.to_string()))?;
             if let Some(url) = settings.preset.base_url() {
                 settings.base_url = url.to_owned();
             }
         }
         settings.choose(change.base_url, change.model, change.patch_model);
         settings.check().map_err(|problem| {
-            IpcError::new(
+            Error::new(
                 ErrorKind::Refused,
                 format!("{problem}; nothing was changed"),
             )

@@ -33,10 +33,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let made = generate(dir.path(), 1, 1000, 1000).unwrap();
         let long = made.documents[0];
-        let engine = Engine::start_with(
-            Some(dir.path().to_owned()),
-            Arc::new(redline_agent::MemoryKeychain::default()),
-        );
+        let engine = Engine::in_test_folder(dir.path());
         let rows: Arc<AtomicU64> = engine.open().unwrap().lock().await.store.count_rows();
         let mut emit = |_| {};
         let mut read = Vec::new();

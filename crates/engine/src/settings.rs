@@ -6,7 +6,7 @@ use redline_agent::Held;
 use redline_patch::Policy;
 use redline_store::Store;
 
-use crate::ipc::{ErrorKind, IpcError};
+use crate::error::{Error, ErrorKind};
 
 /// A setting the engine keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,33 +31,33 @@ impl Kept {
 }
 
 /// The value kept under `what`, if any.
-pub fn get(store: &Store, what: Kept) -> Result<Option<String>, IpcError> {
+pub fn get(store: &Store, what: Kept) -> Result<Option<String>, Error> {
     Ok(store.setting(&what.key())?)
 }
 
 /// Keeps `value` under `what`.
-pub fn set(store: &mut Store, what: Kept, value: &str) -> Result<(), IpcError> {
+pub fn set(store: &mut Store, what: Kept, value: &str) -> Result<(), Error> {
     Ok(store.set_setting(&what.key(), value)?)
 }
 
 /// The job posting resume `document_id` is tailored to, if it is a tailored copy.
-pub fn job_of(store: &Store, document_id: i64) -> Result<Option<String>, IpcError> {
+pub fn job_of(store: &Store, document_id: i64) -> Result<Option<String>, Error> {
     get(store, Kept::Job(document_id))
 }
 
 /// Whether review mode is on (off by default).
-pub fn review_mode(store: &Store) -> Result<bool, IpcError> {
+pub fn review_mode(store: &Store) -> Result<bool, Error> {
     Ok(get(store, Kept::Review)?.as_deref() == Some("on"))
 }
 
 /// Turns review mode on or off.
-pub fn set_review_mode(store: &mut Store, on: bool) -> Result<(), IpcError> {
+pub fn set_review_mode(store: &mut Store, on: bool) -> Result<(), Error> {
     set(store, Kept::Review, if on { "on" } else { "off" })
 }
 
 /// The edits held for the user on resume `document_id`, oldest first (kept across restarts). A value that
 /// cannot be read counts as none.
-pub fn held_of(store: &Store, document_id: i64) -> Result<Vec<Held>, IpcError> {
+pub fn held_of(store: &Store, document_id: i64) -> Result<Vec<Held>, Error> {
     Ok(get(store, Kept::Held(document_id))?
         .and_then(|saved| serde_json::from_str(&saved).ok())
         .unwrap_or_default())
@@ -65,7 +65,7 @@ pub fn held_of(store: &Store, document_id: i64) -> Result<Vec<Held>, IpcError> {
 
 /// Adds `held` to what waits for the user on resume `document_id` (at most the policy's `max_held`
 /// bundles are kept: the oldest go first).
-pub fn keep_held(store: &mut Store, document_id: i64, held: &[Held]) -> Result<(), IpcError> {
+pub fn keep_held(store: &mut Store, document_id: i64, held: &[Held]) -> Result<(), Error> {
     if held.is_empty() {
         return Ok(());
     }
@@ -80,7 +80,7 @@ pub fn keep_held(store: &mut Store, document_id: i64, held: &[Held]) -> Result<(
 
 /// Takes `held` — held edits, or some operations of them — off the list of what waits for the user
 /// (applied, or discarded); the rest of their bundle keeps waiting.
-pub fn drop_held(store: &mut Store, held: &Held) -> Result<(), IpcError> {
+pub fn drop_held(store: &mut Store, held: &Held) -> Result<(), Error> {
     let mut all = held_of(store, held.document_id)?;
     for waiting in all.iter_mut().filter(|w| w.base == held.base) {
         if held.ops.iter().all(|op| waiting.ops.contains(op)) {
@@ -100,8 +100,8 @@ pub fn drop_held(store: &mut Store, held: &Held) -> Result<(), IpcError> {
     save_held(store, held.document_id, &all)
 }
 
-fn save_held(store: &mut Store, document_id: i64, all: &[Held]) -> Result<(), IpcError> {
-    let value = serde_json::to_string(all)
-        .map_err(|e| IpcError::new(ErrorKind::Internal, e.to_string()))?;
+fn save_held(store: &mut Store, document_id: i64, all: &[Held]) -> Result<(), Error> {
+    let value =
+        serde_json::to_string(all).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     set(store, Kept::Held(document_id), &value)
 }

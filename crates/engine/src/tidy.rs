@@ -2,8 +2,9 @@
 //! model is asked to put each line that found no place where it belongs and to correct what was read
 //! wrongly, from the file's own text and nothing else. The ask goes through the usual turn — streamed,
 //! checked — and always in review mode: every edit waits on a card (`redline held`) until the user accepts
-//! it. The file's text is part of what the user said, so a name or number the model brings from anywhere
-//! else is flagged as invented.
+//! it. The ask quotes the file, and is kept marked so: a file may be hostile, and its text is never the
+//! user's own words to the link and fact checks (a link planted in it waits for the user, now and in later
+//! turns).
 
 use crate::ipc::TidySource;
 
@@ -25,7 +26,7 @@ pub fn ask(source: &TidySource) -> String {
          it belongs, and correct any field that was read wrongly. Use only what the file says: add nothing it \
          does not say, and leave the rest as it is.",
         line(&source.name),
-        line(&source.format)
+        source.format.label()
     )];
     if !source.unplaced.is_empty() {
         let mut listed = vec!["Lines that found no place:".to_owned()];
@@ -64,7 +65,7 @@ mod tests {
     fn source() -> TidySource {
         TidySource {
             name: "ada.pdf".into(),
-            format: "PDF".into(),
+            format: crate::ipc::ImportFormat::Pdf,
             lines: vec![
                 "Ada Lovelace".into(),
                 "Things I Keep".into(),

@@ -4,15 +4,14 @@
 
 use std::time::Duration;
 
-use redline_agent::{ProviderConfig, Turn, TurnEvent};
-use redline_patch::{PatchState, Policy};
+use redline_agent::{Provider, ProviderConfig, Turn, TurnEvent};
+use redline_patch::{PatchState, Policy, Surface};
 use redline_store::Store;
 use tokio_util::sync::CancellationToken;
 
 use super::{Engine, Open, Running};
-use crate::ipc::{
-    ChatEvent, ChatLine, ChatPage, ChatRole, ErrorKind, IpcError, TurnMessage, TurnOutcome,
-};
+use crate::error::{Error, ErrorKind};
+use crate::ipc::{ChatEvent, ChatLine, ChatPage, ChatRole, Emit, TurnMessage, TurnOutcome};
 use crate::{DEMO_TITLE, settings, tidy};
 
 /// How many messages of the conversation [`Engine::chat_history`] reads at a time.
@@ -22,7 +21,7 @@ impl Engine {
     /// The conversation about the document on screen (so that it survives a restart): its newest
     /// [`CHAT_PAGE`] messages before `before` (the newest of all when `None`), oldest first. A year of
     /// conversation is read a page at a time, as the user scrolls back.
-    pub async fn chat_history(&self, before: Option<i64>) -> Result<ChatPage, IpcError> {
+    pub async fn chat_history(&self, before: Option<i64>) -> Result<ChatPage, Error> {
         let open = self.open()?.lock().await;
         let mut messages = open
             .store
@@ -55,30 +54,28 @@ impl Engine {
         &self,
         message: &str,
         selected: Option<String>,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<TurnOutcome, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<TurnOutcome, Error> {
         let config = self.configured().await?;
         self.turn(config, message, selected, false, emit).await
     }
 
     /// "Tidy with the model" after an import from `source` (see [`tidy`]): a turn whose every edit waits
-    /// for the user's review, whatever review mode says.
+    /// for the user's review, whatever review mode says. Its ask quotes the file, and is kept marked so:
+    /// the file's text is never the user's own words to the link and fact checks, in this turn or later.
     pub async fn tidy(
         &self,
         source: &crate::ipc::TidySource,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<TurnOutcome, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<TurnOutcome, Error> {
         let config = self.configured().await?;
-        self.turn(config, &tidy::ask(source), None, true, emit)
+        self.turn_on(config, TurnAsk::tidy(&tidy::ask(source)), emit)
             .await
     }
 
     /// Plays the scripted demo on a fresh copy of the sample resume, through a replay server on
     /// 127.0.0.1: no model, no key, nothing leaves the machine.
-    pub async fn demo(
-        &self,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<TurnOutcome, IpcError> {
+    pub async fn demo(&self, emit: Emit<'_>) -> Result<TurnOutcome, Error> {
         let fixture = redline_agent::fixtures::demo();
         {
             let mut open = self.open()?.lock().await;
@@ -103,48 +100,53 @@ impl Engine {
         summary
     }
 
-    /// One turn for `message`; with `review`, every edit waits for the user whatever review mode says.
+    /// One turn for the user's own `message`; with `review`, every edit waits for the user whatever review
+    /// mode says.
     pub(crate) async fn turn(
         &self,
         config: ProviderConfig,
         message: &str,
         selected: Option<String>,
         review: bool,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<TurnOutcome, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<TurnOutcome, Error> {
+        let ask = TurnAsk {
+            selected,
+            always_review: review,
+            ..TurnAsk::own(message)
+        };
+        self.turn_on(config, ask, emit).await
+    }
+
+    /// One turn for what `ask` says, on the resume on screen.
+    async fn turn_on(
+        &self,
+        config: ProviderConfig,
+        ask: TurnAsk<'_>,
+        emit: Emit<'_>,
+    ) -> Result<TurnOutcome, Error> {
         let cancel = CancellationToken::new();
         // Marked as running until this function returns, however it returns (a failed read below included).
         let _running = Running::start(&self.running, cancel.clone());
         let mut open = self.open()?.lock().await;
         let provider = redline_agent::settings::provider(&open.store, config)?;
-        let job = settings::job_of(&open.store, open.document_id)?;
-        let review = review || settings::review_mode(&open.store)?;
         let Open {
             store,
             document_id,
             surface,
         } = &mut *open;
-        let result = Turn {
-            store,
-            document_id: Some(*document_id),
-            provider: &provider,
-            surface,
-            policy: Policy::default(),
-            selected,
-            cancel,
-            stall: Duration::from_secs(3),
-            job,
-            review,
-        }
-        .run(message, &mut |event| match event {
-            TurnEvent::Surface { update } => emit(TurnMessage::Surface(update)),
-            other => {
-                if let Some(said) = ChatEvent::of(other) {
-                    emit(TurnMessage::Chat(said));
+        let message = ask.message;
+        let result = ask
+            .turn(store, Some(*document_id), surface, &provider, cancel)?
+            .run(message, &mut |event| match event {
+                TurnEvent::Surface { update } => emit(TurnMessage::Surface(update)),
+                other => {
+                    if let Some(said) = ChatEvent::of(other) {
+                        emit(TurnMessage::Chat(said));
+                    }
                 }
-            }
-        })
-        .await;
+            })
+            .await;
         drop(_running);
         // What the server was found to take is kept for the next run; failing to keep it costs one
         // refused request next time, not this turn.
@@ -166,8 +168,8 @@ impl Engine {
     pub async fn apply_held(
         &self,
         held: redline_agent::Held,
-        emit: &mut (dyn FnMut(TurnMessage) + Send),
-    ) -> Result<u64, IpcError> {
+        emit: Emit<'_>,
+    ) -> Result<u64, Error> {
         let mut open = self.open()?.lock().await;
         let Open {
             store,
@@ -175,7 +177,7 @@ impl Engine {
             surface,
         } = &mut *open;
         if held.document_id != *document_id {
-            return Err(IpcError::new(
+            return Err(Error::new(
                 ErrorKind::Conflict,
                 "these edits were proposed for another resume than the one on screen",
             ));
@@ -216,18 +218,78 @@ impl Engine {
     }
 }
 
+/// What one turn is asked, and how.
+pub(crate) struct TurnAsk<'m> {
+    /// The message.
+    pub message: &'m str,
+    /// The pointer the user selected in the resume view, if any.
+    pub selected: Option<String>,
+    /// Every edit waits for the user, whatever review mode says.
+    pub always_review: bool,
+    /// The message quotes a file (the ask that tidies an import): it is kept marked so, and its text is
+    /// never the user's own words to the link and fact checks.
+    pub quotes_file: bool,
+}
+
+impl<'m> TurnAsk<'m> {
+    /// The user's own `message`, nothing selected, as review mode says.
+    pub(crate) fn own(message: &'m str) -> TurnAsk<'m> {
+        TurnAsk {
+            message,
+            selected: None,
+            always_review: false,
+            quotes_file: false,
+        }
+    }
+
+    /// The ask that tidies an import ([`tidy::ask`]): it quotes the file, and every edit waits for the user.
+    pub(crate) fn tidy(message: &'m str) -> TurnAsk<'m> {
+        TurnAsk {
+            always_review: true,
+            quotes_file: true,
+            ..TurnAsk::own(message)
+        }
+    }
+
+    /// The agent's turn for this ask on `document` in `store`, shown on `surface`, as both front doors run
+    /// it: review mode holds every edit, and a tailored copy shows the model its posting.
+    pub(crate) fn turn<'t>(
+        self,
+        store: &'t mut Store,
+        document: Option<i64>,
+        surface: &'t mut Surface,
+        provider: &'t Provider,
+        cancel: CancellationToken,
+    ) -> Result<Turn<'t>, Error> {
+        let review = self.always_review || settings::review_mode(store)?;
+        let job = match document {
+            Some(id) => settings::job_of(store, id)?,
+            None => None,
+        };
+        Ok(Turn {
+            store,
+            document_id: document,
+            provider,
+            surface,
+            policy: Policy::default(),
+            selected: self.selected,
+            cancel,
+            stall: Duration::from_secs(3),
+            job,
+            review,
+            quotes_file: self.quotes_file,
+        })
+    }
+}
+
 /// A failure in the user's words, with the revision the resume stays at.
-pub(crate) fn nothing_changed(
-    store: &Store,
-    document_id: i64,
-    error: impl Into<IpcError>,
-) -> IpcError {
+pub(crate) fn nothing_changed(store: &Store, document_id: i64, error: impl Into<Error>) -> Error {
     let error = error.into();
     let head = store
         .document(document_id)
         .map(|d| d.head_revision)
         .unwrap_or_default();
-    IpcError::new(
+    Error::new(
         error.kind,
         format!(
             "{}. Your resume stays at revision {head}.",
@@ -248,13 +310,118 @@ fn capital(text: &str) -> String {
 pub(crate) async fn demo_server(
     fixture: &redline_agent::fixtures::Fixture,
     delay: Duration,
-) -> Result<(redline_agent::ReplayServer, ProviderConfig), IpcError> {
+) -> Result<(redline_agent::ReplayServer, ProviderConfig), Error> {
     redline_agent::fixtures::replay(fixture, delay)
         .await
         .map_err(|e| {
-            IpcError::new(
+            Error::new(
                 ErrorKind::Internal,
                 format!("the demo could not start its local server: {e}"),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::chat::ServerChoice;
+    use crate::ipc::{ImportFormat, TidySource};
+
+    /// The job the model adds in [`adds_evil_corp`], with a site only a file had.
+    fn evil_corp() -> Value {
+        json!({"name": "Evil Corp", "url": "https://evil.example/x", "startDate": "2011-01-01"})
+    }
+
+    /// The replay server's answers in one turn in which the model adds [`evil_corp`] to the work entries.
+    fn adds_evil_corp() -> Vec<Value> {
+        vec![
+            json!({"toolCall": {"name": "patch_resume", "arguments": {"changes": "Add the job at Evil Corp with its site", "targets": ["/work"]}}}),
+            json!({"patch": {"operations": [{"op": "add", "path": "/work/-", "value": evil_corp()}]}}),
+            json!({"say": "Done."}),
+        ]
+    }
+
+    /// A file whose text plants a link.
+    fn planted() -> TidySource {
+        let line = "Evil Corp, https://evil.example/x, 2011".to_owned();
+        TidySource {
+            name: "cv.pdf".into(),
+            format: ImportFormat::Pdf,
+            lines: vec!["Ada Lovelace".into(), line.clone()],
+            unplaced: vec![line],
+        }
+    }
+
+    /// An engine on the sample resume whose saved provider is a replay server giving `turns` times the
+    /// answers of [`adds_evil_corp`].
+    async fn engine_adding_evil_corp(
+        dir: &std::path::Path,
+        turns: usize,
+    ) -> (redline_agent::ReplayServer, Engine) {
+        let replies =
+            serde_json::from_value((0..turns).flat_map(|_| adds_evil_corp()).collect()).unwrap();
+        let (server, settings) =
+            crate::tests::replay_provider(replies, redline_agent::ProviderSettings::default())
+                .await;
+        let engine = Engine::in_test_folder(dir);
+        engine.save_provider(settings).await.unwrap();
+        (server, engine)
+    }
+
+    /// After "Tidy with the model", a link planted in the file is still not one the user gave: a later turn
+    /// whose edit writes it is held for the user, not applied. The same link in the user's own message is
+    /// theirs, and the edit is applied. The tidy's ask stays in the chat.
+    #[tokio::test]
+    async fn a_link_planted_in_a_tidied_file_is_never_one_the_user_gave() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, engine) = engine_adding_evil_corp(dir.path(), 3).await;
+        let start = engine.state().await.unwrap().revision;
+        let tidied = engine.tidy(&planted(), &mut |_| {}).await.unwrap();
+        assert!(tidied.revisions.is_empty() && tidied.held[0].proposal);
+        let later = engine
+            .send("Add my job at Evil Corp", None, &mut |_| {})
+            .await
+            .unwrap();
+        assert!(later.revisions.is_empty(), "nothing applied");
+        assert_eq!(later.held[0].why, [redline_patch::Hold::NewLink]);
+        assert_eq!(engine.state().await.unwrap().revision, start);
+
+        let given = engine
+            .send(
+                "Add my job at Evil Corp, https://evil.example/x",
+                None,
+                &mut |_| {},
+            )
+            .await
+            .unwrap();
+        assert_eq!(given.revisions, [start + 1]);
+        assert!(given.held.is_empty());
+        let open = engine.open().unwrap().lock().await;
+        let work = &open.store.head(open.document_id).unwrap().document["work"];
+        assert_eq!(work.as_array().unwrap().last(), Some(&evil_corp()));
+        drop(open);
+        let chat = engine.chat_history(None).await.unwrap();
+        assert_eq!(chat.lines[0].role, ChatRole::User);
+        assert!(chat.lines[0].text.contains("https://evil.example/x"));
+    }
+
+    /// `redline import --tidy`'s turn keeps its ask as quoting the file, as the window's does.
+    #[tokio::test]
+    async fn the_command_line_s_tidy_keeps_its_ask_as_quoting_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, engine) = engine_adding_evil_corp(dir.path(), 1).await;
+        let doc = engine.state().await.unwrap().document_id;
+        let end = engine
+            .tidy_chat(doc, &planted(), ServerChoice::default(), &mut |_| {})
+            .await
+            .unwrap();
+        let outcome = end.result.unwrap();
+        assert!(outcome.revisions.is_empty() && outcome.held[0].proposal);
+        let open = engine.open().unwrap().lock().await;
+        let kept = open.store.messages(doc).unwrap();
+        assert!(kept[0].quotes_file && kept[0].content.contains("https://evil.example/x"));
+        assert_eq!(open.store.said_by_user(doc).unwrap(), "");
+    }
 }

@@ -60,6 +60,9 @@ pub struct ChatMessage {
     pub role: Role,
     /// What was said.
     pub content: String,
+    /// Whether it quotes a file (the ask that tidies an import): shown as the user's message, but not the
+    /// user's own words to the link and fact checks ([`Store::said_by_user`] leaves it out).
+    pub quotes_file: bool,
 }
 
 /// How a model call ended.
@@ -223,7 +226,7 @@ pub(crate) fn insert_model_call(
     Ok(id)
 }
 
-/// A row of `SELECT id, document_id, created_at, role, content FROM chat_messages`.
+/// A row of `SELECT id, document_id, created_at, role, content, quotes_file FROM chat_messages`.
 fn chat_message(row: &rusqlite::Row<'_>) -> rusqlite::Result<ChatMessage> {
     let role: String = row.get(3)?;
     Ok(ChatMessage {
@@ -232,16 +235,35 @@ fn chat_message(row: &rusqlite::Row<'_>) -> rusqlite::Result<ChatMessage> {
         created_at: row.get(2)?,
         role: Role::parse(&role),
         content: row.get(4)?,
+        quotes_file: row.get(5)?,
     })
 }
 
 impl Store {
     /// Adds a message to a document's conversation and returns its id.
     pub fn add_message(&mut self, document_id: i64, role: Role, content: &str) -> Result<i64> {
+        self.insert_message(document_id, role, content, false)
+    }
+
+    /// Adds a user's message that quotes a file (the ask that tidies an import, with the file's text) and
+    /// returns its id. It is part of the conversation as any other message is, but never of what the user
+    /// said ([`Store::said_by_user`]): a link or a fact planted in a hostile file is not one the user gave.
+    pub fn add_message_quoting_file(&mut self, document_id: i64, content: &str) -> Result<i64> {
+        self.insert_message(document_id, Role::User, content, true)
+    }
+
+    fn insert_message(
+        &mut self,
+        document_id: i64,
+        role: Role,
+        content: &str,
+        quotes_file: bool,
+    ) -> Result<i64> {
         self.document(document_id)?;
         self.conn.execute(
-            "INSERT INTO chat_messages (document_id, created_at, role, content) VALUES (?1, ?2, ?3, ?4)",
-            params![document_id, now_ms(), role.as_str(), content],
+            "INSERT INTO chat_messages (document_id, created_at, role, content, quotes_file)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![document_id, now_ms(), role.as_str(), content, quotes_file],
         )?;
         Ok(self.conn.last_insert_rowid())
     }
@@ -249,7 +271,7 @@ impl Store {
     /// A document's conversation, oldest first.
     pub fn messages(&self, document_id: i64) -> Result<Vec<ChatMessage>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, document_id, created_at, role, content FROM chat_messages
+            "SELECT id, document_id, created_at, role, content, quotes_file FROM chat_messages
              WHERE document_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map([document_id], chat_message)?;
@@ -265,7 +287,7 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<ChatMessage>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, document_id, created_at, role, content FROM chat_messages
+            "SELECT id, document_id, created_at, role, content, quotes_file FROM chat_messages
              WHERE document_id = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3",
         )?;
         let rows = stmt.query_map(
@@ -281,11 +303,13 @@ impl Store {
         Ok(page)
     }
 
-    /// Everything the user said about a document, one message a line, oldest first: read row by row into
-    /// one string, not as a list of every message (the other side's included) as [`Store::messages`] would.
+    /// Everything the user said about a document in their own words, one message a line, oldest first: a
+    /// message that quotes a file is left out. Read row by row into one string, not as a list of every
+    /// message (the other side's included) as [`Store::messages`] would.
     pub fn said_by_user(&self, document_id: i64) -> Result<String> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT content FROM chat_messages WHERE document_id = ?1 AND role = 'user' ORDER BY id",
+            "SELECT content FROM chat_messages
+             WHERE document_id = ?1 AND role = 'user' AND quotes_file = 0 ORDER BY id",
         )?;
         let mut rows = stmt.query([document_id])?;
         let mut said = String::new();
@@ -431,6 +455,43 @@ mod tests {
         assert!(said.starts_with("ask 0\nask 1\n"));
         assert!(said.ends_with("ask 249\n"));
         assert!(!said.contains("answer") && !said.contains("elsewhere"));
+    }
+
+    /// The ask that tidies an import quotes the file's text: it stays in the conversation, marked, but is
+    /// never what the user said (a link planted in the file is not one the user gave).
+    #[test]
+    fn a_message_quoting_a_file_is_not_what_the_user_said() {
+        let (_dir, mut store, id) = crate::store_with("Ada", &json!({}));
+        store
+            .add_message(id, Role::User, "my site is https://ada.example")
+            .unwrap();
+        let quoted = store
+            .add_message_quoting_file(id, "Tidy this. The file's text:\nhttps://evil.example/x")
+            .unwrap();
+        store.add_message(id, Role::User, "thanks").unwrap();
+        assert_eq!(
+            store.said_by_user(id).unwrap(),
+            "my site is https://ada.example\nthanks\n"
+        );
+        let shown: Vec<_> = store
+            .messages(id)
+            .unwrap()
+            .into_iter()
+            .map(|m| (m.id == quoted, m.role, m.quotes_file))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (false, Role::User, false),
+                (true, Role::User, true),
+                (false, Role::User, false)
+            ]
+        );
+        assert!(store.recent_messages(id, None, 10).unwrap()[1].quotes_file);
+        assert!(matches!(
+            store.add_message_quoting_file(99, "x"),
+            Err(StoreError::NoDocument(99))
+        ));
     }
 
     #[test]

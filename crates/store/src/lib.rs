@@ -152,6 +152,15 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether the action was refused only because it had nothing to do (nothing to undo or redo, or a change
+    /// or restore that leaves the document as it is): the document is as it was, and nothing went wrong.
+    pub fn is_nothing_to_do(&self) -> bool {
+        matches!(
+            self,
+            StoreError::NoChange(_) | StoreError::NothingToUndo(_) | StoreError::NothingToRedo(_)
+        )
+    }
+
     /// What kind of failure it is, for the window's action and the CLI's exit status.
     pub fn kind(&self) -> redline_error_kind::ErrorKind {
         use redline_error_kind::ErrorKind;

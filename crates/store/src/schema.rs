@@ -147,6 +147,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
                   BEGIN UPDATE audit_size SET total = total - old.bytes; END;",
         then: Some(crate::revisions::backfill_stacks),
     },
+    // 5: a user's message can quote a file (the ask that tidies an import carries the file's own text): it is
+    // shown, and sent to the model, as any other, but it is not the user's own words to the link and fact
+    // checks (a file may be hostile).
+    sql("ALTER TABLE chat_messages
+             ADD COLUMN quotes_file INTEGER NOT NULL DEFAULT 0 CHECK (quotes_file IN (0, 1));"),
 ];
 
 /// Brings the database up to the newest schema, one migration per transaction. Each reads the version it
@@ -214,7 +219,16 @@ mod tests {
                     conn.execute_batch(
                         "INSERT INTO model_calls (document_id, created_at, model, request, raw_output, outcome,
                                                   applied, refused)
-                             VALUES (1, CAST(strftime('%s', 'now') AS INTEGER) * 1000, 'gpt', '{}', '{}', 'committed', '[]', '[]');",
+                             VALUES (1, CAST(strftime('%s', 'now') AS INTEGER) * 1000, 'gpt', '{}', '{}', 'committed', '[]', '[]');
+                         INSERT INTO chat_messages (document_id, created_at, role, content)
+                             VALUES (1, 5, 'user', 'my site is https://ada.example');",
+                    )
+                    .unwrap();
+                }
+                if version >= 4 {
+                    // A version-4 Redline indexed the words of the revision it wrote.
+                    conn.execute_batch(
+                        "INSERT INTO revision_words (rowid, words) VALUES ((1 << 32) | 1, 'Imported import');",
                     )
                     .unwrap();
                 }
@@ -261,6 +275,15 @@ mod tests {
                     serde_json::json!({"basics": {"name": "Ada"}})
                 );
                 store.add_message(1, crate::Role::User, "hello").unwrap();
+                // A message written before messages could quote a file stays the user's own words.
+                let said = store.said_by_user(1).unwrap();
+                let earlier = if version >= 2 {
+                    "my site is https://ada.example\n"
+                } else {
+                    ""
+                };
+                assert_eq!(said, format!("{earlier}hello\n"), "from version {version}");
+                assert!(store.messages(1).unwrap().iter().all(|m| !m.quotes_file));
                 // The audit keeps what it had and takes a proposal for review.
                 let call = crate::ModelCall {
                     model: "m".into(),

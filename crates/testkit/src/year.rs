@@ -73,14 +73,10 @@ fn history(store: &mut Store, id: i64, revisions: u64) -> Result<(), StoreError>
             16..=17 => store.redo(id),
             _ => store.restore(id, head.number.saturating_sub(7).max(1)),
         };
-        match result {
-            Ok(_)
-            | Err(
-                StoreError::NothingToUndo(_)
-                | StoreError::NothingToRedo(_)
-                | StoreError::NoChange(_),
-            ) => {}
-            Err(e) => return Err(e),
+        if let Err(e) = result
+            && !e.is_nothing_to_do()
+        {
+            return Err(e);
         }
     }
 }

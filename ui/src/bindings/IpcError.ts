@@ -2,7 +2,8 @@
 import type { ErrorKind } from "./ErrorKind";
 
 /**
- * A command's failure: its kind, for the UI to pick an action by, and words for the user.
+ * Why an operation failed: its kind and what went wrong, in words, with what to do about it where there
+ * is something to do.
  */
 export type IpcError = { 
 /**

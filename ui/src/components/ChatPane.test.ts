@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { TidySource } from "../bindings/TidySource";
 import type { ChatMessage } from "../lib/chat";
 import { heldEdits } from "../lib/values.fixture";
 import ChatPane from "./ChatPane.svelte";
@@ -106,7 +107,7 @@ describe("chat errors", () => {
 
   it("offers to tidy an import with the model, and asks for it", async () => {
     const ontidy = vi.fn();
-    const source = { name: "ada.pdf", format: "PDF", lines: ["Ada Lovelace"], unplaced: [] };
+    const source: TidySource = { name: "ada.pdf", format: "pdf", lines: ["Ada Lovelace"], unplaced: [] };
     render(ChatPane, {
       messages: [
         { role: "notice", text: "Imported “Ada” (PDF).", tidy: source },

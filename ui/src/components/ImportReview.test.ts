@@ -1,14 +1,15 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ImportDone } from "../bindings/ImportDone";
+import type { ImportFormat } from "../bindings/ImportFormat";
 import type { ImportPreview } from "../bindings/ImportPreview";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 
-const store = vi.hoisted(() => ({ imported: [] as { document: JsonValue; format: string }[], refuse: false }));
+const store = vi.hoisted(() => ({ imported: [] as { document: JsonValue; format: ImportFormat }[], refuse: false }));
 
 vi.mock("../lib/backend", () => ({
   errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
-  importReviewed: async (document: JsonValue, format: string): Promise<ImportDone> => {
+  importReviewed: async (document: JsonValue, format: ImportFormat): Promise<ImportDone> => {
     if (store.refuse) throw { kind: "invalid", message: "/basics/email: not an email" };
     store.imported.push({ document, format });
     return {
@@ -23,7 +24,7 @@ import ImportReview from "./ImportReview.svelte";
 
 const PREVIEW: ImportPreview = {
   name: "ada.pdf",
-  format: "PDF",
+  format: "pdf",
   document: { basics: { name: "Ada Lovelace", label: "Enginer" }, work: [{ name: "Analytical Engines", position: "Lead" }] },
   lines: ["Ada Lovelace", "Enginer", "Work", "Lead", "Analytical Engines", "Things I Keep"],
   unplaced: ["Things I Keep"],
@@ -46,6 +47,7 @@ describe("the import review", () => {
   it("shows the file's lines beside what was read, the unplaced ones marked", async () => {
     render(ImportReview, { preview: PREVIEW, onclose: () => {}, onimported: () => {} });
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Import ada.pdf");
+    expect(screen.getByText(/^Read as PDF, on this computer/)).toBeTruthy();
     expect(screen.getAllByTestId("import-line")).toHaveLength(5);
     expect(screen.getByTestId("import-line-unplaced").textContent?.trim()).toBe("Things I Keep");
     expect(screen.getByTestId("import-unplaced-count").textContent).toContain("One line found no place");
@@ -64,7 +66,7 @@ describe("the import review", () => {
     expect(store.imported).toEqual([
       {
         document: { basics: { name: "Ada Lovelace", label: "Engineer" }, work: [{ name: "Analytical Engines", position: "Lead" }] },
-        format: "PDF",
+        format: "pdf",
       },
     ]);
   });

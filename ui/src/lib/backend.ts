@@ -21,6 +21,7 @@ import type { SurfaceUpdate } from "../bindings/SurfaceUpdate";
 import type { TurnOutcome } from "../bindings/TurnOutcome";
 import type { DocState } from "../bindings/DocState";
 import type { ImportDone } from "../bindings/ImportDone";
+import type { ImportFormat } from "../bindings/ImportFormat";
 import type { ImportPreview } from "../bindings/ImportPreview";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { DocumentRow } from "../bindings/DocumentRow";
@@ -45,9 +46,7 @@ export function errorKind(err: unknown): ErrorKind {
 }
 
 /** Opens a link from the resume in the system's browser or mail program (never in the window). */
-export function openLink(url: string): Promise<void> {
-  return invoke<void>("open_link", { url });
-}
+export const openLink = (url: string) => invoke<void>("open_link", { url });
 
 /** A command's failure as the user should read it. */
 export function errorMessage(err: unknown): string {
@@ -57,30 +56,25 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
-/** The current document as a `create` message. */
-export function openSurface(): Promise<SurfaceUpdate> {
-  return invoke<SurfaceUpdate>("open_surface");
+/** A subscription to the app-wide event `name`: its handler is called with each payload. */
+function on<T>(name: string): (handler: (payload: T) => void) => Promise<UnlistenFn> {
+  return (handler) => listen<T>(name, (event) => handler(event.payload));
 }
+
+/** The current document as a `create` message. */
+export const openSurface = () => invoke<SurfaceUpdate>("open_surface");
 
 /** The app's version and data folder. */
-export function appInfo(): Promise<AppInfo> {
-  return invoke<AppInfo>("app_info");
-}
+export const appInfo = () => invoke<AppInfo>("app_info");
 
 /** Calls `handler` with every surface message the engine emits. */
-export function onSurface(handler: (update: SurfaceUpdate) => void): Promise<UnlistenFn> {
-  return listen<SurfaceUpdate>(SURFACE_EVENT, (event) => handler(event.payload));
-}
+export const onSurface = on<SurfaceUpdate>(SURFACE_EVENT);
 
 /** Calls `handler` with each menu item the page carries out (the event's names: ipc.rs `AppEvent`). */
-export function onMenu(handler: (id: MenuAction) => void): Promise<UnlistenFn> {
-  return listen<MenuAction>(MENU_EVENT, (event) => handler(event.payload));
-}
+export const onMenu = on<MenuAction>(MENU_EVENT);
 
 /** The view has painted the resume for the first time. */
-export function painted(): Promise<void> {
-  return invoke("painted");
-}
+export const painted = () => invoke<void>("painted");
 
 
 /** Where a turn's stream goes: the resume view's surface messages and the chat's events, in order. */
@@ -136,190 +130,122 @@ export async function streamTurn<T>(
 }
 
 /** Runs an AI turn for `text`; the reply and the edits stream `to` the view and the chat while it runs. */
-export function sendMessage(text: string, selected: string | null, to: TurnStream): Promise<TurnOutcome> {
-  return streamTurn((turn) => invoke<TurnOutcome>("send_message", { text, selected, turn }), to);
-}
+export const sendMessage = (text: string, selected: string | null, to: TurnStream) =>
+  streamTurn((turn) => invoke<TurnOutcome>("send_message", { text, selected, turn }), to);
 
 /** "Tidy with the model" after an import from a file: a turn whose every edit waits for the user's review. */
-export function tidyImport(source: TidySource, to: TurnStream): Promise<TurnOutcome> {
-  return streamTurn((turn) => invoke<TurnOutcome>("tidy_import", { source, turn }), to);
-}
+export const tidyImport = (source: TidySource, to: TurnStream) =>
+  streamTurn((turn) => invoke<TurnOutcome>("tidy_import", { source, turn }), to);
 
 /** Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming `to`. */
-export function startDemo(to: TurnStream): Promise<TurnOutcome> {
-  return streamTurn((turn) => invoke<TurnOutcome>("start_demo", { turn }), to);
-}
+export const startDemo = (to: TurnStream) =>
+  streamTurn((turn) => invoke<TurnOutcome>("start_demo", { turn }), to);
 
 /** Applies edits a turn held for confirmation, as a new revision (its number). */
-export function applyHeld(edits: HeldEdits): Promise<number> {
-  return invoke<number>("apply_held", { edits });
-}
+export const applyHeld = (edits: HeldEdits) => invoke<number>("apply_held", { edits });
 
 /** Stops the running turn; every preview is rolled back. */
-export function stopTurn(): Promise<boolean> {
-  return invoke<boolean>("stop_turn");
-}
+export const stopTurn = () => invoke<boolean>("stop_turn");
 
 /** Calls `handler` with every chat event of a running turn. */
-export function onChat(handler: (event: ChatEvent) => void): Promise<UnlistenFn> {
-  return listen<ChatEvent>(CHAT_EVENT, (event) => handler(event.payload));
-}
+export const onChat = on<ChatEvent>(CHAT_EVENT);
 
 /** A page of the conversation about the document on screen: its newest lines before `before` (the newest
  * of all when null), oldest first. */
-export function chatHistory(before: number | null = null): Promise<ChatPage> {
-  return invoke<ChatPage>("chat_history", { before });
-}
+export const chatHistory = (before: number | null = null) => invoke<ChatPage>("chat_history", { before });
 
 /** The HTML export of the document on screen, for the export dialog's preview. */
-export function exportPreview(request: ExportRequest): Promise<string> {
-  return invoke<string>("export_preview", { request });
-}
+export const exportPreview = (request: ExportRequest) => invoke<string>("export_preview", { request });
 
 /** Exports the document on screen into the Downloads folder. */
-export function exportDocument(request: ExportRequest): Promise<ExportDone> {
-  return invoke<ExportDone>("export_document", { request });
-}
+export const exportDocument = (request: ExportRequest) => invoke<ExportDone>("export_document", { request });
 
 /** The saved provider: its settings, and whether a key is set (never the key). */
-export function providerSettings(): Promise<ProviderView> {
-  return invoke<ProviderView>("provider_settings");
-}
+export const providerSettings = () => invoke<ProviderView>("provider_settings");
 
 /** Saves the provider settings. */
-export function saveProvider(settings: ProviderSettings): Promise<ProviderView> {
-  return invoke<ProviderView>("save_provider", { settings });
-}
+export const saveProvider = (settings: ProviderSettings) => invoke<ProviderView>("save_provider", { settings });
 
 /** Keeps `key` in the OS keychain for the saved provider; the reply says only that a key is set. */
-export function setKey(key: string): Promise<ProviderView> {
-  return invoke<ProviderView>("set_key", { key });
-}
+export const setKey = (key: string) => invoke<ProviderView>("set_key", { key });
 
 /** Removes the saved provider's key from the OS keychain. */
-export function clearKey(): Promise<ProviderView> {
-  return invoke<ProviderView>("clear_key");
-}
+export const clearKey = () => invoke<ProviderView>("clear_key");
 
 /** Tests the connection to the saved provider and its two models. */
-export function testConnection(): Promise<ConnectionReport> {
-  return invoke<ConnectionReport>("test_connection");
-}
+export const testConnection = () => invoke<ConnectionReport>("test_connection");
 
 /** The model servers that answer at their usual addresses on this computer. */
-export function findLocalServers(): Promise<LocalServer[]> {
-  return invoke<LocalServer[]>("find_local_servers");
-}
+export const findLocalServers = () => invoke<LocalServer[]>("find_local_servers");
 
 /** Every resume that is not deleted, most recently changed first. */
-export function listDocuments(): Promise<DocumentRow[]> {
-  return invoke<DocumentRow[]>("list_documents");
-}
+export const listDocuments = () => invoke<DocumentRow[]>("list_documents");
 
 /** The resume on screen: which, its revision, what Undo and Redo would do. */
-export function documentState(): Promise<DocState> {
-  return invoke<DocState>("document_state");
-}
+export const documentState = () => invoke<DocState>("document_state");
 
 /** Opens another resume; the view hears it as a `create`. */
-export function openDocument(id: number): Promise<DocState> {
-  return invoke<DocState>("open_document", { id });
-}
+export const openDocument = (id: number) => invoke<DocState>("open_document", { id });
 
 /** A new resume, blank or a copy of the sample, opened. */
-export function newDocument(fromSample: boolean): Promise<DocState> {
-  return invoke<DocState>("new_document", { fromSample });
-}
+export const newDocument = (fromSample: boolean) => invoke<DocState>("new_document", { fromSample });
 
 /** Imports a resume (PDF, Word, OpenDocument, LinkedIn's export, text or JSON Resume) and opens it: the file
  * at `path`, or (without) the one picked in the system's open dialog — `null` when the user cancels. What it
  * was read as comes back, with the lines that found no place. */
-export function importDocument(path: string | null = null): Promise<ImportDone | null> {
-  return invoke<ImportDone | null>("import_document", { path });
-}
+export const importDocument = (path: string | null = null) => invoke<ImportDone | null>("import_document", { path });
 
 /** Reads a resume for the import review, writing nothing: the file at `path`, or (without) the one picked
  * in the system's open dialog — `null` when the user cancels. */
-export function previewImport(path: string | null = null): Promise<ImportPreview | null> {
-  return invoke<ImportPreview | null>("preview_import", { path });
-}
+export const previewImport = (path: string | null = null) => invoke<ImportPreview | null>("preview_import", { path });
 
 /** The files the app was asked to open before the window was there (a PDF, a Word file, …), for the
  * import review, once. */
-export function takeReviews(): Promise<ImportPreview[]> {
-  return invoke<ImportPreview[]>("take_reviews");
-}
+export const takeReviews = () => invoke<ImportPreview[]>("take_reviews");
 
 /** A file the running app was asked to open (a second launch), read for the import review. */
-export function onReview(handler: (preview: ImportPreview) => void): Promise<UnlistenFn> {
-  return listen<ImportPreview>(REVIEW_EVENT, (event) => handler(event.payload));
-}
+export const onReview = on<ImportPreview>(REVIEW_EVENT);
 
 /** Imports the resume the review shows (fixed by hand, perhaps) and opens it. */
-export function importReviewed(document: JsonValue, format: string): Promise<ImportDone> {
-  return invoke<ImportDone>("import_reviewed", { document, format });
-}
+export const importReviewed = (document: JsonValue, format: ImportFormat) =>
+  invoke<ImportDone>("import_reviewed", { document, format });
 
 /** A copy of a resume with its own history, opened. */
-export function duplicateDocument(id: number): Promise<DocState> {
-  return invoke<DocState>("duplicate_document", { id });
-}
+export const duplicateDocument = (id: number) => invoke<DocState>("duplicate_document", { id });
 
 /** Gives a resume a new title. */
-export function renameDocument(id: number, title: string): Promise<void> {
-  return invoke<void>("rename_document", { id, title });
-}
+export const renameDocument = (id: number, title: string) => invoke<void>("rename_document", { id, title });
 
 /** Deletes a resume softly (undeleteDocument brings it back); returns the resume now on screen. */
-export function deleteDocument(id: number): Promise<DocState> {
-  return invoke<DocState>("delete_document", { id });
-}
+export const deleteDocument = (id: number) => invoke<DocState>("delete_document", { id });
 
 /** Brings a deleted resume back. */
-export function undeleteDocument(id: number): Promise<void> {
-  return invoke<void>("undelete_document", { id });
-}
+export const undeleteDocument = (id: number) => invoke<void>("undelete_document", { id });
 
 /** Takes back the latest change to the resume on screen (a new revision: nothing is lost). */
-export function undo(): Promise<DocState> {
-  return invoke<DocState>("undo");
-}
+export const undo = () => invoke<DocState>("undo");
 
 /** Applies again the change undone last. */
-export function redo(): Promise<DocState> {
-  return invoke<DocState>("redo");
-}
+export const redo = () => invoke<DocState>("redo");
 
 /** A page of the history of the resume on screen, newest first: the revisions older than `before` (from the
  * newest when null) whose words have each of `words` (all when null). */
-export function history(query: HistoryQuery): Promise<HistoryPage> {
-  return invoke<HistoryPage>("history", { query });
-}
+export const history = (query: HistoryQuery) => invoke<HistoryPage>("history", { query });
 
 /** One revision as it was, and what it changed, in words. */
-export function revision(number: number): Promise<RevisionView> {
-  return invoke<RevisionView>("revision", { number });
-}
+export const revision = (number: number) => invoke<RevisionView>("revision", { number });
 
 /** Makes the resume read as it did at revision `number`, as a new revision. */
-export function restore(number: number): Promise<DocState> {
-  return invoke<DocState>("restore", { number });
-}
+export const restore = (number: number) => invoke<DocState>("restore", { number });
 
 /** What happened at start that the user should hear of (a file that could not be opened), once. */
-export function takeNotices(): Promise<string[]> {
-  return invoke<string[]>("take_notices");
-}
+export const takeNotices = () => invoke<string[]>("take_notices");
 
 /** An edit made by hand in the view: `ops` against revision `base`, committed as a revision of the user's. */
-export function editDocument(base: number, ops: Operation[]): Promise<DocState> {
-  return invoke<DocState>("edit_document", { base, ops });
-}
+export const editDocument = (base: number, ops: Operation[]) => invoke<DocState>("edit_document", { base, ops });
 
 /** The resume's language or a section's heading (`meta.language`, `meta.headings`), as a revision. */
-export function setWords(base: number, change: WordsChange): Promise<DocState> {
-  return invoke<DocState>("set_words", { base, change });
-}
+export const setWords = (base: number, change: WordsChange) => invoke<DocState>("set_words", { base, change });
 
 const pageUrls = new PageUrls();
 
@@ -340,36 +266,22 @@ export async function pageImages(document: unknown, request: ExportRequest): Pro
 }
 
 /** How an applicant tracking system reads the resume's PDF (in `request`'s template and page size). */
-export function atsCheck(request: ExportRequest): Promise<AtsView> {
-  return invoke<AtsView>("ats_check", { request });
-}
+export const atsCheck = (request: ExportRequest) => invoke<AtsView>("ats_check", { request });
 
 /** A copy of the resume on screen tailored to a job posting, opened, with its coverage report. */
-export function tailorDocument(posting: string): Promise<TailorView> {
-  return invoke<TailorView>("tailor_document", { posting });
-}
+export const tailorDocument = (posting: string) => invoke<TailorView>("tailor_document", { posting });
 
 /** The tailoring report of the resume on screen, or null if it is not a tailored copy. */
-export function tailoring(): Promise<TailorView | null> {
-  return invoke<TailorView | null>("tailoring");
-}
+export const tailoring = () => invoke<TailorView | null>("tailoring");
 
 /** The edits held for the user's confirmation on the resume on screen (kept across restarts). */
-export function heldEdits(): Promise<HeldEdits[]> {
-  return invoke<HeldEdits[]>("held_edits");
-}
+export const heldEdits = () => invoke<HeldEdits[]>("held_edits");
 
 /** Discards held edits: they are not offered again. */
-export function discardHeld(edits: HeldEdits): Promise<void> {
-  return invoke<void>("discard_held", { edits });
-}
+export const discardHeld = (edits: HeldEdits) => invoke<void>("discard_held", { edits });
 
 /** Whether review mode is on: every AI edit waits on a card for Accept. */
-export function reviewMode(): Promise<boolean> {
-  return invoke<boolean>("review_mode");
-}
+export const reviewMode = () => invoke<boolean>("review_mode");
 
 /** Turns review mode on or off; returns the new state. */
-export function setReviewMode(on: boolean): Promise<boolean> {
-  return invoke<boolean>("set_review_mode", { on });
-}
+export const setReviewMode = (on: boolean) => invoke<boolean>("set_review_mode", { on });

@@ -102,8 +102,8 @@ describe("importedNotice", () => {
   const state = { documentId: 4, title: "Ada — Engineer", demo: false, revision: 1, undo: null, redo: null };
 
   it("says what the file was read as, and quotes every line that found no place", () => {
-    expect(importedNotice({ state, format: "PDF", unplaced: [] })).toBe("Imported “Ada — Engineer” (PDF).");
-    const said = importedNotice({ state, format: "Word document", unplaced: ["Things I Keep", "A clock"] });
+    expect(importedNotice({ state, format: "pdf", unplaced: [] })).toBe("Imported “Ada — Engineer” (PDF).");
+    const said = importedNotice({ state, format: "docx", unplaced: ["Things I Keep", "A clock"] });
     expect(said).toContain("2 lines of it found no place");
     expect(said.split("\n").slice(1)).toEqual(["• Things I Keep", "• A clock"]);
   });

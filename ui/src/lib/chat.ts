@@ -5,6 +5,8 @@ import type { HeldEdits } from "../bindings/HeldEdits";
 import type { Hold } from "../bindings/Hold";
 import type { ImportDone } from "../bindings/ImportDone";
 import type { TidySource } from "../bindings/TidySource";
+import type { ImportFormat } from "../bindings/ImportFormat";
+import { IMPORT_FORMATS } from "../bindings/vocabulary";
 
 export interface ChatMessage {
   role: "user" | "assistant" | "notice" | "warning" | "error" | "held";
@@ -114,10 +116,15 @@ export function heldMessage(edits: HeldEdits): ChatMessage {
 /** The most lines not placed an import's notice quotes; the rest are counted. */
 const MAX_QUOTED = 20;
 
+/** What a file was read as, in words ("PDF", "Word document", …). */
+export function importFormatLabel(format: ImportFormat): string {
+  return IMPORT_FORMATS.find((f) => f.value === format)?.label ?? format;
+}
+
 /** What the chat says after an import: what the file was read as, and every line that found no place in
  * the resume (the first ones quoted, the rest counted), so that nothing is dropped in silence. */
 export function importedNotice(done: ImportDone): string {
-  const said = `Imported “${done.state.title}” (${done.format}).`;
+  const said = `Imported “${done.state.title}” (${importFormatLabel(done.format)}).`;
   const n = done.unplaced.length;
   if (n === 0) return said;
   const quoted = done.unplaced.slice(0, MAX_QUOTED).map((line) => `• ${line}`);

@@ -55,6 +55,13 @@ describe("a change landing off screen is brought into view", () => {
     await oneFrame();
     await oneFrame();
   };
+  /** The scrolls `follow` asks for, two frames after a change starts below the window. */
+  async function scrollsFor(follow: typeof revealEntry, locked: boolean): Promise<ScrollIntoViewOptions[]> {
+    const { node, scrolls } = below(locked);
+    follow(node, "pending");
+    await frame();
+    return scrolls;
+  }
 
   it("once, when the change starts: not again as it is committed, nor when the highlight fades", async () => {
     const { node, scrolls } = below(false);
@@ -80,10 +87,11 @@ describe("a change landing off screen is brought into view", () => {
   });
 
   it("at once, not smoothly, while the model is writing", async () => {
-    const { node, scrolls } = below(true);
-    reveal(node, "pending");
-    await frame();
-    expect(scrolls).toEqual([{ block: "nearest", behavior: "instant" }]);
+    expect(await scrollsFor(reveal, true)).toEqual([{ block: "nearest", behavior: "instant" }]);
+  });
+
+  it("an entry from its top, leaving it the view to grow into", async () => {
+    expect(await scrollsFor(revealEntry, true)).toEqual([{ block: "start", behavior: "instant" }]);
   });
 
   it("a frame late: not in the frame that lays out what came", async () => {
@@ -93,13 +101,6 @@ describe("a change landing off screen is brought into view", () => {
     expect(scrolls).toEqual([]);
     await oneFrame();
     expect(scrolls).toHaveLength(1);
-  });
-
-  it("an entry from its top, leaving it the view to grow into", async () => {
-    const { node, scrolls } = below(true);
-    revealEntry(node, "pending");
-    await frame();
-    expect(scrolls).toEqual([{ block: "start", behavior: "instant" }]);
   });
 
   it("not at all when it is on screen", async () => {

@@ -10,7 +10,8 @@ use redline_engine::{AtsReport, Format, Page, Template};
 use serde_json::json;
 
 use super::{on_document, print_json};
-use crate::{Exit, fail};
+use crate::fail;
+use redline_engine::ErrorKind;
 
 /// `redline read-pdf-text PATH` (hidden): the child process that `redline ats --pdf` starts
 /// ([`redline_engine::pdf_child`]).
@@ -48,7 +49,7 @@ pub fn run(
     }
     if !report.clean() {
         return Err(fail(
-            Exit::Failed,
+            ErrorKind::Internal,
             format!(
                 "an applicant tracking system would not read this resume as written: {} missing, {} out of order",
                 report.missing.len(),

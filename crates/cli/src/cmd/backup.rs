@@ -8,7 +8,8 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::{failed, on_engine, print_json};
-use crate::{Exit, fail};
+use crate::fail;
+use redline_engine::ErrorKind;
 
 /// `redline backup`.
 pub fn run(data_dir: &Path, json: bool, out: &mut impl Write) -> Result<()> {
@@ -38,7 +39,7 @@ pub fn check(data_dir: &Path, json: bool, out: &mut impl Write) -> Result<()> {
     }
     let shown: Vec<String> = found.iter().take(10).map(|f| super::plain(f)).collect();
     Err(fail(
-        Exit::Failed,
+        ErrorKind::Internal,
         format!(
             "the database {path} is damaged: {}{}. `redline backup` can still copy what reads; `redline recover` opens the latest backup instead",
             shown.join("; "),

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use anyhow::Result;
 use redline_engine::Engine;
+use redline_engine::Error;
 use redline_engine::SurfaceUpdate;
 use redline_engine::chat::{ChatAsk, ServerChoice, TurnEnd, TurnEvent};
-use redline_engine::ipc::IpcError;
+use redline_engine::ipc::TidySource;
 use serde_json::json;
 
 #[derive(Debug, clap::Args)]
@@ -65,7 +66,6 @@ pub fn run(data_dir: &Path, args: Args) -> Result<()> {
         message,
         document,
         server: server.choice(),
-        always_review: false,
     };
     turn(data_dir, json, async |engine, emit| {
         let document = match new {
@@ -76,24 +76,14 @@ pub fn run(data_dir: &Path, args: Args) -> Result<()> {
     })
 }
 
-/// Runs one turn for `message` on `doc` with the saved provider and prints it as it streams; with
-/// `always_review`, every edit waits for the user (`redline held`) whatever review mode says.
-pub fn run_turn(
-    data_dir: &Path,
-    doc: Option<i64>,
-    server: Option<Server>,
-    message: &str,
-    json: bool,
-    always_review: bool,
-) -> Result<()> {
-    let ask = ChatAsk {
-        message: message.to_owned(),
-        document: doc,
-        server: server.map(Server::choice).unwrap_or_default(),
-        always_review,
-    };
+/// Tidies resume `doc`, just imported from the file `source` describes, with the saved provider, and
+/// prints the turn as it streams: every edit waits for the user (`redline held`), and the file's text
+/// is never taken for the user's own words.
+pub fn tidy(data_dir: &Path, doc: i64, source: &TidySource, json: bool) -> Result<()> {
     turn(data_dir, json, async |engine, emit| {
-        engine.chat(ask, emit).await
+        engine
+            .tidy_chat(doc, source, ServerChoice::default(), emit)
+            .await
     })
 }
 
@@ -121,7 +111,7 @@ pub fn demo(data_dir: &Path, json: bool) -> Result<()> {
 fn turn(
     data_dir: &Path,
     json: bool,
-    run: impl AsyncFnOnce(&Engine, &mut (dyn FnMut(&TurnEvent) + Send)) -> Result<TurnEnd, IpcError>,
+    run: impl AsyncFnOnce(&Engine, &mut (dyn FnMut(&TurnEvent) + Send)) -> Result<TurnEnd, Error>,
 ) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -193,12 +183,11 @@ fn finish(end: TurnEnd, json: bool) -> Result<()> {
                     json!({"kind": "failed", "document": doc, "revision": head, "error": error.message})
                 )?;
             }
-            let exit = crate::Exit::from(error.kind);
             let message = match doc {
                 Some(_) => format!("{error} (the resume stays at revision {head})"),
                 None => format!("{error} (no resume was created)"),
             };
-            Err(crate::fail(exit, message))
+            Err(crate::fail(error.kind, message))
         }
     }
 }

@@ -38,13 +38,13 @@ pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
         Some(path) => {
             let mut text = String::new();
             redline_engine::open_regular(path, &path.display().to_string())
-                .map_err(|e| crate::fail(crate::Exit::from(e.kind()), e.to_string()))?
+                .map_err(|e| crate::fail(e.kind(), e.to_string()))?
                 .take(MAX_SUITE_BYTES + 1)
                 .read_to_string(&mut text)
                 .with_context(|| format!("cannot read the suite {}", path.display()))?;
             if text.len() as u64 > MAX_SUITE_BYTES {
                 return Err(crate::fail(
-                    crate::Exit::Refused,
+                    redline_engine::ErrorKind::Refused,
                     format!(
                         "{} is larger than {} MB, far more than a suite of asks",
                         path.display(),

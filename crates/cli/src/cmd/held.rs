@@ -11,7 +11,8 @@ use redline_engine::Held;
 use serde_json::json;
 
 use super::{engine, failed, plain, print};
-use crate::{Exit, fail};
+use crate::fail;
+use redline_engine::ErrorKind;
 
 #[derive(Debug, Subcommand)]
 pub enum Action {
@@ -73,7 +74,7 @@ pub fn run(
             .nth(number.wrapping_sub(1))
             .ok_or_else(|| {
                 fail(
-                    Exit::NotFound,
+                    ErrorKind::NotFound,
                     format!("no held edit {number} on resume {doc}: `redline held` lists them"),
                 )
             })
@@ -87,7 +88,7 @@ pub fn run(
         Some(n) => vec![one(n)?],
         None if all.is_empty() => {
             return Err(fail(
-                Exit::NotFound,
+                ErrorKind::NotFound,
                 format!("nothing is held on resume {doc}"),
             ));
         }

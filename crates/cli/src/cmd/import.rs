@@ -51,7 +51,7 @@ pub fn run(
     });
     let tidy = id
         .filter(|_| tidy)
-        .map(|id| (id, import::tidy_ask(&shown_name, &imported)));
+        .map(|id| (id, import::tidy_source(&shown_name, &imported)));
     if json {
         print_json(
             &mut *out,
@@ -121,16 +121,16 @@ fn say(
 /// Runs the tidy turn, if one was asked for, on the new document: its edits all wait for the user.
 fn tidied(
     data_dir: &Path,
-    tidy: Option<(i64, String)>,
+    tidy: Option<(i64, redline_engine::ipc::TidySource)>,
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let Some((id, ask)) = tidy else {
+    let Some((id, source)) = tidy else {
         return Ok(());
     };
     if !json {
         writeln!(out, "\nTidying with the model; every edit waits for you.")?;
     }
     out.flush()?;
-    super::chat::run_turn(data_dir, Some(id), None, &ask, json, true)
+    super::chat::tidy(data_dir, id, &source, json)
 }

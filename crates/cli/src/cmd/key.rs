@@ -6,7 +6,8 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::on_engine;
-use crate::{Exit, KeyAction, fail};
+use crate::{KeyAction, fail};
+use redline_engine::ErrorKind;
 
 pub fn run(data_dir: &Path, action: KeyAction, out: &mut impl Write) -> Result<()> {
     match action {
@@ -55,7 +56,7 @@ fn read_key(whose: &str) -> Result<String> {
     let key = key.trim();
     if key.is_empty() {
         return Err(fail(
-            Exit::Refused,
+            ErrorKind::Refused,
             "no key was given on standard input; nothing was saved",
         ));
     }

@@ -27,12 +27,13 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
+use redline_engine::Error;
 use redline_engine::history::Changed;
-use redline_engine::ipc::IpcError;
 use redline_engine::{Engine, unseen};
 use serde_json::{Value, json};
 
-use crate::{Exit, fail};
+use crate::fail;
+use redline_engine::ErrorKind;
 
 /// The engine on `data_dir`, working on resume `doc` (default: the current one), with a runtime to drive
 /// it.
@@ -45,7 +46,7 @@ pub(crate) fn engine(
         .build()?;
     let engine = Engine::start(Some(data_dir.to_owned()));
     if let Some(problem) = engine.problem() {
-        return Err(fail(Exit::Failed, problem.to_owned()));
+        return Err(fail(ErrorKind::Internal, problem.to_owned()));
     }
     if let Some(id) = doc {
         runtime.block_on(engine.use_document(id)).map_err(failed)?;
@@ -56,7 +57,7 @@ pub(crate) fn engine(
 /// Starts the engine on `data_dir` and carries out `op`, a command's one engine operation.
 pub(crate) fn on_engine<T>(
     data_dir: &Path,
-    op: impl AsyncFnOnce(&Engine) -> Result<T, IpcError>,
+    op: impl AsyncFnOnce(&Engine) -> Result<T, Error>,
 ) -> Result<T> {
     let (runtime, engine) = bare(data_dir)?;
     runtime.block_on(op(&engine)).map_err(failed)
@@ -67,7 +68,7 @@ pub(crate) fn on_engine<T>(
 pub(crate) fn on_document<T>(
     data_dir: &Path,
     doc: Option<i64>,
-    op: impl AsyncFnOnce(&Engine, i64) -> Result<T, IpcError>,
+    op: impl AsyncFnOnce(&Engine, i64) -> Result<T, Error>,
 ) -> Result<T> {
     let (runtime, engine) = bare(data_dir)?;
     runtime
@@ -88,8 +89,8 @@ pub(crate) fn bare(data_dir: &Path) -> Result<(tokio::runtime::Runtime, Engine)>
 }
 
 /// An engine's failure as the command line says it: its words, and the exit status of its kind.
-pub(crate) fn failed(error: IpcError) -> anyhow::Error {
-    fail(Exit::from(error.kind), error.message)
+pub(crate) fn failed(error: Error) -> anyhow::Error {
+    anyhow::Error::new(error)
 }
 
 /// Prints `value` as JSON when `json`, else the words `words` writes.

@@ -17,22 +17,8 @@ pub fn run(data_dir: &Path, action: ProviderAction, out: &mut impl Write) -> Res
             let report = on_engine(data_dir, async |engine| engine.provider_report().await)?;
             show_provider(&report, json, out)
         }
-        ProviderAction::Set {
-            preset,
-            base_url,
-            model,
-            patch_model,
-            first_token_timeout,
-            idle_timeout,
-        } => {
-            let change = ProviderChange {
-                preset,
-                base_url,
-                model,
-                patch_model,
-                first_token_timeout,
-                idle_timeout,
-            };
+        ProviderAction::Set(flags) => {
+            let change = ProviderChange::from(flags);
             let report = on_engine(data_dir, async |engine| {
                 engine.change_provider(change).await?;
                 engine.provider_report().await

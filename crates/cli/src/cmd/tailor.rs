@@ -10,7 +10,8 @@ use anyhow::Result;
 use redline_engine::ipc::TailorView;
 
 use super::{engine, failed, plain, print};
-use crate::{Exit, fail};
+use crate::fail;
+use redline_engine::ErrorKind;
 
 pub fn run(
     data_dir: &Path,
@@ -30,7 +31,7 @@ pub fn run(
             .map_err(failed)?
             .ok_or_else(|| {
                 fail(
-                    Exit::NotFound,
+                    ErrorKind::NotFound,
                     "this resume is not tailored to a posting: `redline tailor --posting FILE` makes a copy that is",
                 )
             })?,
@@ -50,17 +51,21 @@ fn read_posting(file: &Path) -> Result<String> {
         false => std::fs::File::open(file).and_then(|f| f.take(limit).read_to_end(&mut bytes)),
     };
     read.map_err(|e| {
-        let exit = match e.kind() {
-            std::io::ErrorKind::NotFound => Exit::NotFound,
-            _ => Exit::Failed,
+        let kind = match e.kind() {
+            std::io::ErrorKind::NotFound => ErrorKind::NotFound,
+            _ => ErrorKind::Internal,
         };
         fail(
-            exit,
+            kind,
             format!("cannot read the posting {}: {e}", file.display()),
         )
     })?;
-    String::from_utf8(bytes)
-        .map_err(|_| fail(Exit::Refused, format!("{} is not text", file.display())))
+    String::from_utf8(bytes).map_err(|_| {
+        fail(
+            ErrorKind::Refused,
+            format!("{} is not text", file.display()),
+        )
+    })
 }
 
 fn words(out: &mut dyn Write, view: &TailorView) -> std::io::Result<()> {
