@@ -2102,7 +2102,11 @@ fn a_hostile_file_ends_in_words_on_the_command_line() {
             said.trim()
         );
         let code = out.status.code();
-        assert!(code.is_some(), "{} ended by a signal: {out:?}", hostile.name);
+        assert!(
+            code.is_some(),
+            "{} ended by a signal: {out:?}",
+            hostile.name
+        );
         if code != Some(0) {
             assert!(
                 !said.trim().is_empty() && said.lines().count() <= 3 && !said.contains("panicked"),
