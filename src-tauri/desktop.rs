@@ -87,6 +87,13 @@ pub const MENU: &[(&str, &[Entry])] = &[
     (
         "Help",
         &[
+            item(
+                MenuAction::CommandPalette.id(),
+                "Command Palette…",
+                Some("CmdOrCtrl+K"),
+            ),
+            item(MenuAction::Shortcuts.id(), "Keyboard Shortcuts…", None),
+            Entry::Separator,
             Entry::About,
             item("check-updates", "Check for Updates…", None),
             item("open-log-folder", "Open Log Folder", None),
@@ -493,8 +500,11 @@ mod tests {
                 parts.contains(&"CmdOrCtrl"),
                 "{accelerator}: on macOS an app shortcut uses Cmd"
             );
+            // The one exception: the command palette's Ctrl/Cmd+K is the window's in every field already
+            // (App.svelte's `onkeydown` takes it before a field does); the menu's accelerator takes no more.
+            let palette = item.id == MenuAction::CommandPalette.id();
             assert!(
-                shifted && *key != "Z" || !text_keys.contains(key),
+                palette || shifted && *key != "Z" || !text_keys.contains(key),
                 "“{}” takes {accelerator}, which text fields use",
                 item.label
             );
@@ -542,6 +552,29 @@ mod tests {
         ] {
             assert!(labels.contains(&wanted), "no “{wanted}” in the menu");
         }
+        // Help lists the window's shortcuts, and reaches the command palette by its key.
+        let help: Vec<_> = MENU
+            .iter()
+            .find(|(t, _)| *t == "Help")
+            .unwrap()
+            .1
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Item(item) => Some((item.id, item.label, item.accelerator)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            help[..2],
+            [
+                (
+                    MenuAction::CommandPalette.id(),
+                    "Command Palette…",
+                    Some("CmdOrCtrl+K")
+                ),
+                (MenuAction::Shortcuts.id(), "Keyboard Shortcuts…", None),
+            ]
+        );
         let edit = MENU.iter().find(|(t, _)| *t == "Edit").unwrap().1;
         let text: Vec<_> = edit
             .iter()
@@ -562,6 +595,23 @@ mod tests {
         assert!(
             MENU.iter()
                 .any(|(_, e)| e.iter().any(|e| matches!(e, Entry::About)))
+        );
+    }
+
+    /// The menu's key for the command palette is the one the window answers to and shows (commands.ts).
+    #[test]
+    fn the_palette_s_key_is_the_window_s() {
+        let commands = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/lib/commands.ts"),
+        )
+        .unwrap();
+        let palette = items()
+            .find(|i| i.id == MenuAction::CommandPalette.id())
+            .and_then(|i| i.accelerator)
+            .unwrap();
+        assert!(
+            commands.contains(&format!("export const PALETTE_SHORTCUT = \"{palette}\";")),
+            "the menu opens the palette with {palette}, commands.ts's PALETTE_SHORTCUT says otherwise"
         );
     }
 

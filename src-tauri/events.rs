@@ -45,11 +45,15 @@ pub enum MenuAction {
     Undo,
     Redo,
     History,
+    /// Help → Command Palette… (the window's Ctrl/Cmd+K).
+    CommandPalette,
+    /// Help → Keyboard Shortcuts…: every shortcut of the window, listed.
+    Shortcuts,
 }
 
 impl MenuAction {
     /// Every one, in the menu's order.
-    pub const ALL: [MenuAction; 9] = [
+    pub const ALL: [MenuAction; 11] = [
         MenuAction::New,
         MenuAction::NewSample,
         MenuAction::Import,
@@ -59,6 +63,8 @@ impl MenuAction {
         MenuAction::Undo,
         MenuAction::Redo,
         MenuAction::History,
+        MenuAction::CommandPalette,
+        MenuAction::Shortcuts,
     ];
 
     /// Its id, the menu item's and the event's payload.
@@ -73,6 +79,8 @@ impl MenuAction {
             MenuAction::Undo => "undo",
             MenuAction::Redo => "redo",
             MenuAction::History => "history",
+            MenuAction::CommandPalette => "command-palette",
+            MenuAction::Shortcuts => "shortcuts",
         }
     }
 }

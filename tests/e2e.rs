@@ -48,9 +48,44 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
         .unwrap();
     assert_eq!(send.text().await.unwrap(), "Send");
     // Nothing is configured: the chat offers the ways on (a local server, a service, the demo).
+    // The first start starts: the user's own resume is one click away, the model a step for later.
     let setup = wait_for_text(&client, "first-run", |t| t.contains("Try the demo")).await;
-    assert!(setup.contains("Choose a model to start"), "{setup}");
+    assert!(setup.contains("Start with your resume"), "{setup}");
+    for choice in ["first-run-import", "first-run-blank", "first-run-sample"] {
+        element(&client, choice).await;
+    }
     screenshot(&client, "first-start.png").await;
+    // The frame as the real window draws it: the toolbar one row, no control over another or out of the
+    // window (the audit's check, run here in WebKitGTK).
+    let frame = run_js(
+        &client,
+        &format!(
+            "return {};",
+            include_str!("../ui/audit/frame-problems.js").trim()
+        ),
+    )
+    .await;
+    assert_eq!(frame["problems"], json!([]), "{frame}");
+    assert!(frame["checked"].as_u64().unwrap() > 10, "{frame}");
+    // The command palette: Ctrl+K, every action of the toolbar and its menu, Escape closes it.
+    client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(&format!("{}k", fantoccini::key::Key::Control))
+        .await
+        .unwrap();
+    let actions = all(&client, "command-palette-item").await;
+    assert!(actions.len() >= 10, "{} actions", actions.len());
+    screenshot(&client, "command-palette.png").await;
+    client
+        .find(Locator::Css("[data-testid='command-palette-input']"))
+        .await
+        .unwrap()
+        .send_keys(&fantoccini::key::Key::Escape.to_string())
+        .await
+        .unwrap();
+    gone(&client, "command-palette").await;
     // The resume's pane scrolls with the scrollbar the page draws, which takes its 12 px beside the text, not
     // GTK's overlay one (0 px), which repaints the pane's edge many times a second under a resting pointer.
     let scrollbar = run_js(

@@ -40,18 +40,44 @@ function withLongWords(resume: typeof sample): typeof sample {
   return r;
 }
 const resume = longWords ? withLongWords(sample) : sample;
+// `?first-run`: nothing saved yet, so the window opens on its first start.
+const firstRun = new URLSearchParams(location.search).has("first-run");
+// `?held`: edits the model proposed, waiting on review cards (one of several edits, one of a single edit).
+const held = new URLSearchParams(location.search).has("held");
+const heldCards = [
+  {
+    documentId: 1,
+    base: 3,
+    ops: [
+      { op: "replace", path: "/basics/summary", value: "Builds compression software and the team that ships it." },
+      { op: "add", path: "/skills/0/keywords/-", value: "Rust" },
+      { op: "replace", path: "/basics/url", value: "https://piedpiper.example" },
+    ],
+    descriptions: ["Change your summary", "Add “Rust” to your skills", "Change your website"],
+    proposal: true,
+    why: ["outside", "outside", "newLink"],
+  },
+  {
+    documentId: 1,
+    base: 3,
+    ops: [{ op: "replace", path: "/basics/label", value: "Chief Compression Officer" }],
+    descriptions: ["Change your title to “Chief Compression Officer”"],
+    proposal: false,
+    why: ["aboutYou"],
+  },
+];
 const state = { documentId: 1, title: "Richard Hendriks — Programmer", demo: false, revision: 3, undo: "Add Rust to your skills", redo: null };
 const answers: Record<string, unknown> = {
   open_surface: { kind: "create", surfaceId: "main", seq: 0, revision: 3, document: resume },
   document_state: state,
   app_info: { version: "0.1.0", dataDir: "/home/you/.local/share/app.redline.desktop" },
-  chat_history: { older: null, lines: [
+  chat_history: { older: null, lines: firstRun ? [] : [
     { role: "user", text: "Add Rust to my skills" },
     { role: "assistant", text: longWords ? `Added ${word} to your skills.` : "Added Rust to your skills." },
   ] },
   provider_settings: {
     settings: { preset: "ollama", baseUrl: "http://127.0.0.1:11434/v1", chatModel: "llama3.1", patchModel: "llama3.1", firstTokenTimeoutSecs: 60, idleTimeoutSecs: 30 },
-    saved: true,
+    saved: !firstRun,
     keySet: false,
     keyFor: "ollama@127.0.0.1",
     keychainProblem: null,
@@ -74,7 +100,7 @@ const answers: Record<string, unknown> = {
   revision: { number: 3, document: sample, changes: ["Add Rust to your skills"], paths: ["/skills/0/keywords/3"] },
   take_notices: [],
   take_reviews: [],
-  held_edits: [],
+  held_edits: held ? heldCards : [],
   review_mode: false,
   tailoring: null,
   export_preview: "<!doctype html><html lang='en'><head><title>Preview</title></head><body><main><h1>Richard Hendriks</h1></main></body></html>",

@@ -1,9 +1,12 @@
 // The accessibility audit: axe-core in headless Chromium (Debian's, /usr/bin/chromium) against the built
 // UI with mocked IPC (audit/audit.ts, built by `vite build --config vite.audit.config.ts`), in the light and
-// the dark theme: the main window, then each dialog — export (with the ATS check's result), settings,
-// documents, history, tailoring — and the page view. Any serious or critical violation (colour contrast AA included) fails it;
-// each is printed with the rule, the element and how to fix it. Then each screen with text at 200%: nothing
-// may run off the side of the window.
+// the dark theme: the main window (its frame: the navigation, the toolbar, the chat), a toolbar button's
+// tooltip, the toolbar's More menu, then each dialog — export (with the ATS check's result), settings,
+// documents, tailoring, the keyboard shortcuts (opened from the app's menu) — the history panel, the page
+// view, and both at once. Any serious or critical violation (colour contrast AA included) fails it; each is
+// printed with the rule, the element and how to fix it. Then each screen with text at 200%: nothing may run
+// off the side of the window. Then the frame at 1024×700 and 1920×1080 in both themes: its toolbar on one
+// row, and no control of the frame over another or out of the window.
 //
 // Usage: node audit/run.mjs [DIST] (default: dist-audit).
 import { createServer } from "node:http";
@@ -11,6 +14,9 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
+
+/** The frame's check, one expression run in the page (shared with the window test, tests/e2e.rs). */
+const frameProblems = await readFile(new URL("./frame-problems.js", import.meta.url), "utf8");
 
 const require = createRequire(import.meta.url);
 const dist = process.argv[2] ?? "dist-audit";
@@ -38,16 +44,25 @@ const browser = await chromium.launch({
     "--disable-component-update", "--disable-sync"],
 });
 
-/** The screens: how to get there from the main window, and what shows it is there. */
+/** The screens: how to get there from the main window (`open`, then `then`: test ids clicked; `hover`: one the
+ * pointer rests on; `key`: a key pressed; `menu`: an item of the app's menu, a `MenuAction` id), and what shows
+ * it is there. */
 const screens = [
   { name: "main window", open: null, ready: "[data-testid='basics-name']" },
+  { name: "a toolbar button's tooltip", open: null, hover: "undo", ready: "[data-testid='undo'] + [role='tooltip']" },
+  { name: "the toolbar's More menu", open: "more-menu", ready: "[role='menu'] [data-testid='menu-new']" },
   { name: "export dialog, with the ATS check", open: "open-export", then: "ats-check", ready: "[data-testid='ats-missing']" },
   { name: "settings", open: "open-settings", ready: "[data-testid='settings-dialog']" },
   { name: "documents", open: "open-documents", ready: "[data-testid='documents-row']" },
-  { name: "history", open: "open-history", ready: "[data-testid='history-dialog'] li" },
+  { name: "history panel", open: "open-history", ready: "[data-testid='history-dialog'] li" },
   { name: "tailoring", open: "open-tailor", ready: "[data-testid='tailor-dialog']" },
   { name: "page view", open: "toggle-pages", ready: "[data-testid='page-2']" },
+  { name: "page view and history panel", open: "toggle-pages", then: "open-history", ready: "[data-testid='history-dialog'] li" },
   { name: "main window, with words longer than a line", query: "?long-words", open: null, ready: "[data-testid='basics-name']" },
+  { name: "first start", query: "?first-run", open: null, ready: "[data-testid='first-run-import']" },
+  { name: "command palette", open: null, key: "Control+k", ready: "[data-testid='command-palette-item']" },
+  { name: "review cards", query: "?held", open: null, ready: "[data-testid='held-edits']" },
+  { name: "keyboard shortcuts", open: null, menu: "shortcuts", ready: "[data-testid='shortcuts-dialog'] kbd" },
 ];
 
 /** Opens `screen` from a fresh load of the main window. */
@@ -56,6 +71,15 @@ async function show(page, screen) {
   await page.waitForSelector("[data-testid='basics-name']");
   if (screen.open) await page.click(`[data-testid='${screen.open}']`);
   if (screen.then) await page.click(`[data-testid='${screen.then}']`);
+  // The pointer rests on the control named, or else out of the way (a button it was left on would show its
+  // tooltip halfway through fading in while the colours are measured).
+  if (screen.hover) await page.hover(`[data-testid='${screen.hover}']`);
+  else await page.mouse.move(1, 1);
+  if (screen.key) await page.keyboard.press(screen.key);
+  // The app's menu speaks to the window by an event (desktop.rs `on_menu`), which the mocked IPC passes on.
+  if (screen.menu) {
+    await page.evaluate((id) => window.__TAURI_INTERNALS__.invoke("plugin:event|emit", { event: "menu", payload: id }), screen.menu);
+  }
   await page.waitForSelector(screen.ready);
 }
 
@@ -72,7 +96,8 @@ for (const theme of ["light", "dark"]) {
   }, theme);
   for (const screen of screens) {
     await show(page, screen);
-    await page.waitForTimeout(150); // Transitions (the controls' fade) settle before colours are measured.
+    // Transitions (the controls' fade, a tooltip's coming) settle before colours are measured.
+    await page.waitForTimeout(screen.hover ? 700 : 150);
     await page.addScriptTag({ content: axeSource });
     const result = await page.evaluate(async () =>
       // eslint-disable-next-line no-undef
@@ -114,6 +139,46 @@ for (const theme of ["light", "dark"]) {
   await page.close();
 }
 
+
+// The frame at the sizes it is drawn for, in both themes: the toolbar one row, every control of the frame (the
+// navigation, the toolbar and its menu, the panels' heads, the chat's composer) inside the window and clear of
+// the others. What scrolls inside a pane (the resume, a list) is the pane's, and left out.
+const FRAME_SCREENS = ["main window", "page view", "history panel", "page view and history panel", "the toolbar's More menu"];
+for (const [width, height] of [[1024, 700], [1920, 1080]]) {
+  for (const theme of ["light", "dark"]) {
+    const page = await browser.newPage({ viewport: { width, height } });
+    await page.addInitScript((t) => {
+      try {
+        localStorage.setItem("redline.theme", t);
+      } catch {}
+    }, theme);
+    for (const screen of screens.filter((s) => FRAME_SCREENS.includes(s.name))) {
+      await show(page, screen);
+      const found = await page.evaluate(frameProblems);
+      checked++;
+      const where = `${width}×${height} ${theme} / ${screen.name}`;
+      console.log(`${where}: ${found.problems.length === 0 ? `one toolbar row; ${found.checked} controls clear of each other and in the window` : `${found.problems.length} problems`}`);
+      for (const problem of found.problems.slice(0, 8)) {
+        failures++;
+        console.log(`  ✗ ${problem}`);
+      }
+    }
+    await page.close();
+  }
+}
+// … and that check must be able to fail: a toolbar whose groups lie over each other, wrapped to a second row.
+{
+  const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+  await show(page, screens[0]);
+  await page.addStyleTag({ content: ".tool-group + .tool-group { margin-inline-start: -40px; } .toolbar { flex-wrap: wrap; } .toolbar .title { flex-basis: 100%; }" });
+  const { problems } = await page.evaluate(frameProblems);
+  if (!problems.some((p) => p.includes("overlaps")) || !problems.some((p) => p.includes("more than one row"))) {
+    console.error(`frame check: a toolbar wrapped and overlapping passed (${problems.join("; ")}): the check is not working`);
+    failures++;
+  }
+  await page.close();
+}
+
 // The audit must be able to fail: a page with text too faint to read and an image with no text must be
 // caught, or the audit above proved nothing.
 {
@@ -134,4 +199,4 @@ if (failures > 0) {
   console.error(`accessibility audit: ${failures} serious or critical violations on ${checked} screens`);
   process.exit(1);
 }
-console.log(`accessibility audit: ${checked} screens (two themes, and text at 200%), no serious or critical violations`);
+console.log(`accessibility audit: ${checked} screens (two themes, text at 200%, the frame at two sizes), no serious or critical violations, nothing overlapping`);

@@ -4,4 +4,4 @@
  * A menu item the window carries out itself, sent as an [`AppEvent::Menu`] with this as its payload (the
  * menu's other items — Quit, Check for Updates, Open Log Folder — are the shell's).
  */
-export type MenuAction = "new" | "new-sample" | "import" | "documents" | "export" | "settings" | "undo" | "redo" | "history";
+export type MenuAction = "new" | "new-sample" | "import" | "documents" | "export" | "settings" | "undo" | "redo" | "history" | "command-palette" | "shortcuts";

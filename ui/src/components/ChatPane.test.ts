@@ -60,6 +60,21 @@ describe("chat pane", () => {
     expect(onheld).toHaveBeenLastCalledWith(0, true, 1);
   });
 
+  it("shows a held edit's field in words and its change as a before and after, from the resume on screen", () => {
+    const resume = { basics: { label: "Programmer" } };
+    const valueAt = vi.fn((pointer: string) => (pointer === "/basics/label" ? resume.basics.label : undefined));
+    render(ChatPane, { messages: [{ role: "held", text: "Held for you to confirm", held: { edits, state: "open" } }],
+      valueAt, onsend: () => {}, onstop: () => {}, ondemo: () => {}, onheld: () => {} });
+    expect(valueAt).toHaveBeenCalledWith("/basics/label");
+    const row = screen.getByTestId("held-edit-0");
+    expect(row.querySelector("del")?.textContent).toBe("Programmer");
+    expect(row.querySelector("ins")?.textContent).toBe("Pythonista");
+    expect(row.textContent).toContain("You › Title");
+    // Its Accept and Reject are the card's.
+    expect(row.querySelector("[data-testid='held-apply']")).not.toBeNull();
+    expect(row.querySelector("[data-testid='held-discard']")).not.toBeNull();
+  });
+
   it("does not apply held edits while a turn runs", () => {
     pane([{ role: "held", text: "a", held: { edits, state: "open" } }], true);
     expect((screen.getByTestId("held-apply") as HTMLButtonElement).disabled).toBe(true);

@@ -4,14 +4,21 @@ import { appStylesheet } from "../lib/sources.fixture";
 // How a highlight comes and goes, from the app's own stylesheet (jsdom cascades it; it paints nothing).
 describe("a highlight's colour", () => {
   const style = appStylesheet();
+  /** The stylesheet as a window whose user asked for no less motion sees it (jsdom matches no media
+   * feature: as it is, it is what a user who asked for less motion gets). */
+  const moving = appStylesheet();
+  moving.textContent = (moving.textContent ?? "").replaceAll("(prefers-reduced-motion: no-preference)", "screen");
   afterEach(() => {
     style.remove();
+    moving.remove();
     document.body.replaceChildren();
   });
 
-  /** The transition a field takes on with `classes`, in a view that is locked (a turn running) or not. */
-  function transition(classes: string, locked: boolean): string {
-    document.head.append(style);
+  /** The transition a field takes on with `classes`, in a view that is locked (a turn running) or not, in a
+   * window with motion (or, `still`, one whose user asked for less). */
+  function transition(classes: string, locked: boolean, still = false): string {
+    (still ? moving : style).remove();
+    document.head.append(still ? style : moving);
     const view = document.createElement("div");
     view.className = locked ? "resume locked" : "resume";
     const field = document.createElement("span");
@@ -32,6 +39,8 @@ describe("a highlight's colour", () => {
     // Fading out (the store sets `fading` only when the view is at rest): slowly.
     expect(transition("field fading", false)).toMatch(/background-color 1\.2s/);
     expect(transition("entry fading", false)).toMatch(/background-color 1\.2s/);
+    // … unless the user asked for less motion: then it goes at once.
+    expect(["", "none"]).toContain(transition("field fading", false, true));
   });
 
   it("the same for every field whether a turn runs or not: a turn starting or ending restyles no field", () => {

@@ -14,7 +14,7 @@
 // text-size lookup left in a turn (found by logging every fontconfig call with the time it was made).
 
 /** What the app's own words use beyond ASCII: curly quotes, dashes, the ellipsis, separators, arrows, marks. */
-export const WARM_CHARACTERS = "“”‘’—–…·•‹›×©→↑↓✎✓✕✗";
+export const WARM_CHARACTERS = "“”‘’—–…·•‹›×©→↑↓✎✓✕✗⇧";
 
 /** The text sizes of the chat's lines and of the resume view, in px, with `true` for bold. */
 export const WARM_STYLES: readonly (readonly [number, boolean])[] = [

@@ -32,7 +32,7 @@ vi.mock("../lib/backend", () => ({
   },
 }));
 
-import HistoryDialog from "./HistoryDialog.svelte";
+import HistoryPanel from "./HistoryPanel.svelte";
 
 afterEach(() => {
   cleanup();
@@ -47,7 +47,7 @@ describe("history", () => {
       { number: 1, createdAt: Date.UTC(2026, 10, 23, 10), source: "import", summary: "Imported “Ada”" },
     ];
     const restored: DocState[] = [];
-    render(HistoryDialog, { onclose: () => {}, onrestored: (s: DocState) => restored.push(s) });
+    render(HistoryPanel, { onclose: () => {}, onrestored: (s: DocState) => restored.push(s) });
     const rows = await screen.findAllByTestId("history-row");
     expect(rows.map((r) => r.textContent)).toEqual([
       expect.stringContaining("AI"),
@@ -82,7 +82,7 @@ describe("history", () => {
         summary: number === 7 ? "Change your title to “Rear Admiral”" : `Change your title to “Programmer ${number}”`,
       } as HistoryRow;
     });
-    render(HistoryDialog, { onclose: () => {}, onrestored: () => {} });
+    render(HistoryPanel, { onclose: () => {}, onrestored: () => {} });
     await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(100));
     expect(store.asked[0]).toEqual({ before: null, limit: 100, words: null });
     await fireEvent.click(screen.getByTestId("history-more"));
@@ -99,5 +99,40 @@ describe("history", () => {
     expect(store.asked.at(-1)).toEqual({ before: null, limit: 100, words: "rear ADMIRAL" });
     await fireEvent.input(search, { target: { value: "nowhere" } });
     await waitFor(() => expect(screen.getByTestId("history-none").textContent).toBe("No revision has these words."));
+  });
+
+  it("is a panel beside the resume, not a dialog: focus comes to its search, Close or Escape shut it", async () => {
+    store.rows = [{ number: 1, createdAt: Date.UTC(2026, 10, 23, 10), source: "import", summary: "Imported “Ada”" }];
+    let closed = 0;
+    render(HistoryPanel, { onclose: () => closed++, onrestored: () => {} });
+    const panel = screen.getByRole("region", { name: "History" });
+    expect(panel.dataset.testid).toBe("history-dialog");
+    expect(screen.queryByRole("dialog")).toBeNull();
+    const search = screen.getByTestId("history-search") as HTMLInputElement;
+    expect(document.activeElement).toBe(search);
+    // Escape in a search that has text clears the search (the field's own), not the panel.
+    search.value = "ada";
+    await fireEvent.keyDown(search, { key: "Escape", bubbles: true });
+    expect(closed).toBe(0);
+    search.value = "";
+    await fireEvent.keyDown(search, { key: "Escape", bubbles: true });
+    expect(closed).toBe(1);
+    await fireEvent.click(screen.getByRole("button", { name: "Close" }));
+    expect(closed).toBe(2);
+  });
+
+  it("reads the history again when the resume changes under it, and starts afresh for another resume", async () => {
+    store.rows = [{ number: 1, createdAt: Date.UTC(2026, 10, 23, 10), source: "import", summary: "Imported “Ada”" }];
+    const { rerender } = render(HistoryPanel, { documentId: 1, revision: 1, onclose: () => {}, onrestored: () => {} });
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(1));
+    const asked = store.asked.length;
+    store.rows = [{ number: 2, createdAt: Date.UTC(2026, 10, 23, 11), source: "user", summary: "Change your name" }, ...store.rows];
+    await rerender({ documentId: 1, revision: 2 });
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(2));
+    expect(store.asked.length).toBe(asked + 1);
+    // Another resume on screen: its newest revision is the one shown.
+    store.rows = [{ number: 7, createdAt: Date.UTC(2026, 10, 23, 12), source: "ai", summary: "Another resume's" }];
+    await rerender({ documentId: 2, revision: 7 });
+    await waitFor(() => expect(screen.getByRole("heading", { level: 3 }).textContent).toBe("Revision 7 (now)"));
   });
 });
