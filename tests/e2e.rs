@@ -59,9 +59,10 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
     // window (the audit's check, run here in WebKitGTK).
     let frame = run_js(
         &client,
+        // In parentheses: the script opens with comments, and a `return` alone on its line returns nothing.
         &format!(
-            "return {};",
-            include_str!("../ui/audit/frame-problems.js").trim()
+            "return (\n{}\n);",
+            include_str!("../ui/audit/frame-problems.js")
         ),
     )
     .await;
