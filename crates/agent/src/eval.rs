@@ -211,7 +211,8 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
         }
     };
     outcome.broke = broken(&store, id, &before, &after, ask);
-    outcome.miss = missed(&before, &after, ask, result.as_ref().ok());
+    let committed = result.as_ref().ok().map(|done| done.revisions.len());
+    outcome.miss = missed(&before, &after, ask, committed);
     outcome.pass = outcome.broke.is_none() && outcome.miss.is_none();
     outcome
 }
@@ -254,6 +255,12 @@ fn broken(store: &Store, id: i64, before: &Value, after: &Value, ask: &Ask) -> O
             Err(e) => return Some(format!("revision {} cannot be read: {e}", revision.number)),
         }
     }
+    strayed(before, after, ask)
+}
+
+/// What `after` changed that `ask` may not: who the resume is about, or anything outside the ask's part,
+/// in words.
+pub fn strayed(before: &Value, after: &Value, ask: &Ask) -> Option<String> {
     if let Some(field) = redline_patch::policy::IDENTITY
         .iter()
         .find(|p| before.pointer(p) != after.pointer(p))
@@ -269,19 +276,25 @@ fn broken(store: &Store, id: i64, before: &Value, after: &Value, ask: &Ask) -> O
         .map(|path| format!("{path} changed, outside the ask's part"))
 }
 
-/// The first expectation `after` does not meet, in words.
-fn missed(before: &Value, after: &Value, ask: &Ask, done: Option<&TurnOutcome>) -> Option<String> {
+/// The first expectation `after` does not meet, in words, when the ask's turn committed `committed`
+/// revisions (`None`: it ended in an error). `tests/llama.rs` judges the asks it puts through `redline chat`
+/// with it too.
+pub fn missed(
+    before: &Value,
+    after: &Value,
+    ask: &Ask,
+    committed: Option<usize>,
+) -> Option<String> {
     if ask.held {
-        return match done {
-            Some(done) if done.revisions.is_empty() => None,
+        return match committed {
+            Some(0) | None => None,
             Some(_) => Some("committed; it should have been held or refused".to_owned()),
-            None => None,
         };
     }
-    let Some(done) = done else {
+    let Some(committed) = committed else {
         return Some("the turn ended in an error".to_owned());
     };
-    if done.revisions.is_empty() {
+    if committed == 0 {
         return Some("nothing was committed".to_owned());
     }
     for expect in &ask.expect {
@@ -386,18 +399,9 @@ mod tests {
             );
             let resume = ask.resume.as_ref().unwrap_or(&sample);
             // The sample does not already meet what the ask should do.
-            let committed = TurnOutcome {
-                document_id: Some(1),
-                reply: String::new(),
-                revisions: vec![2],
-                warnings: Vec::new(),
-                held: Vec::new(),
-                asked: None,
-                patch_prompts: Vec::new(),
-            };
             if !ask.held {
                 assert!(
-                    missed(resume, resume, ask, Some(&committed)).is_some(),
+                    missed(resume, resume, ask, Some(1)).is_some(),
                     "{}: already true before the ask",
                     ask.name
                 );

@@ -38,6 +38,13 @@ impl Check {
             kind: Some(error.kind()),
         }
     }
+
+    fn of(answered: Result<(), ProviderError>) -> Check {
+        match answered {
+            Ok(()) => Check::passed(),
+            Err(e) => Check::failed(&e),
+        }
+    }
 }
 
 /// What the connection test found.
@@ -88,43 +95,11 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
     };
     let chat = match unknown(&config.chat_model) {
         Some(e) => Check::failed(&e),
-        None => {
-            let body = json!({
-                "model": config.chat_model,
-                "messages": [{"role": "user", "content": "Reply with the single word OK."}],
-                "tools": [{"type": "function", "function": {"name": "patch_resume", "description": "Change the resume.",
-                    "parameters": {"type": "object", "properties": {"changes": {"type": "string"}}, "required": ["changes"]}}}],
-                "tool_choice": "auto",
-                "max_tokens": 16,
-            });
-            match answer(provider.stream(body.clone()).await).await {
-                // Cut with no end marker: asked again without streaming, as a turn would.
-                Check {
-                    kind: Some(ErrorKind::Refused),
-                    problem: Some(problem),
-                    ..
-                } if problem.contains("before finishing it") => {
-                    provider.stop_streaming_tools();
-                    match provider.complete(body).await {
-                        Ok(_) => Check::passed(),
-                        Err(e) => Check::failed(&e),
-                    }
-                }
-                other => other,
-            }
-        }
+        None => Check::of(chat_answers(provider).await),
     };
     let patch = match unknown(&config.patch_model) {
         Some(e) => Check::failed(&e),
-        None => {
-            let body = json!({
-                "model": config.patch_model,
-                "temperature": 0.1,
-                "messages": [{"role": "user", "content": "Answer with the JSON object {\"operations\": []} and nothing else."}],
-                "max_tokens": 32,
-            });
-            answer(provider.stream_patch(body, &operations_schema()).await).await
-        }
+        None => Check::of(patch_answers(provider).await),
     };
     if chat.ok {
         provider.set_calls_tools(plans(provider).await);
@@ -139,6 +114,50 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
         streams_tools: provider.streams_tools(),
         calls_tools: provider.calls_tools(),
     }
+}
+
+/// What the connection test learns, without the model list: how the server takes a round with tools
+/// ([`chat_answers`]), how its patch model gives JSON ([`patch_answers`]) and whether its chat model plans
+/// ([`plans`]), each found on `provider`. Run before the first turn on a server and its models (its
+/// requests then carry [`crate::provider::LEARNING_HEADER`]: see [`Provider::for_learning`]). The first
+/// model that does not answer ends it with that error, in the words a turn would give.
+pub async fn learn(provider: &Provider) -> Result<(), ProviderError> {
+    chat_answers(provider).await?;
+    patch_answers(provider).await?;
+    provider.set_calls_tools(plans(provider).await);
+    Ok(())
+}
+
+/// Whether the chat model answers a tiny request that offers it a tool. A server that cuts that stream
+/// with no end marker is asked again without streaming, as a turn would, and the provider remembers.
+async fn chat_answers(provider: &Provider) -> Result<(), ProviderError> {
+    let body = json!({
+        "model": provider.config().chat_model,
+        "messages": [{"role": "user", "content": "Reply with the single word OK."}],
+        "tools": [{"type": "function", "function": {"name": "patch_resume", "description": "Change the resume.",
+            "parameters": {"type": "object", "properties": {"changes": {"type": "string"}}, "required": ["changes"]}}}],
+        "tool_choice": "auto",
+        "max_tokens": 16,
+    });
+    match answer(provider.stream(body.clone()).await).await {
+        Err(ProviderError::Unfinished(_)) => {
+            provider.stop_streaming_tools();
+            provider.complete(body).await.map(|_| ())
+        }
+        other => other,
+    }
+}
+
+/// Whether the patch model answers a tiny request for the operations' JSON, and how (the provider keeps
+/// the format the server took).
+async fn patch_answers(provider: &Provider) -> Result<(), ProviderError> {
+    let body = json!({
+        "model": provider.config().patch_model,
+        "temperature": 0.1,
+        "messages": [{"role": "user", "content": "Answer with the JSON object {\"operations\": []} and nothing else."}],
+        "max_tokens": 32,
+    });
+    answer(provider.stream_patch(body, &operations_schema()).await).await
 }
 
 /// The ask the planner check makes, on a resume of two fields.
@@ -200,17 +219,14 @@ async fn plans(provider: &Provider) -> bool {
 }
 
 /// Reads a whole (tiny) answer: it worked if the stream opened and ended without an error.
-async fn answer(opened: Result<crate::provider::DeltaStream, ProviderError>) -> Check {
-    let mut stream = match opened {
-        Ok(stream) => stream,
-        Err(e) => return Check::failed(&e),
-    };
+async fn answer(
+    opened: Result<crate::provider::DeltaStream, ProviderError>,
+) -> Result<(), ProviderError> {
+    let mut stream = opened?;
     while let Some(next) = stream.next().await {
-        if let Err(e) = next {
-            return Check::failed(&e);
-        }
+        next?;
     }
-    Check::passed()
+    Ok(())
 }
 
 /// A model server found on this computer.
@@ -306,6 +322,60 @@ mod tests {
         assert_eq!(ollama_url("ollama.example.com:11434"), None);
         assert_eq!(ollama_url("http://10.0.0.5:11434"), None);
         assert_eq!(ollama_url("::not a host::"), None);
+    }
+
+    /// The learning a first turn runs asks what the connection test asks, its requests marked (the replay
+    /// server answers them itself, as a server that takes everything, and counts them apart), and leaves
+    /// what it found on the provider; a server's answers, scripted, are learned as the test learns them.
+    #[tokio::test]
+    async fn learning_asks_what_the_test_asks_and_leaves_it_on_the_provider() {
+        use crate::provider::{Learned, ProviderConfig};
+        let server = crate::ReplayServer::start(Vec::new(), crate::Pace::default())
+            .await
+            .unwrap();
+        let provider =
+            Provider::new(ProviderConfig::new(Some(server.base_url()), None)).for_learning();
+        learn(&provider).await.unwrap();
+        assert_eq!(provider.learned(), Learned::default());
+        let asked = server.learning_requests();
+        assert_eq!(asked.len(), 3, "{asked:#?}");
+        assert_eq!(asked[0]["tools"][0]["function"]["name"], "patch_resume");
+        assert_eq!(asked[1]["response_format"]["type"], "json_schema");
+        assert_eq!(asked[2]["messages"][1]["content"], PLANNER_ASK);
+        assert!(server.requests().is_empty(), "the script was not touched");
+
+        // A server that refuses `json_schema` and whose chat model answers the planner in words.
+        let replies: Vec<crate::Reply> = serde_json::from_value(json!([
+            {"learning": true, "say": "OK"},
+            {"learning": true, "fail": {"status": 400, "message": "response_format json_schema is not supported"}},
+            {"learning": true, "patch": {"operations": []}},
+            {"learning": true, "say": "Python is a fine skill to have."},
+            {"say": "a turn's reply"},
+        ]))
+        .unwrap();
+        let server = crate::ReplayServer::start(replies, crate::Pace::default())
+            .await
+            .unwrap();
+        let provider =
+            Provider::new(ProviderConfig::new(Some(server.base_url()), None)).for_learning();
+        learn(&provider).await.unwrap();
+        assert_eq!(
+            provider.learned(),
+            Learned {
+                patch_format: "json_object".into(),
+                streams_tools: true,
+                calls_tools: false,
+            }
+        );
+        assert_eq!(server.remaining(), 1, "the turn's reply is left");
+
+        // A server that is down: the error a turn's first request gives.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let nobody = format!("http://{}/v1", closed.local_addr().unwrap());
+        drop(closed);
+        let down = Provider::new(ProviderConfig::new(Some(nobody), None)).for_learning();
+        let err = learn(&down).await.unwrap_err();
+        assert!(matches!(err, ProviderError::Unreachable(_)), "{err}");
     }
 
     #[tokio::test]

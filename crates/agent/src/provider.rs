@@ -249,9 +249,11 @@ const FORMAT_NONE: u8 = 3;
 /// The names of the formats, in the order they are tried.
 const FORMAT_NAMES: [&str; 4] = ["json_schema", "json_object", "tool", "prompt"];
 
-/// What a server was found to take: how its patch model gives JSON, and whether it streams a round that
-/// offers tools. Kept per server (see [`crate::settings::learned`]), so that a server is asked the way that
-/// works from the first request of the next run, not after a refusal.
+/// What a server was found to take: how its patch model gives JSON, whether it streams a round that
+/// offers tools, and whether its chat model plans by calling them. Learned before the first turn on a
+/// server and its models (or by the connection test) and kept per base URL and models (see
+/// [`crate::settings::learned`]), so that a server is asked the way that works from the first request, not
+/// after a refusal or a stall.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Learned {
@@ -284,6 +286,12 @@ impl Default for Learned {
 /// output; its arguments are the same `{"operations": […]}` object.
 pub const OPERATIONS_TOOL: &str = "write_operations";
 
+/// The header the requests of a first-use learning carry ([`crate::probe::learn`], run before the first
+/// turn on a server and models): servers ignore it; the replay server answers such requests as a server
+/// that takes everything, unless its script has replies for them, so that a test's script is its turns'
+/// requests only.
+pub const LEARNING_HEADER: &str = "x-redline-learning";
+
 /// A configured provider.
 pub struct Provider {
     /// Streamed requests go through async-openai's retry layer (429 and 5xx, with backoff and
@@ -300,6 +308,8 @@ pub struct Provider {
     calls_tools: AtomicBool,
     /// Tokens the server reported using, in and out, over every answer so far.
     usage: Arc<[AtomicU64; 2]>,
+    /// Its requests are a first-use learning's ([`LEARNING_HEADER`]).
+    learning: bool,
 }
 
 impl Provider {
@@ -325,7 +335,14 @@ impl Provider {
             streams_tools: AtomicBool::new(true),
             calls_tools: AtomicBool::new(true),
             usage: Arc::default(),
+            learning: false,
         }
+    }
+
+    /// The provider, its requests marked as a first-use learning's ([`LEARNING_HEADER`]).
+    pub fn for_learning(mut self) -> Provider {
+        self.learning = true;
+        self
     }
 
     /// The provider, asking its server the way it was `learned` to take (an unknown format name is
@@ -500,7 +517,8 @@ impl Provider {
         self.calls_tools.load(Ordering::Relaxed)
     }
 
-    /// Sets whether the chat model plans edits by calling tools (the connection test finds out).
+    /// Sets whether the chat model plans edits by calling tools (the connection test finds out; a turn
+    /// whose tool round stalls falls back and says so).
     pub fn set_calls_tools(&self, calls: bool) {
         self.calls_tools.store(calls, Ordering::Relaxed);
     }
@@ -654,6 +672,9 @@ impl Provider {
     ) -> Result<Vec<u8>, ProviderError> {
         let at = host(&self.config.base_url);
         let mut request = request.timeout(timeout);
+        if self.learning {
+            request = request.header(LEARNING_HEADER, "first-use");
+        }
         if let Some(key) = self
             .config
             .api_key
@@ -708,12 +729,16 @@ impl Provider {
         let key = (self.config.api_key.clone()).filter(|_| self.config.key_may_travel());
         let http = self.http.clone();
         let body = bytes::Bytes::from(body);
+        let learning = self.learning;
         let request = HttpRequestFactory::new(move || {
             let mut request = http
                 .post(&url)
                 .header("content-type", "application/json")
                 .header("accept", "text/event-stream")
                 .body(body.clone());
+            if learning {
+                request = request.header(LEARNING_HEADER, "first-use");
+            }
             if let Some(key) = &key {
                 request = request.bearer_auth(key);
             }

@@ -7,6 +7,9 @@
 //! have (a tool-call delta without `index`, `finish_reason: ""`, `"stop"` where `"tool_calls"` was meant,
 //! SSE comment lines and keep-alives, CRLF line ends). Each request takes the next [`Reply`] of the
 //! script; failures (401, 429 with `retry-after`, 500, a disconnect mid-stream, a stall) are replies too.
+//! The requests of a first-use learning (the few a turn sends first to a server and models it does not
+//! know yet) are answered by the server itself, as a server that takes everything, unless the script has
+//! replies marked for them; they are counted apart ([`ReplayServer::learning_requests`]).
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -46,6 +49,10 @@ pub struct Reply {
     pub stall_after: Option<usize>,
     /// How long a stall lasts.
     pub stall_ms: Option<u64>,
+    /// This reply answers a request of a first-use learning ([`crate::provider::LEARNING_HEADER`]): such a
+    /// request takes the script's next reply only when it is marked so, and the server's own answers
+    /// otherwise ([`learning_answer`]); a turn's request takes the next reply whatever it is.
+    pub learning: bool,
     /// Quirks of real servers to reproduce: `noIndex`, `emptyFinishReason`, `stopForToolCalls`, `crlf`,
     /// `comments`, `unfinished` (the stream ends cleanly with no finish reason, no usage and no `[DONE]`, as
     /// llama.cpp's server does when it fails after answering 200).
@@ -90,8 +97,11 @@ impl Default for Pace {
 #[derive(Default)]
 struct Shared {
     replies: VecDeque<Reply>,
+    /// The request bodies of the script's requests (a first-use learning's aside).
     requests: Vec<Value>,
-    /// Each chat request's bearer token, if it had one.
+    /// The request bodies of first-use learnings.
+    learning: Vec<Value>,
+    /// Each chat request's bearer token, if it had one (a learning's included).
     keys: Vec<Option<String>>,
 }
 
@@ -146,6 +156,16 @@ impl ReplayServer {
             .clone()
     }
 
+    /// The request bodies of first-use learnings received so far ([`crate::probe::learn`]: they are not
+    /// in [`ReplayServer::requests`]).
+    pub fn learning_requests(&self) -> Vec<Value> {
+        self.shared
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .learning
+            .clone()
+    }
+
     /// The bearer token each chat request carried (`None` for a request without one), in order.
     pub fn keys(&self) -> Vec<Option<String>> {
         self.shared
@@ -173,13 +193,23 @@ impl Drop for ReplayServer {
     }
 }
 
-/// True when the request just taken asked for no stream (`"stream": false` or no `stream`).
-fn request_stream_off(shared: &Arc<Mutex<Shared>>) -> bool {
-    let shared = shared.lock().unwrap_or_else(|p| p.into_inner());
-    shared
-        .requests
-        .last()
-        .is_some_and(|r| r["stream"] != Value::Bool(true))
+/// What the server answers a first-use learning's request when its script has no reply for it: as a
+/// server that takes everything would. The patch model's JSON (asked by a response format or a forced
+/// tool) is an empty list of operations; the planner's question (a round with tools, not streamed) is a
+/// call of `patch_resume` with a target in the skills; any other request, "OK".
+pub fn learning_answer(request: &Value) -> Reply {
+    let patch = request.get("response_format").is_some() || request["tool_choice"].is_object();
+    let plan = request.get("tools").is_some() && request["stream"] != Value::Bool(true);
+    let mut reply = Reply::default();
+    match (patch, plan) {
+        (true, _) => reply.patch = Some(json!({"operations": []})),
+        (false, true) => {
+            reply.tool_call = Some(json!({"name": "patch_resume", "arguments": {
+                "changes": "Add Python to the skills.", "targets": ["/skills/0/keywords"]}}))
+        }
+        (false, false) => reply.say = Some("OK".to_owned()),
+    }
+    reply
 }
 
 /// A reply as one `chat.completion` (not streamed): its text, its tool calls, its finish reason.
@@ -250,11 +280,23 @@ async fn answer(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_owned);
+    let learning = headers.contains_key(crate::provider::LEARNING_HEADER);
+    let stream_off = request["stream"] != Value::Bool(true);
     let reply = {
         let mut shared = shared.lock().unwrap_or_else(|p| p.into_inner());
-        shared.requests.push(request);
         shared.keys.push(key);
-        shared.replies.pop_front()
+        if learning {
+            let scripted = shared.replies.front().is_some_and(|r| r.learning);
+            let reply = match scripted {
+                true => shared.replies.pop_front(),
+                false => Some(learning_answer(&request)),
+            };
+            shared.learning.push(request);
+            reply
+        } else {
+            shared.requests.push(request);
+            shared.replies.pop_front()
+        }
     };
     let Some(reply) = reply else {
         return error(500, "the replay script has no more replies", None, None);
@@ -262,7 +304,7 @@ async fn answer(
     if let Some(f) = &reply.fail {
         return error(f.status, &f.message, f.code.as_deref(), f.retry_after);
     }
-    if request_stream_off(&shared) {
+    if stream_off {
         return whole(&reply, &model);
     }
     let frames = frames(&reply, &model, pace.chunk);

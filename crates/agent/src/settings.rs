@@ -351,35 +351,81 @@ fn same_server(a: &str, b: &str) -> bool {
     }
 }
 
-/// The setting that keeps what was learned about the server at `base_url`.
-fn learned_key(base_url: &str) -> String {
-    format!("server.learned:{}", base_url.trim_end_matches('/'))
+/// The setting that keeps what was learned about the server at `base_url` with these models: what a server
+/// takes depends on its models too (whether the chat model plans by calling tools is the chat model's
+/// doing), so each base URL and pair of models is learned on its own:
+/// `server.learned:["<base URL>","<chat model>","<patch model>"]`. A record of an older Redline, kept under
+/// the base URL alone (`server.learned:<base URL>`), counts as nothing learned: the first turn learns the
+/// server again, once, with its models.
+fn learned_key(base_url: &str, chat_model: &str, patch_model: &str) -> String {
+    let key = serde_json::json!([base_url.trim_end_matches('/'), chat_model, patch_model]);
+    format!("server.learned:{key}")
 }
 
-/// What was learned about the server at `base_url` in earlier runs, if anything. A value that cannot be
-/// read counts as nothing learned: it is learned again.
-pub fn learned(store: &Store, base_url: &str) -> Result<Option<Learned>, StoreError> {
+/// What was learned about the server and models of `config`, in an earlier turn, run or connection test, if
+/// anything. A value that cannot be read counts as nothing learned: it is learned again.
+pub fn learned(store: &Store, config: &ProviderConfig) -> Result<Option<Learned>, StoreError> {
+    read_learned(
+        store,
+        &learned_key(&config.base_url, &config.chat_model, &config.patch_model),
+    )
+}
+
+/// What was learned about the server and models `settings` name, if anything (see [`learned`]).
+pub fn learned_for(
+    store: &Store,
+    settings: &ProviderSettings,
+) -> Result<Option<Learned>, StoreError> {
+    read_learned(
+        store,
+        &learned_key(
+            &settings.base_url,
+            &settings.chat_model,
+            &settings.patch_model,
+        ),
+    )
+}
+
+fn read_learned(store: &Store, key: &str) -> Result<Option<Learned>, StoreError> {
     Ok(store
-        .setting(&learned_key(base_url))?
+        .setting(key)?
         .and_then(|saved| serde_json::from_str(&saved).ok()))
 }
 
-/// A provider for `config` that asks its server the way earlier runs found it takes.
+/// Forgets what was learned about the server and models `settings` name, so that the next turn learns
+/// them again: the provider settings were changed to them (the server at an address may have changed
+/// since it was last used).
+pub fn forget(store: &mut Store, settings: &ProviderSettings) -> Result<(), StoreError> {
+    let key = learned_key(
+        &settings.base_url,
+        &settings.chat_model,
+        &settings.patch_model,
+    );
+    if store.setting(&key)?.is_some() {
+        // An empty value is read as nothing learned.
+        store.set_setting(&key, "")?;
+    }
+    Ok(())
+}
+
+/// A provider for `config` that asks its server the way an earlier turn, run or test found it takes.
 pub fn provider(store: &Store, config: ProviderConfig) -> Result<Provider, StoreError> {
-    let learned = learned(store, &config.base_url)?.unwrap_or_default();
+    let learned = learned(store, &config)?.unwrap_or_default();
     Ok(Provider::new(config).with_learned(&learned))
 }
 
-/// Keeps what `provider` learned about its server for the next run. After a turn it is written only when
-/// it differs from what the next run would assume (so the demo's throwaway servers leave nothing behind);
-/// after a connection test (`tested`), always, so that the settings can say what the server takes.
+/// Keeps what `provider` learned about its server and models. After a turn it is written only when it
+/// differs from what the next turn would assume (so the demo's throwaway servers leave nothing behind);
+/// after a connection test or a first-use learning (`tested`), always, so that the next turn knows the
+/// server was learned and the settings can say what it takes.
 pub fn remember(store: &mut Store, provider: &Provider, tested: bool) -> Result<(), StoreError> {
-    let base_url = &provider.config().base_url;
+    let config = provider.config();
     let now = provider.learned();
-    let before = learned(store, base_url)?;
+    let before = learned(store, config)?;
     if before.as_ref() != Some(&now) && (tested || before.unwrap_or_default() != now) {
         let value = serde_json::to_string(&now).unwrap_or_default();
-        store.set_setting(&learned_key(base_url), &value)?;
+        let key = learned_key(&config.base_url, &config.chat_model, &config.patch_model);
+        store.set_setting(&key, &value)?;
     }
     Ok(())
 }
@@ -456,7 +502,7 @@ mod tests {
     }
 
     #[test]
-    fn what_a_server_takes_is_remembered_per_server_across_runs() {
+    fn what_a_server_takes_is_remembered_per_server_and_models_across_runs() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
         let local = ProviderConfig::new(Some("http://127.0.0.1:8080/v1".into()), None);
@@ -464,12 +510,9 @@ mod tests {
         assert_eq!(fresh.learned(), Learned::default());
         // A turn that learned nothing new leaves nothing behind; a connection test says what it found.
         remember(&mut store, &fresh, false).unwrap();
-        assert_eq!(learned(&store, &local.base_url).unwrap(), None);
+        assert_eq!(learned(&store, &local).unwrap(), None);
         remember(&mut store, &fresh, true).unwrap();
-        assert_eq!(
-            learned(&store, &local.base_url).unwrap(),
-            Some(Learned::default())
-        );
+        assert_eq!(learned(&store, &local).unwrap(), Some(Learned::default()));
         let llama = Learned {
             patch_format: "json_object".into(),
             streams_tools: false,
@@ -491,16 +534,34 @@ mod tests {
         assert_eq!(again.patch_format(), "json_object");
         assert!(!again.streams_tools());
         assert!(!again.calls_tools());
-        // … another server is not.
+        // … another server is not, nor the same server with another chat or patch model.
         let other = ProviderConfig::new(Some("http://127.0.0.1:11434/v1".into()), None);
         assert_eq!(
             provider(&store, other).unwrap().learned(),
             Learned::default()
         );
-        // A value that cannot be read is learned again, not an error.
+        for models in [("other", "gpt-4.1-mini"), ("gpt-4.1-mini", "other")] {
+            let mut moved = local.clone();
+            (moved.chat_model, moved.patch_model) = (models.0.into(), models.1.into());
+            assert_eq!(learned(&store, &moved).unwrap(), None, "{models:?}");
+        }
+        // The settings name the same server and models: what was learned is theirs, until forgotten.
+        let settings = ProviderSettings {
+            base_url: local.base_url.clone(),
+            ..ProviderSettings::default()
+        };
+        assert_eq!(learned_for(&store, &settings).unwrap(), Some(llama.clone()));
+        forget(&mut store, &settings).unwrap();
+        assert_eq!(learned(&store, &local).unwrap(), None);
+        // A record of an older Redline, kept under the base URL alone, is nothing learned.
+        let old = serde_json::to_string(&llama).unwrap();
         store
-            .set_setting(&learned_key(&local.base_url), "{not json")
+            .set_setting(&format!("server.learned:{}", local.base_url), &old)
             .unwrap();
+        assert_eq!(learned(&store, &local).unwrap(), None);
+        // A value that cannot be read is learned again, not an error.
+        let key = learned_key(&local.base_url, &local.chat_model, &local.patch_model);
+        store.set_setting(&key, "{not json").unwrap();
         assert_eq!(
             provider(&store, local).unwrap().learned(),
             Learned::default()

@@ -54,6 +54,9 @@ pub enum TurnEvent {
     Warning { text: String },
     /// Operations outside the named targets, not applied: the user may confirm them (see [`crate::held`]).
     Held { held: Held },
+    /// What the turn is doing, for a status line: learning the server before its first turn, going on
+    /// without tools after a stall.
+    Status { text: String },
 }
 
 /// What a finished turn did: what both front doors are told (the window as this type, generated to
@@ -584,7 +587,7 @@ impl Turn<'_> {
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<(), TurnError> {
-        for _round in 0..3 {
+        for round in 0..3 {
             let body = json!({
                 "model": self.provider.config().chat_model,
                 "messages": messages,
@@ -593,7 +596,20 @@ impl Turn<'_> {
                 "max_tokens": CHAT_MAX_TOKENS,
                 "stream_options": {"include_usage": true},
             });
-            let (text, calls) = self.chat(body, emit).await?;
+            let (text, calls) = match self.chat(body, emit).await {
+                // Nothing at all before the timeout, on the first round of an ask about a resume: the
+                // server may not take a round with tools (a small model on llama.cpp's server writes
+                // nothing it can stream while it is offered them). The ask goes on without them.
+                Err(TurnError::Provider(ProviderError::Timeout(secs))) if round == 0 => {
+                    if let Some(asked) = asks.asked {
+                        return self
+                            .stalled(messages, asks, asked, secs, outcome, emit)
+                            .await;
+                    }
+                    return Err(ProviderError::Timeout(secs).into());
+                }
+                other => other?,
+            };
             outcome.reply.push_str(&text);
             if calls.is_empty() {
                 break;
@@ -656,6 +672,39 @@ impl Turn<'_> {
         let told = self.patch(request, asked, &said, outcome, emit).await?;
         say(&for_the_user(&told), outcome, emit);
         Ok(())
+    }
+
+    /// The first round with tools gave nothing in `secs` seconds: the same ask goes on by the one-model
+    /// path, said in the chat. If the server then answers, the provider keeps the finding (the engine
+    /// remembers it: this server and models' next turns start on that path); if it does not answer that
+    /// way either, the server is what failed, not the tools: nothing is kept, and its error ends the turn.
+    async fn stalled(
+        &mut self,
+        messages: &mut [Value],
+        asks: &mut Asks<'_>,
+        asked: i64,
+        secs: u64,
+        outcome: &mut TurnOutcome,
+        emit: &mut (dyn FnMut(TurnEvent) + Send),
+    ) -> Result<(), TurnError> {
+        emit(TurnEvent::Status {
+            text: format!(
+                "The model wrote nothing in {secs} s when offered tools; going on without them, as this \
+                 server's next turns will."
+            ),
+        });
+        let before = self.provider.calls_tools();
+        self.provider.set_calls_tools(false);
+        let went_on = self.one_model(messages, asks, asked, outcome, emit).await;
+        let answered = match &went_on {
+            Ok(()) | Err(TurnError::Refused(_)) => true,
+            Err(TurnError::Provider(e)) => e.kind() == ErrorKind::Refused,
+            Err(_) => false,
+        };
+        if !answered {
+            self.provider.set_calls_tools(before);
+        }
+        went_on
     }
 
     /// Carries out one tool call of the chat model, within this message's limits; returns what the model

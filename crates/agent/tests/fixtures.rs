@@ -884,3 +884,110 @@ async fn a_link_planted_in_a_quoted_file_waits_for_the_user() {
         Some(&evil_corp())
     );
 }
+
+/// A provider of the replay server `server` whose first token may take `secs` seconds.
+fn impatient(server: &ReplayServer, secs: u64) -> Provider {
+    let mut config = ProviderConfig::new(Some(server.base_url()), None);
+    config.first_token_timeout = Duration::from_secs(secs);
+    config.idle_timeout = Duration::from_secs(secs);
+    Provider::new(config)
+}
+
+/// The patch model adding `word` to the sample's first skill.
+fn adds_keyword(word: &str) -> Value {
+    serde_json::json!({"patch": {"operations": [{"op": "add", "path": "/skills/0/keywords/-", "value": word}]}})
+}
+
+/// A round with tools that gives nothing before the first-token timeout (as a small model on llama.cpp's
+/// server does when offered tools): the same ask goes on by the one-model path, said in a status line, and
+/// commits; the provider keeps the finding, so the next turn starts on that path and is not offered tools.
+#[tokio::test]
+async fn a_tool_round_that_stalls_goes_on_by_the_one_model_path_and_stays_on_it() {
+    let replies: Vec<redline_agent::Reply> = serde_json::from_value(serde_json::json!([
+        {"say": "Let me see", "stallAfter": 0, "stallMs": 5000},
+        adds_keyword("Python"),
+        adds_keyword("Rust"),
+    ]))
+    .unwrap();
+    let server = ReplayServer::start(replies, Pace::default()).await.unwrap();
+    let provider = impatient(&server, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let id = store.import("Sample", &redline_resume::sample()).unwrap();
+    let stall = Duration::from_secs(2);
+    let message = "Add Python to my skills.";
+    let (result, events) = run_turn(
+        &mut store,
+        Some(id),
+        &provider,
+        CancellationToken::new(),
+        stall,
+        message,
+    )
+    .await;
+    let outcome = result.unwrap();
+    assert_eq!(outcome.revisions, [2], "{events:?}");
+    assert!(
+        events.iter().any(|e| matches!(e, TurnEvent::Status { text }
+            if text.contains("nothing in 1 s") && text.contains("without them"))),
+        "{events:?}"
+    );
+    assert!(!provider.calls_tools(), "the finding is kept");
+    let asked = server.requests();
+    assert!(asked[0]["tools"].is_array(), "first offered tools");
+    assert!(asked[1].get("tools").is_none() && asked[1]["response_format"].is_object());
+    let keywords =
+        |store: &Store| store.head(id).unwrap().document["skills"][0]["keywords"].clone();
+    assert_eq!(keywords(&store)[3], "Python");
+
+    // The next turn starts on the one-model path: its one request goes to the patch model.
+    let (result, _) = run_turn(
+        &mut store,
+        Some(id),
+        &provider,
+        CancellationToken::new(),
+        stall,
+        "Add Rust to my skills.",
+    )
+    .await;
+    assert_eq!(result.unwrap().revisions, [3]);
+    let asked = server.requests();
+    assert_eq!(asked.len(), 3, "{asked:#?}");
+    assert!(asked[2].get("tools").is_none());
+    assert_eq!(keywords(&store)[4], "Rust");
+}
+
+/// A server that answers neither with tools nor without them: the server is what failed. The turn ends in
+/// the timeout's words with the resume unchanged, and nothing is kept: the next turn is offered tools again.
+#[tokio::test]
+async fn a_server_that_stalls_either_way_ends_in_words_and_keeps_the_tool_path() {
+    let stalls = serde_json::json!({"say": "…", "stallAfter": 0, "stallMs": 5000});
+    let replies: Vec<redline_agent::Reply> =
+        serde_json::from_value(serde_json::json!([stalls, stalls])).unwrap();
+    let server = ReplayServer::start(replies, Pace::default()).await.unwrap();
+    let provider = impatient(&server, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let id = store.import("Sample", &redline_resume::sample()).unwrap();
+    let (result, _) = run_turn(
+        &mut store,
+        Some(id),
+        &provider,
+        CancellationToken::new(),
+        Duration::from_secs(2),
+        "Add Python to my skills.",
+    )
+    .await;
+    let Err(error) = result else {
+        panic!("the turn ended well against a server that never answers");
+    };
+    assert_eq!(
+        error.to_string(),
+        "the model did not answer within 1 seconds"
+    );
+    assert_eq!(store.head(id).unwrap().number, 1);
+    assert!(
+        provider.calls_tools(),
+        "nothing was learned from a dead server"
+    );
+}

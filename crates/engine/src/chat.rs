@@ -97,9 +97,12 @@ impl Engine {
         started(doc, &fixture.message);
         let (server, config) =
             crate::turn::demo_server(&fixture, Duration::from_millis(12)).await?;
-        let end = self
-            .chat_with(config, TurnAsk::own(&fixture.message), Some(doc), emit)
-            .await;
+        // The demo's server is a script, known by construction: nothing to learn, nothing left behind.
+        let ask = TurnAsk {
+            learn: false,
+            ..TurnAsk::own(&fixture.message)
+        };
+        let end = self.chat_with(config, ask, Some(doc), emit).await;
         drop(server);
         end
     }
@@ -112,7 +115,7 @@ impl Engine {
     ) -> Result<(ProviderConfig, Learned), Error> {
         let config = self.configured_with(server).await?;
         let mut open = self.open()?.lock().await;
-        if let Some(learned) = redline_agent::settings::learned(&open.store, &config.base_url)? {
+        if let Some(learned) = redline_agent::settings::learned(&open.store, &config)? {
             return Ok((config, learned));
         }
         let provider = redline_agent::Provider::new(config.clone());
@@ -175,13 +178,22 @@ impl Engine {
         let _running = crate::Running::start(&self.running, cancel.clone());
         let mut open = self.open()?.lock().await;
         let store = &mut open.store;
+        let mut said = |event: TurnEvent| emit(&event);
+        let learned = match ask.learn {
+            true => crate::turn::learn_first(store, &config, &cancel, &mut said).await,
+            false => Ok(()),
+        };
         let provider = redline_agent::settings::provider(store, config)?;
         let mut surface = Surface::new("cli");
         let message = ask.message;
-        let result = ask
-            .turn(&mut *store, document, &mut surface, &provider, cancel)?
-            .run(message, &mut |event| emit(&event))
-            .await;
+        let result = match learned {
+            Ok(()) => {
+                ask.turn(&mut *store, document, &mut surface, &provider, cancel)?
+                    .run(message, &mut said)
+                    .await
+            }
+            Err(e) => Err(e),
+        };
         // What the server was found to take is kept for the next run (a failure costs one refused request
         // next time, not this turn).
         if let Err(e) = redline_agent::settings::remember(store, &provider, false) {

@@ -53,7 +53,7 @@ pub enum ChatEvent {
     Refused { reason: String, retrying: bool },
     /// Something to check.
     Warning { text: String },
-    /// A status line (waiting for the model).
+    /// A status line (waiting for the model, learning what the server can do).
     Status { text: String },
     /// Edits outside what was asked, not applied: the user may apply them.
     Held { edits: redline_agent::Held },
@@ -72,6 +72,7 @@ impl ChatEvent {
             E::Refused { reason, retrying } => ChatEvent::Refused { reason, retrying },
             E::Warning { text } => ChatEvent::Warning { text },
             E::Held { held } => ChatEvent::Held { edits: held },
+            E::Status { text } => ChatEvent::Status { text },
             E::Notice { notice } => ChatEvent::Status {
                 text: match notice {
                     Notice::Waiting { path, .. } => format!(

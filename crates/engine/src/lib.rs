@@ -582,7 +582,9 @@ mod tests {
         assert_eq!(held.len(), 1, "{chat:?}");
         assert_eq!(held[0].descriptions, ["Change your title to “Pythonista”"]);
         assert!(
-            !chat.iter().any(|c| matches!(c, ChatEvent::Status { .. })),
+            !chat
+                .iter()
+                .any(|c| matches!(c, ChatEvent::Status { text } if text != crate::turn::LEARNING)),
             "the held edit is shown once, as `Held`: {chat:?}"
         );
         let mut surfaces = Vec::new();

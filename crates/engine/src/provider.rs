@@ -97,7 +97,9 @@ impl Engine {
             Error::new(ErrorKind::Invalid, format!("{problem}; nothing was saved"))
         })?;
         let mut open = self.open()?.lock().await;
+        let (before, _) = ProviderSettings::load(&open.store)?;
         settings.save(&mut open.store)?;
+        relearn(&mut open.store, &before, &settings)?;
         Ok(self.view(settings, true))
     }
 
@@ -159,7 +161,7 @@ impl Engine {
         let env_key = env("OPENAI_API_KEY").is_some()
             && redline_agent::settings::env_key_is_for(env, &view.settings.base_url);
         let open = self.open()?.lock().await;
-        let learned = redline_agent::settings::learned(&open.store, &view.settings.base_url)?;
+        let learned = redline_agent::settings::learned_for(&open.store, &view.settings)?;
         Ok(ProviderReport {
             view,
             env_key,
@@ -172,6 +174,7 @@ impl Engine {
     pub async fn change_provider(&self, change: ProviderChange) -> Result<ProviderView, Error> {
         let mut open = self.open()?.lock().await;
         let (mut settings, _) = ProviderSettings::load(&open.store)?;
+        let before = settings.clone();
         if let Some(secs) = change.first_token_timeout {
             settings.first_token_timeout_secs = secs;
         }
@@ -193,6 +196,28 @@ impl Engine {
             )
         })?;
         settings.save(&mut open.store)?;
+        relearn(&mut open.store, &before, &settings)?;
         Ok(self.view(settings, true))
     }
+}
+
+/// Settings changed from `before` to `now`: when they name another server or other models, what was
+/// learned about those is forgotten, so that the next turn learns them again (the server at an address
+/// may have changed since they were last used). A change of timeouts alone learns nothing again.
+fn relearn(
+    store: &mut redline_store::Store,
+    before: &ProviderSettings,
+    now: &ProviderSettings,
+) -> Result<(), Error> {
+    let served = |s: &ProviderSettings| {
+        (
+            s.base_url.trim_end_matches('/').to_owned(),
+            s.chat_model.clone(),
+            s.patch_model.clone(),
+        )
+    };
+    if served(before) != served(now) {
+        redline_agent::settings::forget(store, now)?;
+    }
+    Ok(())
 }

@@ -95,7 +95,12 @@ impl Engine {
             text: fixture.message.clone(),
         }));
         let (server, config) = demo_server(&fixture, Duration::from_millis(25)).await?;
-        let summary = self.turn(config, &fixture.message, None, false, emit).await;
+        // The demo's server is a script, known by construction: nothing to learn, nothing left behind.
+        let ask = TurnAsk {
+            learn: false,
+            ..TurnAsk::own(&fixture.message)
+        };
+        let summary = self.turn_on(config, ask, emit).await;
         drop(server);
         summary
     }
@@ -129,6 +134,18 @@ impl Engine {
         // Marked as running until this function returns, however it returns (a failed read below included).
         let _running = Running::start(&self.running, cancel.clone());
         let mut open = self.open()?.lock().await;
+        let mut said = |event: TurnEvent| match event {
+            TurnEvent::Surface { update } => emit(TurnMessage::Surface(update)),
+            other => {
+                if let Some(said) = ChatEvent::of(other) {
+                    emit(TurnMessage::Chat(said));
+                }
+            }
+        };
+        let learned = match ask.learn {
+            true => learn_first(&mut open.store, &config, &cancel, &mut said).await,
+            false => Ok(()),
+        };
         let provider = redline_agent::settings::provider(&open.store, config)?;
         let Open {
             store,
@@ -136,17 +153,14 @@ impl Engine {
             surface,
         } = &mut *open;
         let message = ask.message;
-        let result = ask
-            .turn(store, Some(*document_id), surface, &provider, cancel)?
-            .run(message, &mut |event| match event {
-                TurnEvent::Surface { update } => emit(TurnMessage::Surface(update)),
-                other => {
-                    if let Some(said) = ChatEvent::of(other) {
-                        emit(TurnMessage::Chat(said));
-                    }
-                }
-            })
-            .await;
+        let result = match learned {
+            Ok(()) => {
+                ask.turn(store, Some(*document_id), surface, &provider, cancel)?
+                    .run(message, &mut said)
+                    .await
+            }
+            Err(e) => Err(e),
+        };
         drop(_running);
         // What the server was found to take is kept for the next run; failing to keep it costs one
         // refused request next time, not this turn.
@@ -229,6 +243,9 @@ pub(crate) struct TurnAsk<'m> {
     /// The message quotes a file (the ask that tidies an import): it is kept marked so, and its text is
     /// never the user's own words to the link and fact checks.
     pub quotes_file: bool,
+    /// Learn what the server takes first, if nothing was learned for its models ([`learn_first`]); the
+    /// demo's scripted server is not learned.
+    pub learn: bool,
 }
 
 impl<'m> TurnAsk<'m> {
@@ -239,6 +256,7 @@ impl<'m> TurnAsk<'m> {
             selected: None,
             always_review: false,
             quotes_file: false,
+            learn: true,
         }
     }
 
@@ -279,6 +297,52 @@ impl<'m> TurnAsk<'m> {
             review,
             quotes_file: self.quotes_file,
         })
+    }
+}
+
+/// What the chat says while a server is learned before its first turn.
+pub(crate) const LEARNING: &str = "Learning what this server can do (once)…";
+
+/// Before a turn, in the window and on the command line alike: when nothing was learned about `config`'s
+/// server and models (its first turn, or the first after the settings changed to it), what the connection
+/// test learns is learned now ([`redline_agent::probe::learn`]: how the server takes a round with tools, how
+/// its patch model gives JSON, whether its chat model plans by calling tools), said in the chat, and kept
+/// for the next turns; a server that was learned is not asked again. A model that does not answer ends the
+/// turn with the error its first request would have given (a server that is down, a key refused, a model
+/// not found, Stop), in the same words; any other failure is left to the turn itself, which asks the way it
+/// would have asked, with nothing kept, so that learning never gives a turn a new reason to fail.
+pub(crate) async fn learn_first(
+    store: &mut Store,
+    config: &ProviderConfig,
+    cancel: &CancellationToken,
+    say: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<(), redline_agent::TurnError> {
+    use redline_agent::{ProviderError as P, TurnError};
+    if redline_agent::settings::learned(store, config)?.is_some() {
+        return Ok(());
+    }
+    say(TurnEvent::Status {
+        text: LEARNING.to_owned(),
+    });
+    let learning = Provider::new(config.clone()).for_learning();
+    let found = tokio::select! {
+        _ = cancel.cancelled() => return Err(TurnError::Cancelled),
+        found = redline_agent::probe::learn(&learning) => found,
+    };
+    match found {
+        Ok(()) => Ok(redline_agent::settings::remember(store, &learning, true)?),
+        Err(
+            e @ (P::Unreachable(_)
+            | P::Timeout(_)
+            | P::Unauthorized(_)
+            | P::RateLimited(..)
+            | P::Quota(_)
+            | P::ModelNotFound(..)),
+        ) => Err(e.into()),
+        Err(e) => {
+            log::warn!("could not learn what the server takes, the turn goes on: {e}");
+            Ok(())
+        }
     }
 }
 
@@ -423,5 +487,228 @@ mod tests {
         let kept = open.store.messages(doc).unwrap();
         assert!(kept[0].quotes_file && kept[0].content.contains("https://evil.example/x"));
         assert_eq!(open.store.said_by_user(doc).unwrap(), "");
+    }
+
+    /// One turn's answers: the planner asks to add `word` to the sample's first skill, the patch model adds
+    /// it, the chat model says it is done.
+    fn adds(word: &str) -> Vec<Value> {
+        vec![
+            json!({"toolCall": {"name": "patch_resume", "arguments": {"changes": format!("Add {word}"), "targets": ["/skills/0/keywords"]}}}),
+            json!({"patch": {"operations": [{"op": "add", "path": "/skills/0/keywords/-", "value": word}]}}),
+            json!({"say": "Done."}),
+        ]
+    }
+
+    /// An engine on the sample resume whose saved provider (with `rest`'s timeouts) is a replay server
+    /// answering `replies`; nothing learned about it yet.
+    async fn engine_answering(
+        dir: &std::path::Path,
+        replies: Vec<Value>,
+        rest: redline_agent::ProviderSettings,
+    ) -> (redline_agent::ReplayServer, Engine) {
+        let replies = serde_json::from_value(Value::Array(replies)).unwrap();
+        let (server, settings) = crate::tests::replay_provider(replies, rest).await;
+        let engine = Engine::in_test_folder(dir);
+        engine.save_provider(settings).await.unwrap();
+        (server, engine)
+    }
+
+    /// A turn in the window for `message`: how it ended, and the status lines the chat showed.
+    async fn window_turn(
+        engine: &Engine,
+        message: &str,
+    ) -> (Result<TurnOutcome, Error>, Vec<String>) {
+        let mut statuses = Vec::new();
+        let result = engine
+            .send(message, None, &mut |m| {
+                if let TurnMessage::Chat(ChatEvent::Status { text }) = m {
+                    statuses.push(text);
+                }
+            })
+            .await;
+        (result, statuses)
+    }
+
+    /// A turn on the command line for `message` on the resume on screen: how it ended, and its status lines.
+    async fn command_line_turn(
+        engine: &Engine,
+        message: &str,
+    ) -> (Result<redline_agent::TurnOutcome, Error>, Vec<String>) {
+        let document = Some(engine.state().await.unwrap().document_id);
+        let mut statuses = Vec::new();
+        let ask = crate::chat::ChatAsk {
+            message: message.to_owned(),
+            document,
+            server: ServerChoice::default(),
+        };
+        let end = engine
+            .chat(ask, &mut |e| {
+                if let TurnEvent::Status { text } = e {
+                    statuses.push(text.clone());
+                }
+            })
+            .await
+            .unwrap();
+        (end.result, statuses)
+    }
+
+    /// The first turn on a server and models learns what the server takes, once, in the window and on the
+    /// command line alike: said in the chat, asked before the turn's own requests, kept; the next turn
+    /// asks nothing more. Changing the settings to other models (or back) learns again; changing a timeout
+    /// does not.
+    #[tokio::test]
+    async fn a_server_is_learned_on_its_first_turn_and_again_when_the_settings_change() {
+        for window in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let replies = ["Python", "Rust", "Go", "Zig", "Nim"]
+                .iter()
+                .flat_map(|w| adds(w))
+                .collect();
+            let (server, engine) = engine_answering(
+                dir.path(),
+                replies,
+                redline_agent::ProviderSettings::default(),
+            )
+            .await;
+            let turn = async |message: &str| match window {
+                true => {
+                    let (result, said) = window_turn(&engine, message).await;
+                    (result.map(|o| o.revisions), said)
+                }
+                false => {
+                    let (result, said) = command_line_turn(&engine, message).await;
+                    (result.map(|o| o.revisions), said)
+                }
+            };
+            assert_eq!(engine.provider_report().await.unwrap().learned, None);
+            let start = engine.state().await.unwrap().revision;
+            let (revisions, said) = turn("Add Python").await;
+            assert_eq!(revisions.unwrap(), [start + 1], "window: {window}");
+            assert_eq!(said, [LEARNING]);
+            assert_eq!(server.learning_requests().len(), 3);
+            assert_eq!(
+                engine.provider_report().await.unwrap().learned,
+                Some(redline_agent::Learned::default()),
+                "kept"
+            );
+            // Learned once: the next turn asks only its own requests.
+            let (revisions, said) = turn("Add Rust").await;
+            assert_eq!(revisions.unwrap(), [start + 2]);
+            assert!(said.is_empty(), "{said:?}");
+            assert_eq!(server.learning_requests().len(), 3);
+
+            // A timeout changed: the same server and models, nothing to learn again.
+            let change =
+                |model: Option<&str>, timeout: Option<u64>| crate::provider::ProviderChange {
+                    model: model.map(str::to_owned),
+                    first_token_timeout: timeout,
+                    ..Default::default()
+                };
+            engine
+                .change_provider(change(None, Some(90)))
+                .await
+                .unwrap();
+            turn("Add Go").await.0.unwrap();
+            assert_eq!(server.learning_requests().len(), 3);
+            // Another chat model: learned again, before the turn.
+            engine
+                .change_provider(change(Some("replay-patch"), None))
+                .await
+                .unwrap();
+            let (revisions, said) = turn("Add Zig").await;
+            assert_eq!(revisions.unwrap(), [start + 4]);
+            assert_eq!(said, [LEARNING]);
+            let asked = server.learning_requests();
+            assert_eq!(asked.len(), 6);
+            assert_eq!(asked[3]["model"], "replay-patch");
+            // Back to the first: the settings changed to it, so it is learned again too.
+            engine
+                .change_provider(change(Some("replay-chat"), None))
+                .await
+                .unwrap();
+            assert_eq!(turn("Add Nim").await.1, [LEARNING]);
+            assert_eq!(server.learning_requests().len(), 9);
+            assert_eq!(server.remaining(), 0, "every turn had its own answers");
+        }
+    }
+
+    /// A server whose round with tools stalls (nothing before the first-token timeout): the turn still
+    /// commits, by the one-model path, and says so; what was found is kept, so that the next turn starts on
+    /// that path, with no tools offered and no stall to wait through.
+    #[tokio::test]
+    async fn a_stalled_tool_round_falls_back_and_the_next_turn_starts_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let add = |word: &str| json!({"patch": {"operations": [{"op": "add", "path": "/skills/0/keywords/-", "value": word}]}});
+        let replies = vec![
+            json!({"say": "Let me see", "stallAfter": 0, "stallMs": 5000}),
+            add("Python"),
+            add("Rust"),
+        ];
+        let quick = redline_agent::ProviderSettings {
+            first_token_timeout_secs: 1,
+            ..Default::default()
+        };
+        let (server, engine) = engine_answering(dir.path(), replies, quick).await;
+        let start = engine.state().await.unwrap().revision;
+        let (result, said) = window_turn(&engine, "Add Python to my skills.").await;
+        assert_eq!(result.unwrap().revisions, [start + 1]);
+        assert_eq!(said[0], LEARNING);
+        assert!(said[1].contains("without them"), "{said:?}");
+        let learned = engine.provider_report().await.unwrap().learned.unwrap();
+        assert!(!learned.calls_tools, "{learned:?}");
+
+        let (result, said) = window_turn(&engine, "Add Rust to my skills.").await;
+        assert_eq!(result.unwrap().revisions, [start + 2]);
+        assert!(said.is_empty(), "{said:?}");
+        let asked = server.requests();
+        assert_eq!(asked.len(), 3);
+        assert!(asked[0]["tools"].is_array() && asked[2].get("tools").is_none());
+        let open = engine.open().unwrap().lock().await;
+        let keywords =
+            &open.store.head(open.document_id).unwrap().document["skills"][0]["keywords"];
+        assert_eq!(
+            keywords,
+            &json!(["HTML", "CSS", "Javascript", "Python", "Rust"])
+        );
+    }
+
+    /// A server that is down: the learning before the first turn fails, and the turn ends with the words
+    /// it would have ended with had the server been learned before; nothing is kept.
+    #[tokio::test]
+    async fn learning_a_server_that_is_down_ends_in_the_turn_s_own_words() {
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let nobody = format!("http://{}/v1", closed.local_addr().unwrap());
+        drop(closed);
+        let settings = redline_agent::ProviderSettings {
+            preset: redline_agent::Preset::Custom,
+            base_url: nobody.clone(),
+            ..Default::default()
+        };
+        let mut errors = Vec::new();
+        for learned_before in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let engine = Engine::in_test_folder(dir.path());
+            engine.save_provider(settings.clone()).await.unwrap();
+            if learned_before {
+                let mut open = engine.open().unwrap().lock().await;
+                let config = settings
+                    .config(None, &redline_agent::MemoryKeychain::default())
+                    .unwrap();
+                let known = redline_agent::Provider::new(config);
+                redline_agent::settings::remember(&mut open.store, &known, true).unwrap();
+            }
+            let (result, said) = window_turn(&engine, "Add Python to my skills.").await;
+            assert_eq!(said.len(), usize::from(!learned_before), "{said:?}");
+            errors.push(result.unwrap_err());
+            let learned = engine.provider_report().await.unwrap().learned;
+            assert_eq!(learned.is_some(), learned_before);
+        }
+        assert_eq!(errors[0], errors[1]);
+        assert_eq!(errors[0].kind, ErrorKind::Unreachable);
+        assert!(
+            errors[0].message.starts_with("Cannot reach 127.0.0.1:"),
+            "{}",
+            errors[0]
+        );
     }
 }

@@ -209,6 +209,7 @@ fn print_event(out: &mut impl Write, event: &TurnEvent, json: bool) -> std::io::
         }
         TurnEvent::Surface { .. } => {}
         TurnEvent::Notice { notice } => writeln!(out, "  … {notice}")?,
+        TurnEvent::Status { text } => writeln!(out, "  … {text}")?,
         TurnEvent::Committed { revision, summary } => {
             writeln!(out, "  committed revision {revision}: {summary}")?
         }
