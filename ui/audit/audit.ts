@@ -39,7 +39,14 @@ function withLongWords(resume: typeof sample): typeof sample {
   r.skills = first(r.skills, (s) => ({ ...s, keywords: first(s.keywords, () => word) }));
   return r;
 }
-const resume = longWords ? withLongWords(sample) : sample;
+// `?lang=TAG`: the resume in one of the eight languages (`meta.language`), so that the frame is looked at with
+// its headings in German's long words and with Arabic right to left.
+const language = new URLSearchParams(location.search).get("lang");
+function inLanguage(resume: typeof sample, tag: string): typeof sample {
+  return { ...resume, meta: Object.assign({ language: tag }, resume.meta) };
+}
+const plain = longWords ? withLongWords(sample) : sample;
+const resume = language ? inLanguage(plain, language) : plain;
 // `?first-run`: nothing saved yet, so the window opens on its first start.
 const firstRun = new URLSearchParams(location.search).has("first-run");
 // `?held`: edits the model proposed, waiting on review cards (one of several edits, one of a single edit).

@@ -5,8 +5,9 @@
 // documents, tailoring, the keyboard shortcuts (opened from the app's menu) — the history panel, the page
 // view, and both at once. Any serious or critical violation (colour contrast AA included) fails it; each is
 // printed with the rule, the element and how to fix it. Then each screen with text at 200%: nothing may run
-// off the side of the window. Then the frame at 1024×700 and 1920×1080 in both themes: its toolbar on one
-// row, and no control of the frame over another or out of the window.
+// off the side of the window. Then the frame at 1024×700 and 1920×1080 in both themes, and with the resume in
+// each of the eight languages: its toolbar on one row, and no control of the frame over another or out of the
+// window.
 //
 // Usage: node audit/run.mjs [DIST] (default: dist-audit).
 import { createServer } from "node:http";
@@ -165,6 +166,28 @@ for (const [width, height] of [[1024, 700], [1920, 1080]]) {
     }
     await page.close();
   }
+}
+// … and in each of the eight languages the resume may be written in (German's long headings, Arabic right to
+// left), at both sizes, in the light theme (the themes differ in colour only, checked above).
+const LANGUAGES = ["en", "de", "fr", "es", "pt", "ja", "zh", "ar"];
+const LANGUAGE_SCREENS = ["main window", "page view", "page view and history panel"];
+for (const [width, height] of [[1024, 700], [1920, 1080]]) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  for (const lang of LANGUAGES) {
+    for (const screen of screens.filter((s) => LANGUAGE_SCREENS.includes(s.name))) {
+      await show(page, { ...screen, query: `?lang=${lang}` });
+      const found = await page.evaluate(frameProblems);
+      checked++;
+      const where = `${width}×${height} ${lang} / ${screen.name}`;
+      if (found.problems.length > 0) console.log(`${where}: ${found.problems.length} problems`);
+      for (const problem of found.problems.slice(0, 8)) {
+        failures++;
+        console.log(`  ✗ ${problem}`);
+      }
+    }
+  }
+  console.log(`${width}×${height}, eight languages: ${LANGUAGES.length * LANGUAGE_SCREENS.length} screens looked at`);
+  await page.close();
 }
 // … and that check must be able to fail: a toolbar whose groups lie over each other, wrapped to a second row.
 {
