@@ -440,7 +440,7 @@ fn export_writes_every_format_and_json_round_trips() {
         ),
         (
             vec!["export", "--format", "html", "--template", "fancy", "-o"],
-            "[possible values: classic, modern]",
+            "[possible values: classic, modern, sidebar, compact, academic, engineering, elegant, banner]",
         ),
     ] {
         let target = out("nothing.out");
@@ -1079,6 +1079,8 @@ fn every_argument_has_help_and_the_packages_get_completions_and_a_manual() {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // (A command's name is indented two spaces; its wrapped words, further.)
+        .filter(|l| !l.starts_with("   "))
         .map(|l| l.split_whitespace().next().unwrap().to_owned())
         .filter(|c| c != "help")
         .collect();
@@ -1093,7 +1095,10 @@ fn every_argument_has_help_and_the_packages_get_completions_and_a_manual() {
             // `--flag`, `-f, --flag` or `<ARG>` (not a value's `- html: …`).
             let flag = item.starts_with('<')
                 || item.starts_with('-') && item.as_bytes().get(1).is_some_and(|c| *c != b' ');
-            if !line.starts_with("  ") || !flag {
+            // (An option's name is indented 2 or 6 spaces; a line of wrapped help that happens to start
+            // with `--flag`, further in, is words, not an option.)
+            let indent = line.len() - item.len();
+            if !line.starts_with("  ") || !flag || indent > 8 {
                 continue;
             }
             let inline = item

@@ -15,6 +15,8 @@
 //! - [`settings`]: the provider settings kept in the store, and how the environment overrides them.
 //! - [`kind`]: [`ErrorKind`], what kind of failure an error is, for the UI to act on.
 //! - [`facts`]: the guard that flags numbers, names and dates the model brought in from nowhere.
+//! - [`letter`]: what differs when the turn writes a cover letter: its rules, its places, and the facts
+//!   guard that holds what is not in the resume or the posting.
 //! - [`probe`]: the connection test — the server, its models, and how the patch model gives JSON.
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
 //!   and the demo.
@@ -29,6 +31,7 @@ pub mod facts;
 pub mod fixtures;
 pub mod held;
 pub mod keychain;
+pub mod letter;
 pub mod limits;
 pub mod local_plan;
 pub mod places;

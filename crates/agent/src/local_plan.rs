@@ -202,6 +202,21 @@ fn name_field(section: &str) -> &'static [&'static str] {
     }
 }
 
+/// Where an ask about a cover letter goes on the one-model path: the part of the letter selected, else
+/// its paragraphs (a first draft adds them; a later ask rewrites them).
+pub fn letter_aim(selected: Option<&str>) -> Aim {
+    match selected.filter(|s| s.starts_with("/paragraphs") || s.starts_with("/subject")) {
+        Some(selected) => Aim {
+            targets: vec![selected.to_owned()],
+            words: "the selected part of your letter".to_owned(),
+        },
+        None => Aim {
+            targets: vec!["/paragraphs".to_owned()],
+            words: "your letter".to_owned(),
+        },
+    }
+}
+
 /// Where `message` asks to change `resume`: the selection when there is one, else an entry it names (and
 /// a field of it, if it names one), else a section or a detail it names. `None` when it names nothing.
 pub fn aim(resume: &Value, message: &str, selected: Option<&str>) -> Option<Aim> {

@@ -392,6 +392,14 @@ impl ToolCall {
 }
 
 impl PatchRequest {
+    /// What the chat says is being edited.
+    fn planning(&self) -> TurnEvent {
+        TurnEvent::Planning {
+            changes: self.shown.clone().unwrap_or_else(|| self.changes.clone()),
+            targets: self.targets.clone(),
+        }
+    }
+
     fn read(args: &Value, max_path_chars: usize) -> Result<PatchRequest, Refusal> {
         let Some(changes) = args["changes"].as_str().map(str::to_owned) else {
             return Err(Refusal(
@@ -543,6 +551,15 @@ impl Turn<'_> {
             .extend(redline_patch::policy::links_in(&Value::String(
                 said.clone(),
             )));
+        // A letter's facts may come from its resume and its posting too (links may not: a posting's link
+        // is not one the user gave); its edits go only to the letter's own fields.
+        let said = match self.sender()? {
+            Some(resume) => {
+                self.policy = crate::letter::policy(&self.policy);
+                crate::letter::known(&said, &resume, self.job.as_deref())
+            }
+            None => said,
+        };
         let mut outcome = TurnOutcome {
             document_id: self.document_id,
             reply: String::new(),
@@ -640,7 +657,9 @@ impl Turn<'_> {
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<(), TurnError> {
-        if !crate::local_plan::looks_like_edit(asks.message) {
+        // Every ask about a letter is about its text ("write my cover letter").
+        let letter = self.sender()?.is_some();
+        if !letter && !crate::local_plan::looks_like_edit(asks.message) {
             let body = json!({
                 "model": self.provider.config().chat_model,
                 "messages": messages,
@@ -651,8 +670,11 @@ impl Turn<'_> {
             return Ok(());
         }
         let head = self.store.head(self.doc())?;
-        let Some(aim) = crate::local_plan::aim(&head.document, asks.message, self.selection())
-        else {
+        let aim = match letter {
+            true => Some(crate::local_plan::letter_aim(self.selection())),
+            false => crate::local_plan::aim(&head.document, asks.message, self.selection()),
+        };
+        let Some(aim) = aim else {
             say(
                 "I could not tell which part of your resume to change. Name it (for example “my skills” \
                  or “my job at Pied Piper”), or select it in the resume and ask again.",
@@ -822,12 +844,26 @@ impl Turn<'_> {
             .expect("patch_resume runs only on a document")
     }
 
+    /// The resume the document belongs to, when the document is a letter ([`crate::letter`]).
+    fn sender(&self) -> Result<Option<Value>, StoreError> {
+        match self.document_id {
+            Some(doc) => crate::letter::sender(self.store, doc),
+            None => Ok(None),
+        }
+    }
+
     /// The messages the chat model sees: the rules with the current document, then the conversation.
     fn conversation(&self) -> Result<Vec<Value>, TurnError> {
         let head = self.store.head(self.doc())?;
-        let mut messages = vec![
-            json!({"role": "system", "content": format!("{CHAT_RULES}\n\nResume (revision {}):\n{}", head.number, head.document)}),
-        ];
+        let mut messages = vec![match self.sender()? {
+            Some(resume) => json!({"role": "system", "content": format!(
+                "{}\n\nLetter (revision {}):\n{}\n\n{}\n{resume}",
+                crate::letter::CHAT_RULES, head.number, head.document, crate::letter::SENDER_HEADING
+            )}),
+            None => {
+                json!({"role": "system", "content": format!("{CHAT_RULES}\n\nResume (revision {}):\n{}", head.number, head.document)})
+            }
+        }];
         if let Some(job) = &self.job {
             messages.push(json!({"role": "system", "content": job_context(job)}));
         }
@@ -905,14 +941,9 @@ impl Turn<'_> {
         outcome: &mut TurnOutcome,
         emit: &mut (dyn FnMut(TurnEvent) + Send),
     ) -> Result<String, TurnError> {
-        emit(TurnEvent::Planning {
-            changes: request
-                .shown
-                .clone()
-                .unwrap_or_else(|| request.changes.clone()),
-            targets: request.targets.clone(),
-        });
+        emit(request.planning());
         let scope = self.scope(&request.targets);
+        let letter = self.sender()?;
         // An ask planned on this computer is narrowed to what its words need; a model's plan is not.
         let fit = (!self.provider.calls_tools()).then(|| Fit::of(&request.changes));
         let mut refusal: Option<String> = None;
@@ -922,13 +953,13 @@ impl Turn<'_> {
                 Scope::Targets(targets) => Reach::of(&head.document, targets),
                 _ => None,
             };
-            let mut tried = Attempt {
-                model: self.provider.config().patch_model.clone(),
-                body: self.patch_body(&head, reach.as_ref(), &request, refusal.as_deref()),
-                schema: patch_schema(reach.as_ref(), fit.as_ref()),
-                revision: head.number,
-                raw: String::new(),
+            let asking = Asking {
+                request: &request,
+                refused: refusal.as_deref(),
+                letter: letter.as_ref(),
+                fit: fit.as_ref(),
             };
+            let mut tried = self.attempt(&head, reach.as_ref(), asking);
             let mut stabilizer =
                 stabilizer_for(&head, &self.policy, &scope, self.surface, self.stall);
             let streamed = drive(
@@ -945,7 +976,14 @@ impl Turn<'_> {
             if let Err(error) = streamed {
                 return Err(abandon(self.store, &head, stabilizer, &tried, error, emit));
             }
-            let status = stabilizer.status().clone();
+            let status = match letter_status(letter.is_some(), &mut stabilizer, &head, said, emit) {
+                Checked::Go(status) => status,
+                Checked::Held(held) => {
+                    return hold_invented(
+                        self.store, *held, &head, stabilizer, &tried, outcome, emit,
+                    );
+                }
+            };
             let reason = brief(match status {
                 Status::Complete(bundle) if self.review => {
                     return propose(self.store, bundle, &head, stabilizer, &tried, outcome, emit);
@@ -968,18 +1006,37 @@ impl Turn<'_> {
                     "the model's answer ended early".to_owned()
                 }
             });
-            let record = tried.record(Outcome::Refused, json!([]), Some(reason.clone()));
-            self.store.record_model_call(head.document_id, &record)?;
-            emit(TurnEvent::Refused {
-                reason: reason.clone(),
-                retrying: attempt == 0,
-            });
-            refusal = Some(reason);
+            let retrying = attempt == 0;
+            refusal = Some(refused(
+                self.store,
+                &tried,
+                head.document_id,
+                reason,
+                retrying,
+                emit,
+            )?);
         }
         Ok(format!(
             "Refused: {}. The resume was not changed.",
             refusal.unwrap_or_default()
         ))
+    }
+
+    /// One request to the patch model for `asking`, against `head` (shown whole, or the part `reach` has).
+    fn attempt(&self, head: &Revision, reach: Option<&Reach>, asking: Asking<'_>) -> Attempt {
+        let Asking {
+            request,
+            refused,
+            letter,
+            fit,
+        } = asking;
+        Attempt {
+            model: self.provider.config().patch_model.clone(),
+            body: self.patch_body(head, reach, request, refused, letter),
+            schema: patch_schema(reach, fit),
+            revision: head.number,
+            raw: String::new(),
+        }
     }
 
     /// Where this bundle's edits may go: the targets named; none named, the field the user selected; else
@@ -1001,9 +1058,25 @@ impl Turn<'_> {
         reach: Option<&Reach>,
         request: &PatchRequest,
         refused: Option<&str>,
+        letter: Option<&Value>,
     ) -> Value {
-        let (rules, mut text) = match reach {
-            Some(reach) => (
+        let letter_rules;
+        let (rules, mut text) = match (reach, letter) {
+            (_, Some(resume)) => {
+                letter_rules = crate::letter::patch_rules();
+                let posting = self.job.as_deref().map(job_context).unwrap_or_default();
+                (
+                    letter_rules.as_str(),
+                    format!(
+                        "Letter (revision {}):\n{}\n\n{}\n{resume}\n\n{posting}\n\nRequested changes: {}\n",
+                        head.number,
+                        head.document,
+                        crate::letter::SENDER_HEADING,
+                        request.changes
+                    ),
+                )
+            }
+            (Some(reach), None) => (
                 PART_RULES,
                 format!(
                     "{}\n{}\nRequested changes: {}\n",
@@ -1012,7 +1085,7 @@ impl Turn<'_> {
                     request.changes
                 ),
             ),
-            None => {
+            (None, None) => {
                 let targets = match request.targets.is_empty() {
                     true => "(not given)".to_owned(),
                     false => request.targets.join(", "),
@@ -1042,7 +1115,7 @@ impl Turn<'_> {
             )),
             None => {}
         }
-        if reach.is_some() {
+        if reach.is_some() && letter.is_none() {
             text.push_str("Answer:");
         }
         json!({
@@ -1126,6 +1199,111 @@ fn propose(
     outcome.held.push(proposal);
     Ok(format!(
         "Proposed to the user, who reviews each change before anything is saved (nothing is saved yet): {summary}."
+    ))
+}
+
+/// Where the stream stands once a letter's own checks have seen a complete bundle ([`crate::letter`]):
+/// as it was, or failed with the reason when it breaks the letter's schema; `Err` with the bundle and
+/// what it invented when it claims a fact found in neither the resume nor the posting. A resume's bundle
+/// (`letter` false) is left as it is.
+fn letter_status(
+    letter: bool,
+    stabilizer: &mut Stabilizer<'_>,
+    head: &Revision,
+    said: &str,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Checked {
+    let status = stabilizer.status().clone();
+    let Status::Complete(bundle) = &status else {
+        return Checked::Go(status);
+    };
+    if !letter {
+        return Checked::Go(status);
+    }
+    match crate::letter::verdict(&head.document, bundle, said) {
+        crate::letter::Verdict::Fine => Checked::Go(status),
+        crate::letter::Verdict::Refused(reason) => {
+            forward(stabilizer.abort(&reason), emit);
+            Checked::Go(stabilizer.status().clone())
+        }
+        crate::letter::Verdict::Invented(found) => Checked::Held(Box::new(Invention {
+            bundle: bundle.clone(),
+            found,
+        })),
+    }
+}
+
+/// What one request to the patch model asks: the request, why the last answer was refused, the sender's
+/// resume when the document is a letter, and what the ask's words need on the one-model path.
+#[derive(Clone, Copy)]
+struct Asking<'a> {
+    request: &'a PatchRequest,
+    refused: Option<&'a str>,
+    letter: Option<&'a Value>,
+    fit: Option<&'a Fit>,
+}
+
+/// What a letter's own checks make of where the stream stands.
+enum Checked {
+    /// Go on from this status.
+    Go(Status),
+    /// Hold the bundle for what it invented.
+    Held(Box<Invention>),
+}
+
+/// A refused bundle audited and told (`retrying` when the model gets another try); returns the reason.
+fn refused(
+    store: &mut Store,
+    tried: &Attempt,
+    document: i64,
+    reason: String,
+    retrying: bool,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<String, TurnError> {
+    let record = tried.record(Outcome::Refused, json!([]), Some(reason.clone()));
+    store.record_model_call(document, &record)?;
+    emit(TurnEvent::Refused {
+        reason: reason.clone(),
+        retrying,
+    });
+    Ok(reason)
+}
+
+/// A letter's bundle, and the facts it claims that neither the resume nor the posting has.
+struct Invention {
+    bundle: Bundle,
+    found: crate::facts::Invented,
+}
+
+/// A letter's bundle that claims facts found neither in the resume nor in the posting: its previews are
+/// taken back and the whole bundle waits for the user, each operation with the reason "not in your
+/// resume"; nothing is saved.
+fn hold_invented(
+    store: &mut Store,
+    invention: Invention,
+    head: &Revision,
+    mut stabilizer: Stabilizer<'_>,
+    tried: &Attempt,
+    outcome: &mut TurnOutcome,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<String, TurnError> {
+    let Invention { bundle, found } = invention;
+    let text = crate::letter::warning(&found);
+    forward(stabilizer.abort(&text), emit);
+    let mut ops = bundle.ops;
+    ops.extend(bundle.held);
+    let applied = serde_json::to_value(&ops).map_err(StoreError::from)?;
+    let record = tried.record(Outcome::Proposed, applied, Some(text.clone()));
+    store.record_model_call(head.document_id, &record)?;
+    let why = crate::letter::why_held(ops.len());
+    let held = Held::new(head.document_id, head.number, ops, &head.document).because(why);
+    emit(TurnEvent::Warning { text: text.clone() });
+    outcome.warnings.push(text.clone());
+    emit(TurnEvent::Held { held: held.clone() });
+    outcome.held.push(held);
+    Ok(format!(
+        "Nothing was saved: {text}. The user decides whether to keep these sentences; write the letter from \
+         the resume and the posting only."
     ))
 }
 

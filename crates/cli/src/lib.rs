@@ -198,6 +198,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Cover letters: `redline letter new --posting FILE` writes one for a job posting, from your resume
+    /// and the posting only. `show`, `export`, `undo`, `history` and `held` take a letter's id as a
+    /// resume's.
+    Letter {
+        #[command(subcommand)]
+        action: cmd::letter::Action,
+    },
+    /// Job applications: add (pinning the revisions of the resume and letter sent), list, move to a stage
+    /// on a date, show, and CSV out and in for a spreadsheet.
+    Apply {
+        #[command(subcommand)]
+        action: cmd::apply::Action,
+    },
     /// The language a resume is shown in: its headings and dates in the view and every export (a BCP 47
     /// tag such as de, pt-BR or ja; `default` for English). A revision of your own.
     Language {
@@ -224,6 +237,25 @@ enum Command {
         /// Print the document, its revision and what changed as one JSON object.
         #[arg(long)]
         json: bool,
+    },
+    /// Fit a resume to a number of pages: its spacing, then margins, then text size tightened within
+    /// readable bounds. A revision of your own (undo it with `redline undo`). Exits 0 when it fits, 4 when
+    /// even the tightest does not (the longest sections are named).
+    Fit {
+        /// How many pages it should take (1 to 10).
+        #[arg(long, default_value_t = 1)]
+        pages: usize,
+        /// The document's id (see `redline list`); default: the one changed last.
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// Print the fit, the options set and the resume's revision as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The designs a resume can be shown in (`redline export --template NAME`).
+    Theme {
+        #[command(subcommand)]
+        action: cmd::theme::Action,
     },
     /// The edits held for your confirmation — ones the model made outside what you asked, contact details,
     /// or every AI edit in review mode — listed in words; accept or reject them one by one or all.
@@ -274,6 +306,22 @@ enum Command {
         /// Print one JSON object: the text read per section (`sections`), `missing` and `out_of_order`.
         #[arg(long)]
         json: bool,
+    },
+    /// Check a resume's writing: spelling in its language (English, German, French, Spanish,
+    /// Portuguese), grammar in English, and a recruiter's rules (weak openers, first person, passive voice,
+    /// long bullets, no figures, tense, dates, contact details). One finding a line: rule, field, the words
+    /// and a suggested fix. Exits 0 when there is nothing to fix, 1 otherwise.
+    Lint {
+        /// The document's id (see `redline list`); default: the one changed last.
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// Print one JSON object: `{"findings": [{"rule", "path", "start", "end", "text", "message",
+        /// "fix"}]}`, offsets in characters, `fix` null when there is none.
+        #[arg(long)]
+        json: bool,
+        /// First add this word to your dictionary (`words.txt` in the data folder), for every resume.
+        #[arg(long, value_name = "WORD")]
+        add_word: Option<String>,
     },
     /// The model server: show, change or test it (saved for the app and the CLI alike).
     Provider {
@@ -534,6 +582,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Tailor { .. }
         | Command::Language { .. }
         | Command::Heading { .. }
+        | Command::Fit { .. }
         | Command::Held { .. }
         | Command::Review { .. } => on_document(&data_dir, command, out),
         command => on_data(&data_dir, command, out),
@@ -563,6 +612,7 @@ fn on_document(data_dir: &Path, command: Command, out: &mut impl Write) -> Resul
             cmd::words::run(data_dir, doc, change, json, out)
         }
         Command::Held { action, doc, json } => cmd::held::run(data_dir, doc, action, json, out),
+        Command::Fit { pages, doc, json } => cmd::fit::run(data_dir, doc, pages, json, out),
         Command::Review { switch, json } => cmd::review::run(data_dir, switch, json, out),
         _ => unreachable!("only the commands on the resume on screen come here"),
     }
@@ -572,6 +622,9 @@ fn on_document(data_dir: &Path, command: Command, out: &mut impl Write) -> Resul
 fn on_data(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::List { json, deleted } => cmd::list::run(data_dir, json, deleted, out),
+        Command::Letter { action } => cmd::letter::run(data_dir, action),
+        Command::Apply { action } => cmd::apply::run(data_dir, action, out),
+        Command::Theme { action } => cmd::theme::run(data_dir, action, out),
         Command::Import {
             file,
             title,
@@ -611,6 +664,11 @@ fn on_data(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<()
             pdf,
             json,
         } => cmd::ats::run(data_dir, doc, template, page, pdf, json, out),
+        Command::Lint {
+            doc,
+            json,
+            add_word,
+        } => cmd::lint::run(data_dir, doc, add_word, json, out),
         Command::Provider { action } => cmd::provider::run(data_dir, action, out),
         Command::Key { action } => cmd::key::run(data_dir, action, out),
         Command::Backup { json } => cmd::backup::run(data_dir, json, out),

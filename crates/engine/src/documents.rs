@@ -65,6 +65,7 @@ impl Engine {
                         .and_then(|p| list.iter().find(|o| o.id == p))
                         .map(|p| p.title.clone()),
                     problem: head.err().map(|e| e.to_string()),
+                    kind: d.kind,
                 }
             })
             .collect())
@@ -346,7 +347,14 @@ impl Engine {
             &ops,
             &open.store.checkout(open.document_id, base)?.document,
         );
-        commit_yours(&mut open, base, &ops, &Policy::default(), summary, emit)
+        commit_yours(
+            &mut open,
+            base,
+            &ops,
+            &Policy::default(),
+            (Source::User, summary),
+            emit,
+        )
     }
 
     /// Changes the words the resume is shown in — its language or a section's heading — as a revision of
@@ -423,7 +431,14 @@ impl Engine {
             protected: Vec::new(),
             ..Policy::default()
         };
-        commit_yours(&mut open, base, &ops, &policy, summary, emit)
+        commit_yours(
+            &mut open,
+            base,
+            &ops,
+            &policy,
+            (Source::User, summary),
+            emit,
+        )
     }
 
     /// A copy of the resume on screen tailored to the job `posting`: a variant with its own history,
@@ -664,12 +679,12 @@ fn tailoring(open: &Open) -> Result<Option<TailorView>, Error> {
 /// `/meta` and the objects on the way; none when it already is so.
 /// Commits `ops` made in the window against revision `base` as a revision of the user's own, checked by
 /// `policy`, and sends the view the committed patch; a refusal changes nothing and says so.
-fn commit_yours(
+pub(crate) fn commit_yours(
     open: &mut Open,
     base: u64,
     ops: &[Operation],
     policy: &Policy,
-    summary: String,
+    (source, summary): (Source, String),
     emit: Emit<'_>,
 ) -> Result<DocState, Error> {
     let Open {
@@ -677,15 +692,7 @@ fn commit_yours(
         document_id,
         surface,
     } = open;
-    match redline_agent::commit_ops(
-        store,
-        *document_id,
-        base,
-        ops,
-        policy,
-        Source::User,
-        summary,
-    ) {
+    match redline_agent::commit_ops(store, *document_id, base, ops, policy, source, summary) {
         Ok((committed, ops)) => {
             emit(TurnMessage::Surface(surface.patch(
                 committed.info.number,

@@ -209,9 +209,10 @@ impl Engine {
             if first {
                 // The Page view is open: lay the other template out once in the background, so that
                 // switching to it is not the first time Typst sees it (a first layout takes ~30 ms more).
-                let other = match template {
-                    Template::Classic => Template::Modern,
-                    Template::Modern => Template::Classic,
+                let other = if template == Template::Classic {
+                    Template::Modern
+                } else {
+                    Template::Classic
                 };
                 std::thread::spawn(move || drop(redline_pdf::warm(&document, other, page)));
             }

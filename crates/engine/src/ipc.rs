@@ -279,6 +279,8 @@ pub struct DocumentRow {
     pub variant_of: Option<String>,
     /// Why it cannot be opened, if it cannot.
     pub problem: Option<String>,
+    /// A resume, or a cover letter.
+    pub kind: redline_store::DocumentKind,
 }
 
 /// Where the resume on screen stands: which it is, its revision, and what Undo and Redo would do.
@@ -513,6 +515,9 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     TurnMessages::export_all(&cfg)?;
     RevisionView::export_all(&cfg)?;
     TailorView::export_all(&cfg)?;
+    crate::applications::Application::export_all(&cfg)?;
+    crate::applications::NewApplication::export_all(&cfg)?;
+    redline_lint::Finding::export_all(&cfg)?;
     std::fs::write(dir.join("vocabulary.ts"), vocabulary())?;
     Ok(())
 }

@@ -12,10 +12,14 @@
 //!   the window's Undo, Redo, Restore, history panel, manual edits, words, tailoring and held edits.
 //! - [`history`]: a named resume's revisions, a revision's document, diffs; Undo, Redo and Restore by id.
 //! - [`export`]: a named resume to bytes or a file, and its ATS read-back.
+//! - [`design`]: the designs a resume can be shown in, and fitting it to a number of pages.
 //! - [`import`]: a file read into a resume with no model, and kept.
+//! - [`letters`]: cover letters, written for a posting by the same turn, and their exports.
+//! - [`applications`]: job applications, their stages and pinned revisions, and CSV out and in.
 //! - [`chat`]: a turn on a named resume as the command line runs it; the demo; the evals.
 //! - [`provider`]: the model server and its key.
 //! - [`database`]: backup, the whole database checked, recovery from a backup.
+//! - [`lint`]: a resume's writing checked (spelling, grammar, a recruiter's rules); the user's words.
 //! - [`pdf_child`]: a PDF read in a child process bounded in memory and time.
 //! - [`ipc`]: the types both front doors get, and their TypeScript bindings; [`settings`]: what the store
 //!   keeps for the engine (review mode, held edits, a copy's posting); [`streams`]: a turn's stream as
@@ -60,14 +64,18 @@ pub use redline_store::{DATA_DIR_ENV, resolve_data_dir};
 pub use redline_store::{DocumentSummary, RevisionInfo};
 pub use turn::CHAT_PAGE;
 
+pub mod applications;
 pub mod chat;
 pub mod database;
+pub mod design;
 mod documents;
 mod error;
 pub mod export;
 pub mod history;
 pub mod import;
 pub mod ipc;
+pub mod letters;
+pub mod lint;
 pub mod pdf_child;
 pub mod provider;
 #[cfg(test)]

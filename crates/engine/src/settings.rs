@@ -17,6 +17,8 @@ pub enum Kept {
     Job(i64),
     /// The edits held for the user's confirmation on resume `id` (JSON, oldest first).
     Held(i64),
+    /// The writing check's rules the user turned off (a JSON list of rule ids).
+    RulesOff,
 }
 
 impl Kept {
@@ -26,6 +28,7 @@ impl Kept {
             Kept::Review => "app.review".to_owned(),
             Kept::Job(id) => format!("job:{id}"),
             Kept::Held(id) => format!("held:{id}"),
+            Kept::RulesOff => "app.lint.off".to_owned(),
         }
     }
 }

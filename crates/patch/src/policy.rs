@@ -11,6 +11,9 @@ use crate::pointer::is_within;
 pub struct Policy {
     /// Pointers nothing may change (default `/meta`), nor anything below them.
     pub protected: Vec<String>,
+    /// Pointers below a protected one that an edit may write all the same, when what it writes passes their
+    /// own check (default the design, `/meta/design`: a colour is a colour, a size stays readable).
+    pub open: Vec<String>,
     /// Pointers a model's edit may change only with the user's confirmation, whatever the planner's
     /// targets (default: the identity and contact fields of `basics`).
     pub confirm: Vec<String>,
@@ -106,6 +109,7 @@ impl Default for Policy {
     fn default() -> Self {
         Policy {
             protected: vec!["/meta".to_owned()],
+            open: vec![redline_resume::design::POINTER.to_owned()],
             confirm: IDENTITY.iter().map(|p| (*p).to_owned()).collect(),
             max_operations: 100,
             max_held: 20,
@@ -168,6 +172,9 @@ pub enum Hold {
     RemovesEntry,
     /// It brings a link that is neither in the resume nor in what the user wrote.
     NewLink,
+    /// A letter's edit claims a fact (a number, a name, a title, a date) found neither in the resume it
+    /// belongs to nor in the job posting.
+    NotInResume,
 }
 
 /// Why an edit was refused.
@@ -232,6 +239,10 @@ pub enum PolicyError {
         from: String,
         path: String,
     },
+    /// The design options the edit writes are not ones a resume can be shown in (the reason is the design's
+    /// own sentence, `redline_resume::design::DesignError`).
+    #[error("the edit at {path} was refused: {reason}")]
+    Design { path: String, reason: String },
     /// The result breaks the JSON Resume schema.
     #[error("the result would not be a valid resume: {}", list(.0))]
     Schema(Vec<redline_resume::SchemaViolation>),
@@ -258,6 +269,11 @@ impl Policy {
                     limit: self.max_path_chars,
                 });
             }
+        }
+        // An open pointer below a protected one (the design under /meta) is written whole or in part; its
+        // value is checked apart (`check_design`).
+        if self.open.iter().any(|open| is_within(path, open)) {
+            return Ok(());
         }
         for protected in &self.protected {
             // Writing at or below a protected pointer changes it; so does writing any of its ancestors.
@@ -332,6 +348,7 @@ impl Policy {
         }
         if let Some(value) = op.value() {
             self.check_value(op.path(), value)?;
+            self.check_design_part(op.path(), value)?;
             let depth = depth_of(op.path()) + redline_resume::measure(value).depth;
             if depth > self.max_depth {
                 return Err(PolicyError::TooDeep {
@@ -474,7 +491,44 @@ impl Policy {
                 },
                 other => other,
             })?;
-        redline_resume::validate(result).map_err(PolicyError::Schema)
+        redline_resume::validate(result).map_err(PolicyError::Schema)?;
+        self.check_design(result)
+    }
+
+    /// Checks the design a whole resume keeps, if any, against its bounds.
+    pub fn check_design(&self, result: &Value) -> Result<(), PolicyError> {
+        let pointer = redline_resume::design::POINTER;
+        match result.pointer(pointer) {
+            Some(design) if self.open.iter().any(|o| o == pointer) => {
+                redline_resume::design::Design::read(design)
+                    .map(drop)
+                    .map_err(|e| PolicyError::Design {
+                        path: pointer.to_owned(),
+                        reason: e.to_string(),
+                    })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks a value written at or one level below the design, as soon as it is complete: the whole design,
+    /// or one option of it. (Deeper writes, into the section lists, are checked with the whole resume.)
+    fn check_design_part(&self, path: &str, value: &Value) -> Result<(), PolicyError> {
+        let pointer = redline_resume::design::POINTER;
+        if !self.open.iter().any(|o| o == pointer) || !is_within(path, pointer) {
+            return Ok(());
+        }
+        let design = match path[pointer.len()..].strip_prefix('/') {
+            None => value.clone(),
+            Some(key) if !key.contains('/') => serde_json::json!({ key: value }),
+            Some(_) => return Ok(()),
+        };
+        redline_resume::design::Design::read(&design)
+            .map(drop)
+            .map_err(|e| PolicyError::Design {
+                path: path.to_owned(),
+                reason: e.to_string(),
+            })
     }
 }
 
@@ -507,6 +561,66 @@ fn removes_entry(op: &Operation) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_design_under_meta_may_be_written_within_its_bounds() {
+        let policy = Policy::default();
+        let write = |path: &str, value: Value| {
+            policy.check_operation(
+                &Operation::Replace {
+                    path: path.into(),
+                    value,
+                },
+                &Scope::Anywhere,
+            )
+        };
+        assert_eq!(
+            write("/meta/design/accent", json!("#003366")),
+            Ok(Admission::Allowed)
+        );
+        assert_eq!(
+            write("/meta/design", json!({"template": "elegant", "size": 11})),
+            Ok(Admission::Allowed)
+        );
+        let refused = write("/meta/design/size", json!(40))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            refused,
+            "the edit at /meta/design/size was refused: the text size (pt) 40 is outside what stays readable (9 to 12)"
+        );
+        let refused = write("/meta/design", json!({"accent": "yellow"}))
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("\"yellow\" is not a colour"), "{refused}");
+        // The rest of /meta stays protected, and so does /meta as a whole.
+        assert!(matches!(
+            write("/meta/version", json!("v2")),
+            Err(PolicyError::Protected { .. })
+        ));
+        assert!(matches!(
+            write("/meta", json!({"design": {}})),
+            Err(PolicyError::Protected { .. })
+        ));
+        // A deeper write is checked with the whole resume at commit.
+        let mut resume = redline_resume::sample();
+        resume["meta"]["design"] = json!({"sections": {"hide": ["hobbies"]}});
+        let op = Operation::Add {
+            path: "/meta/design/sections/hide/0".into(),
+            value: json!("hobbies"),
+        };
+        assert_eq!(
+            policy.check_operation(&op, &Scope::User),
+            Ok(Admission::Allowed)
+        );
+        let refused = policy.check_bundle(&resume, &[op]).unwrap_err().to_string();
+        assert!(
+            refused.contains("\"hobbies\" is not a section"),
+            "{refused}"
+        );
+        resume["meta"]["design"] = json!({"sections": {"hide": ["work"]}, "font": "carlito"});
+        assert_eq!(policy.check_bundle(&resume, &[]), Ok(()));
+    }
 
     #[test]
     fn protected_paths_are_refused_by_name() {

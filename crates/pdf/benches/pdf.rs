@@ -2,7 +2,7 @@
 //! built) and warm, side by side in the same run with the route most builders take — Chromium's
 //! print-to-PDF (`chromium --headless --print-to-pdf`, Debian's package) of our own HTML export.
 //! Printed first; then criterion times the warm export, the page images of the Page view, and the HTML
-//! export as the baseline.
+//! export as the baseline; then every design's warm export and page images, classic's the baseline.
 
 use std::hint::black_box;
 use std::process::Command;
@@ -99,6 +99,18 @@ fn benches(c: &mut Criterion) {
     group.bench_function("html_export_baseline", |b| {
         b.iter(|| export::html(&resume, Template::Classic, Page::A4))
     });
+    group.finish();
+    // Every design beside classic, the baseline, in the same run: the warm export and the Page view's images.
+    let mut group = c.benchmark_group("designs");
+    group.sample_size(20);
+    for template in Template::ALL {
+        group.bench_function(format!("{}_pdf_warm", template.name()), |b| {
+            b.iter(|| redline_pdf::pdf(&resume, template, Page::A4).unwrap())
+        });
+        group.bench_function(format!("{}_page_images_warm", template.name()), |b| {
+            b.iter(|| redline_pdf::page_images(&resume, template, Page::A4, 1.5).unwrap())
+        });
+    }
     group.finish();
 }
 

@@ -10,8 +10,9 @@
 //! written, join a word broken at its hyphen, and place a right-to-left sentence's full stop where it
 //! was drawn.
 
+use redline_resume::design::{Design, arranged};
 use redline_resume::export::{Page, Template};
-use redline_resume::outline::{Header, Section, outline};
+use redline_resume::outline::{Header, Section};
 use serde::Serialize;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
@@ -63,7 +64,7 @@ impl Report {
 /// The resume's PDF in `template` on `page`, read back as an applicant-tracking system would.
 pub fn check(resume: &Value, template: Template, page: Page) -> Result<Report, PdfError> {
     let pdf = crate::pdf(resume, template, page)?;
-    read(&pdf, resume)
+    Ok(compare_in(&extract(&pdf)?, resume, template))
 }
 
 /// The text of `pdf`, one string per page. A PDF the extractor cannot read is an error, never a panic.
@@ -193,13 +194,21 @@ pub fn read(pdf: &[u8], resume: &Value) -> Result<Report, PdfError> {
     Ok(compare(&extract(pdf)?, resume))
 }
 
-/// The text read from a PDF of `resume` ([`extract`]'s pages), checked against it.
+/// The text read from a PDF of `resume` ([`extract`]'s pages), checked against it in the order of the
+/// design the resume keeps (classic when it keeps none).
 pub fn compare(pages: &[String], resume: &Value) -> Report {
+    let template = Design::of(resume).template.unwrap_or(Template::Classic);
+    compare_in(pages, resume, template)
+}
+
+/// The text read from a PDF of `resume` in `template`, checked against it in the order that design
+/// shows its sections (an academic CV's education first).
+pub fn compare_in(pages: &[String], resume: &Value, template: Template) -> Report {
     // What was read, folded and with its whitespace collapsed (as shown), and its letters (as compared).
     let read: String = pages.join("\n").nfkc().collect();
     let spaced = read.split_whitespace().collect::<Vec<_>>().join(" ");
     let (text, spaced_at) = letters_at(&spaced);
-    let (header, sections) = outline(resume);
+    let (header, sections) = arranged(resume, template);
 
     let expected = expected(&header, &sections);
 

@@ -2,8 +2,8 @@
 //!
 //! The resume's outline (the same one the HTML, Markdown and text exports render) is handed to a Typst
 //! template as data (`outline.json`), so every value is text to Typst, never markup. Fonts are bundled in
-//! `assets/fonts/` (DejaVu Sans and Serif for Latin, Greek, Cyrillic, Arabic and Hebrew; Droid Sans
-//! Fallback for Chinese, Japanese and Korean) and embedded with Unicode maps; the PDF is tagged, with the
+//! `assets/fonts/` (Carlito and EB Garamond for the designs that are set in them; DejaVu Sans and Serif
+//! for Latin, Greek, Cyrillic, Arabic and Hebrew; Droid Sans Fallback for Chinese, Japanese and Korean) and embedded with Unicode maps; the PDF is tagged, with the
 //! person's name as title and author; links are clickable.
 //!
 //! # Layout
@@ -11,16 +11,23 @@
 //! - [`page_images`] and [`PageDrawer`]: the Page view's pages as PNG images, each drawn again only when it
 //!   changed ([`DrawnPage`]).
 //! - [`ats`]: how an applicant tracking system reads a PDF back, per section, against the resume.
+//! - [`fit`]: the resume's spacing, margins and size tightened until it takes the pages asked.
+//! - `templates/`: the built-in designs' Typst (`common.typ` and one file each), reading the outline and the
+//!   design's options (`/meta/design`, [`redline_resume::design`]) as data.
 //! - [`PdfError`]: what went wrong, in words. The other export formats are the resume crate's
 //!   (`redline_resume::export`, `redline_resume::docx`); the engine chooses among them.
 
 #![forbid(unsafe_code)]
 
 pub mod ats;
+pub mod fit;
+
+pub use fit::{Fitted, fit};
 
 use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
+use redline_resume::design::{Design, Style};
 use redline_resume::export::{Page, Template};
 use redline_resume::outline::{Item, outline};
 use redline_resume::words::words;
@@ -46,8 +53,19 @@ impl PdfError {
 }
 
 const COMMON: &str = include_str!("../templates/common.typ");
-const CLASSIC: &str = include_str!("../templates/classic.typ");
-const MODERN: &str = include_str!("../templates/modern.typ");
+/// Each built-in design's Typst, read after [`COMMON`].
+fn body(template: Template) -> &'static str {
+    match template {
+        Template::Classic => include_str!("../templates/classic.typ"),
+        Template::Modern => include_str!("../templates/modern.typ"),
+        Template::Sidebar => include_str!("../templates/sidebar.typ"),
+        Template::Compact => include_str!("../templates/compact.typ"),
+        Template::Academic => include_str!("../templates/academic.typ"),
+        Template::Engineering => include_str!("../templates/engineering.typ"),
+        Template::Elegant => include_str!("../templates/elegant.typ"),
+        Template::Banner => include_str!("../templates/banner.typ"),
+    }
+}
 
 // A static, not a const: a const is copied where it is used, and with three uses the 7 MB of fonts were in
 // each binary twice (both binaries grew by 7 MB).
@@ -59,6 +77,10 @@ static FONT_FILES: &[&[u8]] = &[
     include_bytes!("../../../assets/fonts/DejaVuSerif-Bold.ttf"),
     include_bytes!("../../../assets/fonts/DejaVuSerif-Italic.ttf"),
     include_bytes!("../../../assets/fonts/DroidSansFallbackFull.ttf"),
+    include_bytes!("../../../assets/fonts/Carlito-Regular.ttf"),
+    include_bytes!("../../../assets/fonts/Carlito-Bold.ttf"),
+    include_bytes!("../../../assets/fonts/EBGaramond12-Regular.otf"),
+    include_bytes!("../../../assets/fonts/EBGaramond12-Italic.otf"),
 ];
 
 struct Fonts {
@@ -205,9 +227,24 @@ fn item(i: &Item) -> Value {
     json!({"text": i.text, "href": i.href})
 }
 
-/// The outline as the templates read it.
-fn data(resume: &Value, page: Page) -> Value {
+/// The fonts a style's text is set in: its own family, then the DejaVu face of its kind for the letters it
+/// lacks (Greek, Cyrillic, Arabic, Hebrew), then Droid Sans Fallback for Chinese, Japanese and Korean.
+fn families(style: &Style) -> Vec<&'static str> {
+    let mut fonts = vec![style.font.family()];
+    if style.font.serif() {
+        fonts.extend(["DejaVu Serif", "DejaVu Sans"]);
+    } else {
+        fonts.push("DejaVu Sans");
+    }
+    fonts.push("Droid Sans Fallback");
+    fonts.dedup();
+    fonts
+}
+
+/// The outline as the templates read it, the sections as `style` arranges them.
+fn data(resume: &Value, style: &Style, page: Page) -> Value {
     let (header, sections) = outline(resume);
+    let sections = style.arrange(sections);
     let words = words(resume);
     // Typst takes an ISO 639 code and an ISO 3166 region: `pt-BR` is `pt` in `BR`.
     let mut subtags = words.tag.split('-');
@@ -229,6 +266,13 @@ fn data(resume: &Value, page: Page) -> Value {
         "contacts": header.contacts.iter().map(item).collect::<Vec<_>>(),
         "profiles": header.profiles.iter().map(item).collect::<Vec<_>>(),
         "summary": header.summary,
+        "design": {
+            "accent": style.accent,
+            "fonts": families(style),
+            "size": style.size,
+            "margins": style.margins,
+            "spacing": style.spacing,
+        },
         "widest": {
             "contacts": widest(&header.contacts.iter().map(|i| i.text.as_str()).collect::<Vec<_>>()),
             "profiles": widest(&header.profiles.iter().map(|i| i.text.as_str()).collect::<Vec<_>>()),
@@ -256,20 +300,26 @@ fn data(resume: &Value, page: Page) -> Value {
     })
 }
 
-/// The resume laid out by Typst, as the PDF and the page images show it.
+/// The resume laid out by Typst, as the PDF and the page images show it, with its own design options.
 fn layout(resume: &Value, template: Template, page: Page) -> Result<PagedDocument, PdfError> {
-    compile(&data(resume, page), template)
+    layout_in(resume, &Design::of(resume), template, page)
+}
+
+/// The resume laid out with the options of `design` (which may not be the resume's own: [`fit`] tries some).
+fn layout_in(
+    resume: &Value,
+    design: &Design,
+    template: Template,
+    page: Page,
+) -> Result<PagedDocument, PdfError> {
+    compile(&data(resume, &design.style(template), page), template)
 }
 
 /// The template laid out with `data` as its outline.
 fn compile(data: &Value, template: Template) -> Result<PagedDocument, PdfError> {
-    let body = match template {
-        Template::Classic => CLASSIC,
-        Template::Modern => MODERN,
-    };
     let main = Source::new(
         FileId::new(None, VirtualPath::new("main.typ")),
-        format!("{COMMON}\n{body}"),
+        format!("{COMMON}\n{}", body(template)),
     );
     let world = ResumeWorld {
         main,
@@ -513,17 +563,23 @@ mod widest_tests {
             resumes.push(resume);
         }
         let mut fast = 0;
-        for resume in &resumes {
+        for (i, resume) in resumes.iter().enumerate() {
+            // Every design for the sample and the lines nearest to the bound; the first two for the rest.
+            let templates: &[Template] = if [0, 3, 5].contains(&i) {
+                &Template::ALL
+            } else {
+                &Template::ALL[..2]
+            };
             for page in [Page::A4, Page::Letter] {
-                let data = data(resume, page);
-                fast += data["sections"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .flat_map(|s| s["entries"].as_array().unwrap())
-                    .filter(|e| e["widest"].is_number())
-                    .count();
-                for template in [Template::Classic, Template::Modern] {
+                for &template in templates {
+                    let data = data(resume, &Style::of(template), page);
+                    fast += data["sections"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .flat_map(|s| s["entries"].as_array().unwrap())
+                        .filter(|e| e["widest"].is_number())
+                        .count();
                     assert!(
                         pdf_of(&data, template) == pdf_of(&measured(&data), template),
                         "{template:?} {page:?}: {}",

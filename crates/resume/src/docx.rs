@@ -148,9 +148,10 @@ fn section_properties(page: Page, rtl: bool) -> String {
 const W_NS: &str = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
 
 fn styles(template: Template, words: &Words) -> String {
-    let (font, accent, rule) = match template {
-        Template::Classic => ("DejaVu Serif", "000000", true),
-        Template::Modern => ("DejaVu Sans", "1F4E79", false),
+    let (font, accent, rule) = if template.serif() {
+        ("DejaVu Serif", "000000", true)
+    } else {
+        ("DejaVu Sans", "1F4E79", false)
     };
     let lang = xml(&words.tag);
     let bidi_lang = if words.rtl {

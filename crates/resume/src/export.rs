@@ -131,25 +131,55 @@ pub fn write_new(path: &std::path::Path, bytes: &[u8], replace: bool) -> std::io
     persisted.map(|_| ()).map_err(|e| e.error)
 }
 
-/// An export's look.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+/// An export's look: a built-in design. Each has its own fonts, spacing and heading style; the options a
+/// resume keeps in `/meta/design` ([`crate::design`]) change them within bounds.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Template {
     /// Serif, one column, centred header.
     Classic,
     /// Sans-serif, one column, an accent colour and a header band.
     Modern,
+    /// Two columns: the person and their contacts in a coloured sidebar, the sections beside it.
+    Sidebar,
+    /// Dense and small, for a long career on one page.
+    Compact,
+    /// An academic CV: education and publications first, serif, numbered headings.
+    Academic,
+    /// In the manner of RenderCV's `engineeringresumes`: plain, ruled, left-aligned, dense.
+    Engineering,
+    /// A Garamond serif, centred, letter-spaced headings between thin rules.
+    Elegant,
+    /// A full-width coloured banner with the name in white.
+    Banner,
 }
 
 impl Template {
     /// Every template, for tests and menus.
-    pub const ALL: [Template; 2] = [Template::Classic, Template::Modern];
+    pub const ALL: [Template; 8] = [
+        Template::Classic,
+        Template::Modern,
+        Template::Sidebar,
+        Template::Compact,
+        Template::Academic,
+        Template::Engineering,
+        Template::Elegant,
+        Template::Banner,
+    ];
 
     /// How a menu names it.
     pub fn label(self) -> &'static str {
         match self {
             Template::Classic => "Classic",
             Template::Modern => "Modern",
+            Template::Sidebar => "Sidebar",
+            Template::Compact => "Compact",
+            Template::Academic => "Academic CV",
+            Template::Engineering => "Engineering",
+            Template::Elegant => "Elegant",
+            Template::Banner => "Banner",
         }
     }
 
@@ -158,6 +188,16 @@ impl Template {
         match self {
             Template::Classic => "serif, one column, centred header",
             Template::Modern => "sans-serif, one column, an accent colour and a header band",
+            Template::Sidebar => "two columns: name and contacts in a coloured sidebar",
+            Template::Compact => "small and dense, for a long career on one page",
+            Template::Academic => "an academic CV: education and publications first",
+            Template::Engineering => {
+                "plain and ruled, in the manner of RenderCV's engineeringresumes"
+            }
+            Template::Elegant => {
+                "Garamond serif, a centred header, letter-spaced headings over thin rules"
+            }
+            Template::Banner => "a full-width coloured banner with the name in white",
         }
     }
 
@@ -166,6 +206,12 @@ impl Template {
         match self {
             Template::Classic => "classic",
             Template::Modern => "modern",
+            Template::Sidebar => "sidebar",
+            Template::Compact => "compact",
+            Template::Academic => "academic",
+            Template::Engineering => "engineering",
+            Template::Elegant => "elegant",
+            Template::Banner => "banner",
         }
     }
 
@@ -174,7 +220,22 @@ impl Template {
         Template::ALL
             .into_iter()
             .find(|t| t.name() == name)
-            .ok_or_else(|| UnknownName::new("template", name, "classic or modern"))
+            .ok_or_else(|| {
+                UnknownName::new(
+                    "template",
+                    name,
+                    "classic, modern, sidebar, compact, academic, engineering, elegant or banner",
+                )
+            })
+    }
+
+    /// Whether its HTML and Word exports take the serif look (the classic one) rather than the sans-serif
+    /// one with an accent colour: the HTML export has the two looks; the designs are the PDF's.
+    pub fn serif(self) -> bool {
+        matches!(
+            self,
+            Template::Classic | Template::Academic | Template::Elegant
+        )
     }
 }
 
@@ -350,9 +411,10 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
         escape(&header.name),
         escape(&title),
         page.css(),
-        match template {
-            Template::Classic => CLASSIC_CSS,
-            Template::Modern => MODERN_CSS,
+        if template.serif() {
+            CLASSIC_CSS
+        } else {
+            MODERN_CSS
         },
         template.name(),
     );

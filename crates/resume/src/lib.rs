@@ -14,6 +14,9 @@
 //! - [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`] and [`measure`]: how deep and how large a resume may be, the same
 //!   numbers for the edit policy, the stream reader and the store.
 //!
+//! - [`design`]: how the resume looks, kept in it at `/meta/design`: the design, its options and their bounds.
+//! - [`letter`]: cover letters: their own schema, their outline (the sender read from the resume) and
+//!   their text, Markdown and HTML exports.
 //! - [`coverage`]: which terms of a job description a resume has, computed locally.
 //! - [`place`]: where a JSON Pointer is, in a person's words (“the summary of your job at Pied Piper”).
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
@@ -27,8 +30,10 @@
 #![forbid(unsafe_code)]
 
 pub mod coverage;
+pub mod design;
 pub mod docx;
 pub mod export;
+pub mod letter;
 pub mod outline;
 pub mod place;
 pub mod unseen;

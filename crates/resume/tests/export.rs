@@ -72,10 +72,14 @@ fn assert_in_order(
     }
 }
 
+/// The HTML export's two looks (the serif one and the one with an accent colour): every design draws its
+/// HTML as one of them (`Template::serif`), so the other designs add nothing to check here.
+const HTML_LOOKS: [Template; 2] = [Template::Classic, Template::Modern];
+
 #[test]
 fn html_has_every_field_under_its_heading_in_order_and_is_self_contained() {
     for (name, resume) in resumes() {
-        for template in Template::ALL {
+        for template in HTML_LOOKS {
             for page in [Page::A4, Page::Letter] {
                 let html = export::html(&resume, template, page);
                 let what = format!("{name}/{}/{page:?}", template.name());
@@ -163,7 +167,7 @@ fn hostile(resume: &Value) -> Value {
 fn markup_in_any_field_is_shown_as_text() {
     for (name, resume) in resumes() {
         let evil = hostile(&resume);
-        for template in Template::ALL {
+        for template in HTML_LOOKS {
             let html = export::html(&evil, template, Page::A4);
             assert!(!html.contains("<b onclick"), "{name}: raw markup");
             assert!(!html.contains("<script"), "{name}: raw script");
@@ -352,7 +356,7 @@ document.body.append(out);
     cases.extend(common::mixed());
     let (mut lines, mut wrapped, mut bullets) = (0, 0, 0);
     for (name, resume) in &cases {
-        for template in Template::ALL {
+        for template in HTML_LOOKS {
             let what = format!("{name}/{}", template.name());
             let html = export::html(resume, template, Page::A4)
                 .replace("</body>", &format!("{CHECK}</body>"));

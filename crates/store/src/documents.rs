@@ -3,12 +3,33 @@
 use rusqlite::{OptionalExtension, Row, params};
 use serde_json::{Value, json};
 
-use crate::{DocumentSummary, Result, Source, Store, StoreError, now_ms};
+use crate::{DocumentKind, DocumentSummary, Result, Source, Store, StoreError, now_ms};
 
 /// The setting that names the current document.
 const CURRENT: &str = "documents.current";
 
-const COLUMNS: &str = "id, title, created_at, updated_at, head_revision, parent_document, parent_revision, deleted_at";
+const COLUMNS: &str = "id, title, created_at, updated_at, head_revision, parent_document, parent_revision, deleted_at, kind, resume_id";
+
+/// What a new document is, beyond its content.
+#[derive(Clone, Copy)]
+struct NewDocument {
+    /// A variant's origin: the document and the revision it was made from.
+    parent: Option<(i64, u64)>,
+    kind: DocumentKind,
+    /// For a letter, the resume it belongs to.
+    resume_id: Option<i64>,
+    /// Only when the store has no document (the first start).
+    only_if_empty: bool,
+}
+
+impl NewDocument {
+    const RESUME: NewDocument = NewDocument {
+        parent: None,
+        kind: DocumentKind::Resume,
+        resume_id: None,
+        only_if_empty: false,
+    };
+}
 
 fn summary(row: &Row<'_>) -> rusqlite::Result<DocumentSummary> {
     Ok(DocumentSummary {
@@ -20,6 +41,8 @@ fn summary(row: &Row<'_>) -> rusqlite::Result<DocumentSummary> {
         parent_document: row.get(5)?,
         parent_revision: row.get(6)?,
         deleted_at: row.get(7)?,
+        kind: DocumentKind::parse(&row.get::<_, String>(8)?),
+        resume_id: row.get(9)?,
     })
 }
 
@@ -28,8 +51,25 @@ impl Store {
     /// current one.
     pub fn import(&mut self, title: &str, document: &Value) -> Result<i64> {
         let summary = format!("Imported “{}”", redline_resume::fit_title(title));
-        self.create(title, document, None, summary, false)
+        self.create(title, document, NewDocument::RESUME, summary)
             .map(|id| id.expect("an import is not conditional"))
+    }
+
+    /// Creates a cover letter whose first revision is `letter`, belonging to the resume `resume_id` (its
+    /// sender), and returns its id. The letter does not become the current document: the commands that
+    /// act on "the current resume" keep acting on a resume.
+    pub fn create_letter(&mut self, resume_id: i64, title: &str, letter: &Value) -> Result<i64> {
+        if self.document(resume_id)?.kind != DocumentKind::Resume {
+            return Err(StoreError::NotAResume(resume_id));
+        }
+        let summary = format!("Letter “{}” begun", redline_resume::fit_title(title));
+        let new = NewDocument {
+            kind: DocumentKind::Letter,
+            resume_id: Some(resume_id),
+            ..NewDocument::RESUME
+        };
+        self.create(title, letter, new, summary)
+            .map(|id| id.expect("a letter is not conditional"))
     }
 
     /// Writes a new document; with `only_if_empty`, only when the store has no document (checked in the
@@ -38,17 +78,17 @@ impl Store {
         &mut self,
         title: &str,
         document: &Value,
-        parent: Option<(i64, u64)>,
+        new: NewDocument,
         summary: String,
-        only_if_empty: bool,
     ) -> Result<Option<i64>> {
         crate::check_readable(document)?;
         let title = redline_resume::fit_title(title);
         let now = now_ms();
+        let parent = new.parent;
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if only_if_empty {
+        if new.only_if_empty {
             let any: bool = tx.query_row(
                 "SELECT EXISTS (SELECT 1 FROM documents WHERE deleted_at IS NULL)",
                 [],
@@ -59,9 +99,17 @@ impl Store {
             }
         }
         tx.execute(
-            "INSERT INTO documents (title, created_at, updated_at, head_revision, parent_document, parent_revision)
-             VALUES (?1, ?2, ?2, 1, ?3, ?4)",
-            params![title, now, parent.map(|p| p.0), parent.map(|p| p.1)],
+            "INSERT INTO documents (title, created_at, updated_at, head_revision, parent_document, parent_revision,
+                                    kind, resume_id)
+             VALUES (?1, ?2, ?2, 1, ?3, ?4, ?5, ?6)",
+            params![
+                title,
+                now,
+                parent.map(|p| p.0),
+                parent.map(|p| p.1),
+                new.kind.as_str(),
+                new.resume_id
+            ],
         )?;
         let id = tx.last_insert_rowid();
         let forward = json!([{"op": "add", "path": "", "value": document}]);
@@ -80,11 +128,13 @@ impl Store {
             ],
         )?;
         crate::revisions::index_words(&tx, id, 1, &summary, Source::Import)?;
-        tx.execute(
-            "INSERT INTO settings (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![CURRENT, id.to_string()],
-        )?;
+        if new.kind == DocumentKind::Resume {
+            tx.execute(
+                "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![CURRENT, id.to_string()],
+            )?;
+        }
         tx.commit()?;
         Ok(Some(id))
     }
@@ -94,12 +144,17 @@ impl Store {
     pub fn create_variant(&mut self, document_id: i64, revision: u64, title: &str) -> Result<i64> {
         let from = self.document(document_id)?;
         let content = self.checkout(document_id, revision)?.document;
+        let new = NewDocument {
+            parent: Some((document_id, revision)),
+            kind: from.kind,
+            resume_id: from.resume_id,
+            only_if_empty: false,
+        };
         self.create(
             title,
             &content,
-            Some((document_id, revision)),
+            new,
             format!("Variant of “{}” at revision {revision}", from.title),
-            false,
         )
         .map(|id| id.expect("a variant is not conditional"))
     }
@@ -139,8 +194,10 @@ impl Store {
     pub fn current(&self) -> Result<DocumentSummary> {
         let chosen = self.setting(CURRENT)?.and_then(|id| id.parse::<i64>().ok());
         let list = self.list()?;
+        // With none chosen, the resume changed last (a letter is worked on from its resume).
         let pick = chosen
             .and_then(|id| list.iter().position(|d| d.id == id))
+            .or_else(|| list.iter().position(|d| d.kind == DocumentKind::Resume))
             .unwrap_or(0);
         list.into_iter().nth(pick).ok_or(StoreError::Empty)
     }
@@ -161,7 +218,11 @@ impl Store {
             Err(StoreError::Empty) => {
                 let (title, document) = first();
                 let summary = format!("Imported “{}”", redline_resume::fit_title(&title));
-                self.create(&title, &document, None, summary, true)?;
+                let new = NewDocument {
+                    only_if_empty: true,
+                    ..NewDocument::RESUME
+                };
+                self.create(&title, &document, new, summary)?;
                 self.current()
             }
             other => other,
@@ -283,6 +344,41 @@ mod tests {
         assert!(matches!(
             store.set_current(ada),
             Err(StoreError::NoDocument(_))
+        ));
+    }
+
+    #[test]
+    fn a_letter_belongs_to_its_resume_and_its_variant_is_a_letter_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let ada = store.import("Ada", &resume("Ada")).unwrap();
+        let letter = store
+            .create_letter(ada, "To Initech", &json!({"paragraphs": ["Hello."]}))
+            .unwrap();
+        assert_eq!(
+            store.current().unwrap().id,
+            ada,
+            "a letter is not made current"
+        );
+        let copy = store
+            .create_variant(letter, 1, "To Initech, shorter")
+            .unwrap();
+        let copy = store.document(copy).unwrap();
+        assert_eq!(
+            (copy.kind, copy.resume_id),
+            (DocumentKind::Letter, Some(ada))
+        );
+        assert_eq!(
+            store.head(copy.id).unwrap().document["paragraphs"][0],
+            "Hello."
+        );
+        assert!(matches!(
+            store.create_letter(letter, "x", &json!({})),
+            Err(StoreError::NotAResume(id)) if id == letter
+        ));
+        assert!(matches!(
+            store.create_letter(99, "x", &json!({})),
+            Err(StoreError::NoDocument(99))
         ));
     }
 

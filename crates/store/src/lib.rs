@@ -7,8 +7,11 @@
 //!
 //! # Layout
 //! - [`Store`]: opens (or creates) the database in a data folder, checks its integrity, migrates it.
-//! - `documents`: create, import, list, rename, soft-delete and restore documents; variants; export.
+//! - `documents`: create, import, list, rename, soft-delete and restore documents (resumes and the letters
+//!   that belong to them); variants; export.
 //! - `revisions`: commit a change, head, checkout, history, diff, undo, redo, restore.
+//! - `applications`: job applications: their stages on a dated timeline, tags, and the pinned revisions of
+//!   the resume and letter that were sent.
 //! - `conversation`: chat messages, the audit log of model calls (with retention), settings.
 //! - [`backup`]: automatic backups with SQLite's backup API, and recovery from the latest one.
 //! - [`schema`]: the versioned migrations, applied in order on `PRAGMA user_version`.
@@ -19,6 +22,7 @@
 // Tests may be longer than library code (clippy.toml).
 #![cfg_attr(test, allow(clippy::too_many_lines))]
 
+mod applications;
 pub mod backup;
 mod conversation;
 pub mod data_dir;
@@ -33,6 +37,10 @@ use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use applications::{
+    Application, MAX_NOTE_CHARS, MAX_POSTING_CHARS, MAX_SHORT_CHARS, MAX_TAG_CHARS, MAX_TAGS,
+    NewApplication, Pinned, Stage, StageChange, is_date, today,
+};
 pub use conversation::{
     AUDIT_RETENTION_DAYS, ChatMessage, MAX_AUDIT_BYTES, MAX_AUDIT_TEXT_BYTES, ModelCall,
     ModelCallRecord, Outcome, Role,
@@ -110,6 +118,15 @@ pub enum StoreError {
     /// No such document (or it was deleted).
     #[error("there is no document {0}")]
     NoDocument(i64),
+    /// A letter must belong to a resume, and the document named is not one.
+    #[error("document {0} is a letter, not a resume; a letter belongs to a resume")]
+    NotAResume(i64),
+    /// The application named does not exist.
+    #[error("there is no application {0}")]
+    NoApplication(i64),
+    /// An application's field is not what it must be (a date, a stage, a length).
+    #[error("{0}")]
+    InvalidApplication(String),
     /// The store holds no documents at all.
     #[error("there are no resumes yet")]
     Empty,
@@ -172,9 +189,11 @@ impl StoreError {
             | StoreError::Unreadable { .. }
             | StoreError::Replay { .. } => ErrorKind::Damaged,
             StoreError::TooNew { .. } => ErrorKind::TooNew,
-            StoreError::NoDocument(_) | StoreError::NoRevision { .. } | StoreError::Empty => {
-                ErrorKind::NotFound
-            }
+            StoreError::NoDocument(_)
+            | StoreError::NoRevision { .. }
+            | StoreError::NoApplication(_)
+            | StoreError::Empty => ErrorKind::NotFound,
+            StoreError::NotAResume(_) | StoreError::InvalidApplication(_) => ErrorKind::Invalid,
             StoreError::Stale { .. } => ErrorKind::Conflict,
             StoreError::DoesNotApply { .. } | StoreError::TooDeep { .. } => ErrorKind::Refused,
             StoreError::NoChange(_)
@@ -234,6 +253,10 @@ pub enum Source {
     Redo,
     /// An old revision brought back.
     Restore,
+    /// A fix the writing check proposed and the user took.
+    Check,
+    /// A change made on another device, brought in through the sync folder.
+    Sync,
 }
 
 impl Source {
@@ -246,6 +269,8 @@ impl Source {
             Source::Undo => "undo",
             Source::Redo => "redo",
             Source::Restore => "restore",
+            Source::Check => "check",
+            Source::Sync => "sync",
         }
     }
 
@@ -256,7 +281,36 @@ impl Source {
             "undo" => Source::Undo,
             "redo" => Source::Redo,
             "restore" => Source::Restore,
+            "check" => Source::Check,
+            "sync" => Source::Sync,
             _ => Source::Import,
+        }
+    }
+}
+
+/// What a document is: a resume, or a cover letter that belongs to one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum DocumentKind {
+    /// A JSON Resume document.
+    Resume,
+    /// A cover letter: its own schema; the sender is the resume it belongs to.
+    Letter,
+}
+
+impl DocumentKind {
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentKind::Resume => "resume",
+            DocumentKind::Letter => "letter",
+        }
+    }
+
+    fn parse(name: &str) -> DocumentKind {
+        match name {
+            "letter" => DocumentKind::Letter,
+            _ => DocumentKind::Resume,
         }
     }
 }
@@ -281,6 +335,10 @@ pub struct DocumentSummary {
     pub parent_revision: Option<u64>,
     /// When it was deleted (it can be restored), milliseconds since the Unix epoch.
     pub deleted_at: Option<i64>,
+    /// A resume or a letter.
+    pub kind: DocumentKind,
+    /// For a letter: the resume it belongs to (its sender).
+    pub resume_id: Option<i64>,
 }
 
 /// A document's content at one revision.

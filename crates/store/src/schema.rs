@@ -152,6 +152,77 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     // checks (a file may be hostile).
     sql("ALTER TABLE chat_messages
              ADD COLUMN quotes_file INTEGER NOT NULL DEFAULT 0 CHECK (quotes_file IN (0, 1));"),
+    // 6: a document is a resume or a cover letter (a letter names the resume it belongs to, whose sender it
+    // shows); a revision may come from a writing check's fix or from another device (the table is rebuilt
+    // for its CHECK, every column and both partial indexes kept); job applications, each with its dated
+    // stages, its tags, and the exact revisions of the resume and letter that were sent.
+    sql("ALTER TABLE documents
+             ADD COLUMN kind TEXT NOT NULL DEFAULT 'resume' CHECK (kind IN ('resume', 'letter'));
+    ALTER TABLE documents ADD COLUMN resume_id INTEGER REFERENCES documents(id);
+    CREATE TABLE revisions_v6 (
+        document_id     INTEGER NOT NULL REFERENCES documents(id),
+        number          INTEGER NOT NULL CHECK (number >= 1),
+        created_at      INTEGER NOT NULL,
+        base_revision   INTEGER,
+        source          TEXT    NOT NULL CHECK (source IN ('ai', 'user', 'import', 'undo', 'redo', 'restore',
+                                                           'check', 'sync')),
+        summary         TEXT    NOT NULL,
+        forward         TEXT    NOT NULL,
+        inverse         TEXT    NOT NULL,
+        snapshot        TEXT,
+        chat_message_id INTEGER REFERENCES chat_messages(id),
+        reverts         INTEGER,
+        undo_to         INTEGER,
+        redo_to         INTEGER,
+        PRIMARY KEY (document_id, number)
+    ) WITHOUT ROWID;
+    INSERT INTO revisions_v6 (document_id, number, created_at, base_revision, source, summary, forward,
+                              inverse, snapshot, chat_message_id, reverts, undo_to, redo_to)
+        SELECT document_id, number, created_at, base_revision, source, summary, forward, inverse, snapshot,
+               chat_message_id, reverts, undo_to, redo_to
+        FROM revisions;
+    DROP TABLE revisions;
+    ALTER TABLE revisions_v6 RENAME TO revisions;
+    CREATE INDEX revisions_unworded ON revisions (document_id, number) WHERE summary = '';
+    CREATE INDEX revisions_undone ON revisions (document_id, reverts, number)
+        WHERE source = 'undo';
+    CREATE TABLE applications (
+        id              INTEGER PRIMARY KEY,
+        company         TEXT    NOT NULL,
+        role            TEXT    NOT NULL,
+        posting         TEXT    NOT NULL DEFAULT '',
+        source          TEXT    NOT NULL DEFAULT '',
+        url             TEXT    NOT NULL DEFAULT '',
+        stage           TEXT    NOT NULL DEFAULT 'saved' CHECK (stage IN ('saved', 'applied', 'interviewing',
+                                                                          'offer', 'rejected', 'withdrawn')),
+        contacts        TEXT    NOT NULL DEFAULT '',
+        notes           TEXT    NOT NULL DEFAULT '',
+        salary          TEXT    NOT NULL DEFAULT '',
+        follow_up       TEXT,
+        resume_id       INTEGER REFERENCES documents(id),
+        resume_revision INTEGER,
+        letter_id       INTEGER REFERENCES documents(id),
+        letter_revision INTEGER,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL,
+        CHECK ((resume_id IS NULL) = (resume_revision IS NULL)),
+        CHECK ((letter_id IS NULL) = (letter_revision IS NULL))
+    );
+    CREATE INDEX applications_by_stage ON applications (stage, updated_at);
+    CREATE TABLE application_stages (
+        id             INTEGER PRIMARY KEY,
+        application_id INTEGER NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+        stage          TEXT    NOT NULL CHECK (stage IN ('saved', 'applied', 'interviewing', 'offer',
+                                                         'rejected', 'withdrawn')),
+        on_date        TEXT    NOT NULL,
+        created_at     INTEGER NOT NULL
+    );
+    CREATE INDEX application_stages_by_application ON application_stages (application_id, on_date, id);
+    CREATE TABLE application_tags (
+        application_id INTEGER NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+        tag            TEXT    NOT NULL,
+        PRIMARY KEY (application_id, tag)
+    ) WITHOUT ROWID;"),
 ];
 
 /// Brings the database up to the newest schema, one migration per transaction. Each reads the version it
@@ -300,6 +371,217 @@ mod tests {
                 assert_eq!(calls.last().unwrap().call.outcome, crate::Outcome::Proposed);
             }
         }
+    }
+
+    /// A version-5 database at `old` (made by the first five migrations) holding the documents and
+    /// revisions of the newest-version database at `newest`, as a version-5 Redline would have written them.
+    fn at_version_5(newest: &Path, old: &Path) {
+        let conn = Connection::open(old).unwrap();
+        for migration in &MIGRATIONS[..5] {
+            conn.execute_batch(migration.sql).unwrap();
+            if let Some(then) = migration.then {
+                then(&conn).unwrap();
+            }
+        }
+        conn.pragma_update(None, "user_version", 5).unwrap();
+        conn.execute("ATTACH DATABASE ?1 AS newest", [newest.to_str().unwrap()])
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO documents SELECT id, title, created_at, updated_at, head_revision, parent_document,
+                                          parent_revision, deleted_at FROM newest.documents;
+             INSERT INTO revisions SELECT document_id, number, created_at, base_revision, source, summary,
+                                          forward, inverse, snapshot, chat_message_id, reverts, undo_to,
+                                          redo_to FROM newest.revisions;
+             DETACH DATABASE newest;",
+        )
+        .unwrap();
+    }
+
+    /// Each revision's number, source and the columns Undo and Redo read.
+    type Stacks = Vec<(u64, String, Option<u64>, Option<u64>, Option<u64>)>;
+
+    fn stacks(store: &Store) -> Stacks {
+        store
+            .conn
+            .prepare(
+                "SELECT number, source, reverts, undo_to, redo_to FROM revisions ORDER BY number",
+            )
+            .unwrap()
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
+    /// Migration 6 rebuilds the revisions table: a version-5 history with undo and redo keeps every
+    /// column and both partial indexes, its documents become resumes, and the new sources, letters and
+    /// applications are taken.
+    #[test]
+    fn version_5_keeps_its_history_and_takes_letters_and_applications() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("newest.db");
+        let mut store = Store::open_file(&path).unwrap();
+        // A history written by the code paths version 5 had (import, commit, undo, redo), then the schema
+        // taken back to version 5's shape and migrated forward again.
+        let id = store
+            .import("Ada", &serde_json::json!({"basics": {"name": "Ada"}}))
+            .unwrap();
+        let rename = |name: &str| {
+            serde_json::from_value(serde_json::json!([
+                {"op": "replace", "path": "/basics/name", "value": name}
+            ]))
+            .unwrap()
+        };
+        store
+            .commit(id, crate::Change::new(1, crate::Source::User, rename("B")))
+            .unwrap();
+        store.undo(id).unwrap();
+        store.redo(id).unwrap();
+        let before = stacks(&store);
+        let indexes = |store: &Store| -> Vec<String> {
+            store
+                .conn
+                .prepare(
+                    "SELECT sql FROM sqlite_schema WHERE tbl_name = 'revisions' AND type = 'index'
+                     AND sql IS NOT NULL ORDER BY name",
+                )
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        assert_eq!(indexes(&store).len(), 2);
+        drop(store);
+        let old = dir.path().join("v5.db");
+        at_version_5(&path, &old);
+        let path = old;
+        let mut store = Store::open_file(&path).unwrap();
+        assert_eq!(
+            store.one::<i64>("PRAGMA user_version"),
+            MIGRATIONS.len() as i64
+        );
+        let after = stacks(&store);
+        assert_eq!(after, before);
+        assert_eq!(before.len(), 4);
+        let names: Vec<String> = indexes(&store);
+        assert!(
+            names
+                .iter()
+                .any(|s| s.contains("revisions_unworded") && s.contains("summary = ''"))
+        );
+        assert!(
+            names
+                .iter()
+                .any(|s| s.contains("revisions_undone") && s.contains("source = 'undo'"))
+        );
+        let doc = store.document(id).unwrap();
+        assert_eq!(
+            (doc.kind, doc.resume_id),
+            (crate::DocumentKind::Resume, None)
+        );
+        // Undo still finds what to undo from the kept tops, and the new sources are taken.
+        store.undo(id).unwrap();
+        assert_eq!(store.head(id).unwrap().document["basics"]["name"], "Ada");
+        for (source, name) in [(crate::Source::Check, "C"), (crate::Source::Sync, "D")] {
+            let head = store.head(id).unwrap().number;
+            let rev = store
+                .commit(id, crate::Change::new(head, source, rename(name)))
+                .unwrap();
+            assert_eq!(store.history(id).unwrap().last().unwrap().source, source);
+            assert_eq!(rev.info.source, source);
+        }
+        let letter = store
+            .create_letter(id, "To Initech", &serde_json::json!({"paragraphs": []}))
+            .unwrap();
+        let summary = store.document(letter).unwrap();
+        assert_eq!(
+            (summary.kind, summary.resume_id),
+            (crate::DocumentKind::Letter, Some(id))
+        );
+        assert_eq!(
+            store.current().unwrap().id,
+            id,
+            "a letter is not made current"
+        );
+        assert!(matches!(
+            store.create_letter(letter, "x", &serde_json::json!({})),
+            Err(StoreError::NotAResume(_))
+        ));
+        let application = store
+            .add_application(&crate::NewApplication {
+                company: "Initech".into(),
+                role: "Engineer".into(),
+                letter: Some(crate::Pinned {
+                    document_id: letter,
+                    revision: 1,
+                }),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(
+            store.application(application).unwrap().stage,
+            crate::Stage::Saved
+        );
+        assert!(store.check().unwrap().is_empty());
+    }
+
+    /// The revisions table is copied once by migration 6: a history of 10,000 revisions comes through
+    /// whole, its words still found and Undo still acting on the newest.
+    #[test]
+    fn a_long_history_migrates_whole() {
+        const REVISIONS: u64 = 10_000;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.db");
+        let mut store = Store::open_file(&path).unwrap();
+        let id = store
+            .import("Ada", &serde_json::json!({"basics": {"name": "Ada"}}))
+            .unwrap();
+        // One transaction for the history (the store's commits each wait for the disk).
+        let tx = store.conn.transaction().unwrap();
+        for n in 2..=REVISIONS {
+            tx.execute(
+                "INSERT INTO revisions (document_id, number, created_at, base_revision, source, summary,
+                                        forward, inverse, undo_to)
+                 VALUES (?1, ?2, ?2, ?3, 'user', ?4, ?5, ?6, ?2)",
+                rusqlite::params![
+                    id,
+                    n,
+                    n - 1,
+                    format!("Renamed to N{n}"),
+                    format!(r#"[{{"op":"replace","path":"/basics/name","value":"N{n}"}}]"#),
+                    format!(
+                        r#"[{{"op":"replace","path":"/basics/name","value":"{}"}}]"#,
+                        if n == 2 { "Ada".to_owned() } else { format!("N{}", n - 1) }
+                    ),
+                ],
+            )
+            .unwrap();
+        }
+        tx.execute(
+            "UPDATE revisions SET snapshot = ?2 WHERE document_id = ?1 AND number = ?3",
+            rusqlite::params![id, r#"{"basics":{"name":"N10000"}}"#, REVISIONS],
+        )
+        .unwrap();
+        tx.execute(
+            "UPDATE documents SET head_revision = ?2 WHERE id = ?1",
+            rusqlite::params![id, REVISIONS],
+        )
+        .unwrap();
+        tx.commit().unwrap();
+        let before = stacks(&store);
+        drop(store);
+        let old = dir.path().join("v5.db");
+        at_version_5(&path, &old);
+        let mut store = Store::open_file(&old).unwrap();
+        assert_eq!(stacks(&store), before);
+        assert_eq!(before.len() as u64, REVISIONS);
+        assert_eq!(store.head(id).unwrap().document["basics"]["name"], "N10000");
+        store.undo(id).unwrap();
+        assert_eq!(store.head(id).unwrap().document["basics"]["name"], "N9999");
+        assert!(store.check().unwrap().is_empty());
     }
 
     #[test]

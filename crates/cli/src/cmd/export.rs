@@ -53,14 +53,21 @@ pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
         page,
     };
     if output.as_os_str() == "-" {
+        // A letter has its own exports, its sender read from its resume.
         let bytes = on_document(data_dir, doc, async |engine, id| {
-            engine.render_of(id, request).await
+            match engine.letter_render(id, format).await? {
+                Some(letter) => Ok(letter),
+                None => engine.render_of(id, request).await,
+            }
         })?;
         out.write_all(&bytes)?;
         out.flush()?;
         return Ok(());
     }
     let (doc, bytes) = on_document(data_dir, doc, async |engine, id| {
+        if let Some(written) = engine.export_letter_to(id, format, &output, force).await? {
+            return Ok((id, written));
+        }
         let written = engine.export_to(id, request, &output, force).await?;
         Ok((id, written))
     })?;

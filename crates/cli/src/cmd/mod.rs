@@ -2,6 +2,7 @@
 //! (`redline_engine::Engine`, the one the window drives) on the resume it names, and prints words, or
 //! JSON with `--json` ([`print`], [`print_json`]).
 
+pub mod apply;
 pub mod ats;
 pub mod backup;
 pub mod chat;
@@ -9,16 +10,20 @@ pub mod delete;
 pub mod diff;
 pub mod eval;
 pub mod export;
+pub mod fit;
 pub mod held;
 pub mod history;
 pub mod import;
 pub mod key;
+pub mod letter;
+pub mod lint;
 pub mod list;
 pub mod provider;
 pub mod rename;
 pub mod review;
 pub mod show;
 pub mod tailor;
+pub mod theme;
 pub mod undo;
 pub mod variant;
 pub mod words;

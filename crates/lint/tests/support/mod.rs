@@ -1,0 +1,2 @@
+//! What the lint's tests and benchmarks share: the corpus's generator.
+pub mod corpus;

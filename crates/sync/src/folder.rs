@@ -1,0 +1,207 @@
+//! The sync folder: a `redline-sync` folder inside the one the user chose, one sub-folder per device, one
+//! file per event (`redline-sync/<device>/<sha256>.json`), and `library.json`, the marker that says whose
+//! library the folder carries. Nothing here is ever changed once written: a file appears whole (written
+//! beside, then renamed) or not at all.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::SyncError;
+use crate::event::{MAX_FILE_BYTES, check_id};
+use crate::merge::Known;
+
+/// The folder Redline keeps inside the one the user chose.
+pub const DIR: &str = "redline-sync";
+/// The marker file naming the library, written once.
+pub const MARKER: &str = "library.json";
+
+/// What the marker says.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Marker {
+    format: u32,
+    library: String,
+}
+
+/// A sync folder, checked to carry this library.
+#[derive(Debug, Clone)]
+pub struct Folder {
+    root: PathBuf,
+}
+
+/// One file found in a device's folder.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// The device folder's name.
+    pub device: String,
+    /// The file's name.
+    pub name: String,
+}
+
+impl Entry {
+    /// The file as the folder names it: `device/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.device, self.name)
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SyncError + '_ {
+    move |source| SyncError::Folder {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+impl Folder {
+    /// The library the folder at `path` carries, if it has a marker yet.
+    pub fn library(path: &Path) -> Result<Option<String>, SyncError> {
+        let marker = path.join(DIR).join(MARKER);
+        let bytes = match fs::read(&marker) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(&marker)(e)),
+        };
+        let bad = |reason: String| SyncError::Marker {
+            path: marker.clone(),
+            reason,
+        };
+        if bytes.len() > 4096 {
+            return Err(bad("it is too large to be Redline's".to_owned()));
+        }
+        let read: Marker = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
+        check_id(&read.library).map_err(bad)?;
+        Ok(Some(read.library))
+    }
+
+    /// Opens the folder at `path` for library `library`: writes the marker if there is none, refuses a
+    /// folder whose marker names another library.
+    pub fn open(path: &Path, library: &str) -> Result<Folder, SyncError> {
+        check_id(library).map_err(|_| SyncError::BadId {
+            what: "the library",
+            id: library.to_owned(),
+        })?;
+        let root = path.join(DIR);
+        fs::create_dir_all(&root).map_err(io(&root))?;
+        match Folder::library(path)? {
+            Some(theirs) if theirs != library => {
+                return Err(SyncError::OtherLibrary {
+                    path: path.to_owned(),
+                    theirs,
+                });
+            }
+            Some(_) => {}
+            None => {
+                let marker = Marker {
+                    format: crate::event::FORMAT,
+                    library: library.to_owned(),
+                };
+                let bytes = serde_json::to_vec_pretty(&marker).expect("a marker serializes");
+                write_once(&root, MARKER, &bytes)?;
+                // Two devices may have raced to write it: the one that landed decides.
+                if let Some(theirs) = Folder::library(path)?
+                    && theirs != library
+                {
+                    return Err(SyncError::OtherLibrary {
+                        path: path.to_owned(),
+                        theirs,
+                    });
+                }
+            }
+        }
+        Ok(Folder { root })
+    }
+
+    /// The `redline-sync` folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Every `.json` file in a device's folder (temporary files, starting with `.`, are not listed).
+    pub fn list(&self) -> Result<Vec<Entry>, SyncError> {
+        let mut out = Vec::new();
+        for dir in fs::read_dir(&self.root).map_err(io(&self.root))? {
+            let dir = dir.map_err(io(&self.root))?;
+            let Ok(device) = dir.file_name().into_string() else {
+                continue;
+            };
+            if check_id(&device).is_err() || !dir.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let path = dir.path();
+            for file in fs::read_dir(&path).map_err(io(&path))? {
+                let file = file.map_err(io(&path))?;
+                let Ok(name) = file.file_name().into_string() else {
+                    continue;
+                };
+                if name.ends_with(".json") && !name.starts_with('.') {
+                    out.push(Entry {
+                        device: device.clone(),
+                        name,
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A file's bytes, at most [`MAX_FILE_BYTES`] of them (`Ok(None)`: it is larger, or gone).
+    pub fn read(&self, entry: &Entry) -> Result<Option<Vec<u8>>, SyncError> {
+        let path = self.root.join(&entry.device).join(&entry.name);
+        let file = match fs::File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(&path)(e)),
+        };
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io(&path))?;
+        Ok((bytes.len() as u64 <= MAX_FILE_BYTES).then_some(bytes))
+    }
+
+    /// Writes an event's file unless it is there; returns the bytes written (0: it was there).
+    pub fn write(&self, known: &Known) -> Result<u64, SyncError> {
+        let (hash, bytes) = known.event.encode();
+        debug_assert_eq!(hash, known.hash);
+        let dir = self.root.join(&known.event.device);
+        fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let written = write_once(&dir, &format!("{hash}.json"), &bytes)?;
+        Ok(if written { bytes.len() as u64 } else { 0 })
+    }
+
+    /// The hashes of the hash-named files present.
+    pub fn present(entries: &[Entry]) -> HashSet<&str> {
+        entries
+            .iter()
+            .filter_map(|e| {
+                let stem = e.name.strip_suffix(".json")?;
+                crate::event::is_hash(stem).then_some(stem)
+            })
+            .collect()
+    }
+}
+
+/// Writes `bytes` to `dir/name` whole or not at all: into a hidden temporary file first, flushed to disk,
+/// then renamed without replacing. Returns false when the file was already there.
+fn write_once(dir: &Path, name: &str, bytes: &[u8]) -> Result<bool, SyncError> {
+    let target = dir.join(name);
+    if target.exists() {
+        return Ok(false);
+    }
+    let mut temp = tempfile::Builder::new()
+        .prefix(".redline-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io(dir))?;
+    temp.write_all(bytes).map_err(io(&target))?;
+    temp.as_file().sync_all().map_err(io(&target))?;
+    match temp.persist_noclobber(&target) {
+        Ok(_) => Ok(true),
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(io(&target)(e.error)),
+    }
+}

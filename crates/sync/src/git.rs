@@ -1,0 +1,261 @@
+//! A git remote: the sync folder's files committed to a repository and pushed to a remote the user owns,
+//! the remote's files pulled back. Files are never changed once written, so merging two histories is the
+//! union of their files, and git never has a conflict to report.
+//!
+//! libgit2 is built in (`git2`, vendored): the product never runs a `git` program. Local paths, `file://`
+//! and `git://` remotes work; HTTPS needs git2's `https` feature (OpenSSL), which this build leaves out.
+
+use std::path::{Component, Path, PathBuf};
+
+use git2::{
+    Commit, ErrorCode, FetchOptions, IndexAddOption, ObjectType, Oid, PushOptions, RemoteCallbacks,
+    Repository, Signature, TreeWalkMode, TreeWalkResult,
+};
+
+use crate::error::SyncError;
+use crate::event::MAX_FILE_BYTES;
+use crate::folder::DIR;
+
+/// The branch Redline keeps its files on.
+pub const BRANCH: &str = "redline-sync";
+const LOCAL: &str = "refs/heads/redline-sync";
+const TRACKING: &str = "refs/remotes/origin/redline-sync";
+/// How many times a push refused because the remote moved is tried again after a pull.
+const PUSH_TRIES: usize = 3;
+
+/// A local repository whose work tree is a sync folder, with the user's remote as `origin`.
+pub struct GitRemote {
+    repo: Repository,
+    url: String,
+}
+
+impl std::fmt::Debug for GitRemote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitRemote").field("url", &self.url).finish()
+    }
+}
+
+impl GitRemote {
+    /// Opens the repository at `dir` (made if there is none) with `url` as its remote.
+    pub fn open(dir: &Path, url: &str) -> Result<GitRemote, SyncError> {
+        let fail = |e: git2::Error| SyncError::Git {
+            url: url.to_owned(),
+            message: e.message().to_owned(),
+        };
+        std::fs::create_dir_all(dir).map_err(|source| SyncError::Folder {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let repo = match Repository::open(dir) {
+            Ok(repo) => repo,
+            Err(e) if e.code() == ErrorCode::NotFound => Repository::init(dir).map_err(fail)?,
+            Err(e) => return Err(fail(e)),
+        };
+        match repo.find_remote("origin") {
+            Ok(remote) if remote.url() == Some(url) => {}
+            Ok(_) => repo.remote_set_url("origin", url).map_err(fail)?,
+            Err(_) => {
+                repo.remote("origin", url).map_err(fail)?;
+            }
+        }
+        Ok(GitRemote {
+            repo,
+            url: url.to_owned(),
+        })
+    }
+
+    /// The folder the files are in (the sync folder to open with [`crate::Folder::open`]).
+    pub fn folder(&self) -> PathBuf {
+        self.repo
+            .workdir()
+            .map_or_else(|| self.repo.path().to_owned(), Path::to_owned)
+    }
+
+    fn fail(&self) -> impl Fn(git2::Error) -> SyncError + '_ {
+        move |e| SyncError::Git {
+            url: self.url.clone(),
+            message: e.message().to_owned(),
+        }
+    }
+
+    /// One sync through the remote: pull, sync the folder (for library `library`), push.
+    pub fn sync(
+        &self,
+        replica: &mut crate::Replica,
+        library: &str,
+        state: &mut crate::FolderState,
+    ) -> Result<crate::Report, SyncError> {
+        self.pull()?;
+        let folder = crate::Folder::open(&self.folder(), library)?;
+        let report = crate::sync(replica, &folder, state)?;
+        self.push()?;
+        Ok(report)
+    }
+
+    /// Fetches the remote and brings every file it has that the folder lacks; returns how many.
+    pub fn pull(&self) -> Result<usize, SyncError> {
+        let mut remote = self.repo.find_remote("origin").map_err(self.fail())?;
+        let refspec = format!("+{LOCAL}:{TRACKING}");
+        remote
+            .fetch(&[refspec.as_str()], Some(&mut FetchOptions::new()), None)
+            .map_err(self.fail())?;
+        let Some(theirs) = self.tip(TRACKING)? else {
+            return Ok(0); // an empty remote
+        };
+        let tree = theirs.tree().map_err(self.fail())?;
+        let root = self.folder();
+        let mut brought = 0;
+        let mut failure = None;
+        tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+            if entry.kind() != Some(ObjectType::Blob) {
+                return TreeWalkResult::Ok;
+            }
+            let Some(relative) = safe_path(dir, entry.name()) else {
+                return TreeWalkResult::Ok;
+            };
+            let target = root.join(&relative);
+            if target.exists() {
+                return TreeWalkResult::Ok;
+            }
+            match self.bring(entry.id(), &target) {
+                Ok(true) => brought += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    failure = Some(e);
+                    return TreeWalkResult::Abort;
+                }
+            }
+            TreeWalkResult::Ok
+        })
+        .ok();
+        failure.map_or(Ok(brought), Err)
+    }
+
+    /// Writes one blob to `target`, whole or not at all; false when it is too large to be Redline's.
+    fn bring(&self, id: Oid, target: &Path) -> Result<bool, SyncError> {
+        let blob = self.repo.find_blob(id).map_err(self.fail())?;
+        if blob.size() as u64 > MAX_FILE_BYTES {
+            return Ok(false);
+        }
+        let dir = target.parent().unwrap_or(target);
+        let io = |source| SyncError::Folder {
+            path: target.to_owned(),
+            source,
+        };
+        std::fs::create_dir_all(dir).map_err(io)?;
+        let temp = tempfile::Builder::new()
+            .prefix(".redline-")
+            .tempfile_in(dir)
+            .map_err(io)?;
+        std::fs::write(temp.path(), blob.content()).map_err(io)?;
+        temp.persist(target).map_err(|e| io(e.error))?;
+        Ok(true)
+    }
+
+    fn tip(&self, reference: &str) -> Result<Option<Commit<'_>>, SyncError> {
+        match self.repo.find_reference(reference) {
+            Ok(r) => Ok(Some(r.peel_to_commit().map_err(self.fail())?)),
+            Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+            Err(e) => Err(self.fail()(e)),
+        }
+    }
+
+    /// Commits the folder's files (with the remote's tip as a second parent: the union) and pushes them;
+    /// when the remote moved meanwhile, pulls and tries again. Returns true when the remote was updated.
+    pub fn push(&self) -> Result<bool, SyncError> {
+        for _ in 0..PUSH_TRIES {
+            let tip = self.commit()?;
+            let remote_tip = self.tip(TRACKING)?.map(|c| c.id());
+            if remote_tip == Some(tip) {
+                return Ok(false);
+            }
+            if self.try_push()? {
+                return Ok(true);
+            }
+            self.pull()?;
+        }
+        Err(SyncError::Git {
+            url: self.url.clone(),
+            message: "the remote kept changing while this device pushed; sync again".to_owned(),
+        })
+    }
+
+    /// Commits what the folder holds on top of the local tip and the remote's; returns the new tip.
+    fn commit(&self) -> Result<Oid, SyncError> {
+        let fail = self.fail();
+        let mut index = self.repo.index().map_err(&fail)?;
+        index
+            .add_all([DIR], IndexAddOption::DEFAULT, None)
+            .map_err(&fail)?;
+        index.write().map_err(&fail)?;
+        let tree_id = index.write_tree().map_err(&fail)?;
+        let tree = self.repo.find_tree(tree_id).map_err(&fail)?;
+        let ours = self.tip(LOCAL)?;
+        let theirs = self.tip(TRACKING)?;
+        let mut parents: Vec<&Commit<'_>> = ours.iter().collect();
+        if let Some(theirs) = &theirs {
+            let known = match &ours {
+                Some(ours) => {
+                    ours.id() == theirs.id()
+                        || self
+                            .repo
+                            .graph_descendant_of(ours.id(), theirs.id())
+                            .map_err(&fail)?
+                }
+                None => false,
+            };
+            if !known {
+                parents.push(theirs);
+            }
+        }
+        if let [only] = parents.as_slice()
+            && only.tree_id() == tree_id
+        {
+            return Ok(only.id());
+        }
+        let who = Signature::now("Redline", "redline@localhost").map_err(&fail)?;
+        let id = self
+            .repo
+            .commit(Some(LOCAL), &who, &who, "Redline sync", &tree, &parents)
+            .map_err(&fail)?;
+        Ok(id)
+    }
+
+    /// Pushes the local tip; false when the remote refused it because it moved.
+    fn try_push(&self) -> Result<bool, SyncError> {
+        let mut remote = self.repo.find_remote("origin").map_err(self.fail())?;
+        let mut refused = None;
+        let mut callbacks = RemoteCallbacks::new();
+        callbacks.push_update_reference(|_, status| {
+            refused = status.map(str::to_owned);
+            Ok(())
+        });
+        let mut options = PushOptions::new();
+        options.remote_callbacks(callbacks);
+        let refspec = format!("{LOCAL}:{LOCAL}");
+        match remote.push(&[refspec.as_str()], Some(&mut options)) {
+            Ok(()) => {}
+            Err(e) if e.code() == ErrorCode::NotFastForward => return Ok(false),
+            Err(e) => return Err(self.fail()(e)),
+        }
+        drop(options);
+        if refused.is_some() {
+            return Ok(false);
+        }
+        // The remote has our tip now: remember it as theirs.
+        let tip = self.tip(LOCAL)?.map(|c| c.id());
+        if let Some(tip) = tip {
+            self.repo
+                .reference(TRACKING, tip, true, "pushed")
+                .map_err(self.fail())?;
+        }
+        Ok(true)
+    }
+}
+
+/// `dir` + `name` from a tree, as a relative path under [`DIR`], or `None` if it would leave it.
+fn safe_path(dir: &str, name: Option<&str>) -> Option<PathBuf> {
+    let path = Path::new(dir).join(name?);
+    let normal = path.components().all(|c| matches!(c, Component::Normal(_)));
+    (normal && path.starts_with(DIR)).then_some(path)
+}

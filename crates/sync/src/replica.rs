@@ -1,0 +1,268 @@
+//! What one device knows: every event it accepted (its own and those read from other devices), the
+//! events waiting for one they were made on, and each document as the merge makes it.
+//!
+//! An event is accepted only once every event it was made on is known, and only if its stamp is larger
+//! than theirs: so the order by stamp never puts an event before one it was made on, on any device.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use redline_patch::{Policy, apply};
+use serde_json::Value;
+
+use crate::error::SyncError;
+use crate::event::{Body, Event, FORMAT, check_id, new_id};
+use crate::merge::{Events, Known, Merged, Vector};
+
+/// The most events kept waiting for one they were made on (each is at most a file's size).
+pub const MAX_WAITING: usize = 10_000;
+
+/// What became of an event handed to [`Replica::receive`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received {
+    /// Accepted (with any waiting events it let in, counted).
+    New(usize),
+    /// Already known (the same bytes under another name, or read before).
+    Known,
+    /// Kept until the event it was made on arrives.
+    Waiting,
+    /// Refused, and why.
+    Refused(String),
+}
+
+#[derive(Debug, Default)]
+struct DocLog {
+    events: Events,
+    merged: Merged,
+    /// An event arrived that sorts before one already replayed: replay from the start.
+    stale: bool,
+}
+
+/// One device's view of the synced library.
+#[derive(Debug)]
+pub struct Replica {
+    device: String,
+    policy: Policy,
+    next_seq: u64,
+    docs: BTreeMap<String, DocLog>,
+    /// Every accepted event by `(device, seq)`: its document and stamp.
+    ids: HashMap<(String, u64), (String, u64)>,
+    hashes: HashSet<String>,
+    /// Events waiting, by the `(device, seq)` they wait for.
+    waiting: HashMap<(String, u64), Vec<Known>>,
+    waiting_hashes: HashSet<String>,
+}
+
+impl Replica {
+    /// A device with id `device` that knows nothing yet.
+    pub fn new(device: &str) -> Result<Replica, SyncError> {
+        check_id(device).map_err(|_| SyncError::BadId {
+            what: "the device",
+            id: device.to_owned(),
+        })?;
+        Ok(Replica {
+            device: device.to_owned(),
+            policy: Policy::default(),
+            next_seq: 1,
+            docs: BTreeMap::new(),
+            ids: HashMap::new(),
+            hashes: HashSet::new(),
+            waiting: HashMap::new(),
+            waiting_hashes: HashSet::new(),
+        })
+    }
+
+    /// This device's id.
+    pub fn device(&self) -> &str {
+        &self.device
+    }
+
+    /// The policy every operation read from another device is checked against.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The sync ids of every document known.
+    pub fn documents(&self) -> impl Iterator<Item = &str> {
+        self.docs.keys().map(String::as_str)
+    }
+
+    /// Every accepted event, document by document, in the agreed order.
+    pub fn events(&self) -> impl Iterator<Item = &Known> {
+        self.docs.values().flat_map(|log| log.events.values())
+    }
+
+    /// How many events are accepted.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True when no event is accepted.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// How many events wait for one they were made on.
+    pub fn waiting(&self) -> usize {
+        self.waiting_hashes.len()
+    }
+
+    /// True when the content hash `hash` is an accepted event.
+    pub fn knows_hash(&self, hash: &str) -> bool {
+        self.hashes.contains(hash)
+    }
+
+    /// Takes an event read from a file (already checked by [`Event::decode`]) whose bytes hash to `hash`.
+    pub fn receive(&mut self, hash: &str, event: Event) -> Received {
+        if self.hashes.contains(hash) || self.waiting_hashes.contains(hash) {
+            return Received::Known;
+        }
+        let mut queue = vec![Known {
+            hash: hash.to_owned(),
+            event,
+        }];
+        let (mut accepted, mut first) = (0, None);
+        while let Some(known) = queue.pop() {
+            let outcome = self.accept(known, &mut queue);
+            if matches!(outcome, Received::New(_)) {
+                accepted += 1;
+            }
+            first.get_or_insert(outcome);
+        }
+        match first {
+            Some(Received::New(_)) => Received::New(accepted - 1),
+            Some(other) => other,
+            None => Received::Known,
+        }
+    }
+
+    /// Accepts one event, or keeps it waiting, or refuses it; events it lets in go on `queue`.
+    fn accept(&mut self, known: Known, queue: &mut Vec<Known>) -> Received {
+        let e = &known.event;
+        let id = (e.device.clone(), e.seq);
+        if let Some((doc, _)) = self.ids.get(&id) {
+            return Received::Refused(format!(
+                "another file is already event {} of device {} (in document {doc})",
+                e.seq, e.device
+            ));
+        }
+        for (device, &seq) in &e.parent {
+            match self.ids.get(&(device.clone(), seq)) {
+                None => {
+                    if self.waiting_hashes.len() >= MAX_WAITING {
+                        return Received::Refused(
+                            "too many files wait for ones that never came".to_owned(),
+                        );
+                    }
+                    self.waiting_hashes.insert(known.hash.clone());
+                    self.waiting
+                        .entry((device.clone(), seq))
+                        .or_default()
+                        .push(known);
+                    return Received::Waiting;
+                }
+                Some((doc, lamport)) if *doc != e.document || *lamport >= e.lamport => {
+                    return Received::Refused(
+                        "it claims to be made on an event it cannot follow".to_owned(),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        if e.device == self.device {
+            self.next_seq = self.next_seq.max(e.seq + 1);
+        }
+        self.ids.insert(id.clone(), (e.document.clone(), e.lamport));
+        self.hashes.insert(known.hash.clone());
+        self.waiting_hashes.remove(&known.hash);
+        let log = self
+            .docs
+            .entry(e.document.clone())
+            .or_insert_with(|| DocLog {
+                merged: Merged::new(&e.document),
+                ..DocLog::default()
+            });
+        let stamp = e.stamp();
+        if log.merged.head.as_ref().is_some_and(|head| stamp < *head) {
+            log.stale = true;
+        }
+        log.events.insert(stamp, known);
+        if let Some(woken) = self.waiting.remove(&id) {
+            for w in &woken {
+                self.waiting_hashes.remove(&w.hash);
+            }
+            queue.extend(woken);
+        }
+        Received::New(0)
+    }
+
+    /// The document with sync id `document`, merged from every event known.
+    pub fn merged(&mut self, document: &str) -> Option<&Merged> {
+        let policy = &self.policy;
+        let log = self.docs.get_mut(document)?;
+        if log.stale {
+            log.merged = Merged::new(document);
+            log.stale = false;
+        }
+        log.merged.catch_up(&log.events, policy);
+        Some(&log.merged)
+    }
+
+    /// Records a change made on this device to `document` (a sync id known here), made on the document as
+    /// [`Replica::merged`] has it. Returns the event, accepted.
+    pub fn record(&mut self, document: &str, body: Body, made_at: i64) -> Result<Known, SyncError> {
+        let (parent, lamport, current) = {
+            let merged = self
+                .merged(document)
+                .ok_or_else(|| SyncError::NoDocument(document.to_owned()))?;
+            let lamport = merged.head.as_ref().map_or(0, |h| h.0) + 1;
+            (merged.seen.clone(), lamport, merged.document.clone())
+        };
+        if let Body::Edit { forward, .. } = &body {
+            apply(&mut current.clone(), forward).map_err(|e| SyncError::Refused(e.to_string()))?;
+        }
+        self.make(document, parent, lamport, body, made_at)
+    }
+
+    /// Records a new document made on this device; returns its sync id and its first event.
+    pub fn create(
+        &mut self,
+        title: &str,
+        document: Value,
+        made_at: i64,
+    ) -> Result<(String, Known), SyncError> {
+        let id = new_id();
+        let body = Body::Create {
+            title: title.to_owned(),
+            document,
+        };
+        let known = self.make(&id, Vector::new(), 1, body, made_at)?;
+        Ok((id, known))
+    }
+
+    fn make(
+        &mut self,
+        document: &str,
+        parent: Vector,
+        lamport: u64,
+        body: Body,
+        made_at: i64,
+    ) -> Result<Known, SyncError> {
+        let event = Event {
+            format: FORMAT,
+            document: document.to_owned(),
+            device: self.device.clone(),
+            seq: self.next_seq,
+            lamport,
+            parent,
+            made_at,
+            body,
+        };
+        event.check(&self.policy).map_err(SyncError::Refused)?;
+        let (hash, _) = event.encode();
+        match self.receive(&hash, event.clone()) {
+            Received::New(_) => Ok(Known { hash, event }),
+            Received::Refused(why) => Err(SyncError::Refused(why)),
+            other => Err(SyncError::Refused(format!("{other:?}"))),
+        }
+    }
+}

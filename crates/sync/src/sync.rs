@@ -1,0 +1,181 @@
+//! One sync with a folder: read the files not read yet, take their events, write the events the folder
+//! lacks (this device's new ones, and any a restored folder lost), merge what changed.
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde::Serialize;
+
+use crate::error::SyncError;
+use crate::event::{Event, Unreadable, hash_of, is_hash};
+use crate::folder::{Entry, Folder};
+use crate::replica::{Received, Replica};
+
+/// A file left for now, and why (it is tried again on the next sync unless it can never be read).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The file, as `device/name`.
+    pub file: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// What one sync did.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// Files read (new to this device).
+    pub read: usize,
+    /// Events accepted from them.
+    pub accepted: usize,
+    /// Files that held an event already known (a copy under another name, say).
+    pub duplicates: usize,
+    /// Files written.
+    pub written: usize,
+    /// Bytes written.
+    pub bytes_written: u64,
+    /// Of the files written, those the folder had lost (restored from an older copy).
+    pub rewritten: usize,
+    /// Files left for now.
+    pub skipped: Vec<Skipped>,
+    /// Documents (sync ids) that changed.
+    pub changed: Vec<String>,
+}
+
+/// What a device remembers of a folder between syncs: the files read, so a sync reads only new ones,
+/// and the events written.
+#[derive(Debug, Clone, Default)]
+pub struct FolderState {
+    read: HashSet<String>,
+    written: HashSet<String>,
+}
+
+impl FolderState {
+    /// How many files were read.
+    pub fn files_read(&self) -> usize {
+        self.read.len()
+    }
+}
+
+/// Syncs `replica` with `folder` once.
+pub fn sync(
+    replica: &mut Replica,
+    folder: &Folder,
+    state: &mut FolderState,
+) -> Result<Report, SyncError> {
+    let mut report = Report::default();
+    let entries = folder.list()?;
+    let changed = read_new(replica, folder, state, &entries, &mut report)?;
+    write_missing(replica, folder, state, &entries, &mut report)?;
+    for document in &changed {
+        replica.merged(document);
+    }
+    report.changed = changed.into_iter().collect();
+    Ok(report)
+}
+
+/// Reads the files not read before; returns the documents that gained events.
+fn read_new(
+    replica: &mut Replica,
+    folder: &Folder,
+    state: &mut FolderState,
+    entries: &[Entry],
+    report: &mut Report,
+) -> Result<BTreeSet<String>, SyncError> {
+    let mut incoming: Vec<(String, String, Event)> = Vec::new();
+    for entry in entries {
+        let key = entry.key();
+        if state.read.contains(&key) {
+            continue;
+        }
+        let Some(bytes) = folder.read(entry)? else {
+            report.skipped.push(Skipped {
+                file: key,
+                reason: "it is larger than a Redline sync file can be".to_owned(),
+            });
+            continue;
+        };
+        report.read += 1;
+        match take(replica, entry, &bytes) {
+            Ok(None) => {
+                report.duplicates += 1;
+                state.read.insert(key);
+            }
+            Ok(Some((hash, event))) => incoming.push((key, hash, event)),
+            Err(reason) => report.skipped.push(Skipped { file: key, reason }),
+        }
+    }
+    // In the agreed order, an event's parents come before it: few wait.
+    incoming.sort_by_cached_key(|a| a.2.stamp());
+    let mut changed = BTreeSet::new();
+    for (key, hash, event) in incoming {
+        let document = event.document.clone();
+        match replica.receive(&hash, event) {
+            Received::New(woken) => {
+                report.accepted += 1 + woken;
+                changed.insert(document);
+            }
+            Received::Known => report.duplicates += 1,
+            Received::Waiting => {}
+            Received::Refused(reason) => report.skipped.push(Skipped {
+                file: key.clone(),
+                reason,
+            }),
+        }
+        state.read.insert(key);
+    }
+    Ok(changed)
+}
+
+/// The event in a file's bytes (`None`: one already known), or why it is left for now.
+fn take(replica: &Replica, entry: &Entry, bytes: &[u8]) -> Result<Option<(String, Event)>, String> {
+    let hash = hash_of(bytes);
+    let stem = entry.name.strip_suffix(".json").unwrap_or(&entry.name);
+    if is_hash(stem) && stem != hash {
+        return Err("it does not match its name yet (still being copied?)".to_owned());
+    }
+    if replica.knows_hash(&hash) {
+        return Ok(None);
+    }
+    let event = Event::decode(bytes, replica.policy()).map_err(|e| match e {
+        Unreadable::Invalid(why) => format!("it cannot be read: {why}"),
+        other => other.to_string(),
+    })?;
+    if event.device != entry.device {
+        return Err(format!(
+            "it says device {} made it, but it lies in the folder of {}",
+            event.device, entry.device
+        ));
+    }
+    Ok(Some((hash, event)))
+}
+
+/// Writes every known event whose file the folder lacks.
+fn write_missing(
+    replica: &Replica,
+    folder: &Folder,
+    state: &mut FolderState,
+    entries: &[Entry],
+    report: &mut Report,
+) -> Result<(), SyncError> {
+    let present = Folder::present(entries);
+    for known in replica.events() {
+        if present.contains(known.hash.as_str()) {
+            if !state.written.contains(&known.hash) {
+                state.written.insert(known.hash.clone());
+            }
+            continue;
+        }
+        let bytes = folder.write(known)?;
+        if bytes > 0 {
+            report.written += 1;
+            report.bytes_written += bytes;
+            if !state.written.insert(known.hash.clone()) {
+                report.rewritten += 1;
+            }
+            state
+                .read
+                .insert(format!("{}/{}.json", known.event.device, known.hash));
+        }
+    }
+    Ok(())
+}

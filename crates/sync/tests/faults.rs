@@ -1,0 +1,375 @@
+//! Merging and what sync engines do to files: each case a test.
+
+mod common;
+
+use std::fs;
+
+use common::{Device, add, replace, resume};
+use redline_patch::Operation;
+use redline_sync::{Body, Folder, Notice, SyncError, new_id};
+use serde_json::json;
+
+fn two(path: &std::path::Path) -> (Device, Device, String) {
+    let library = new_id();
+    let mut a = Device::new(path, &library);
+    let mut b = Device::new(path, &library);
+    let (doc, _) = a.replica.create("Ada", resume(), 1).unwrap();
+    a.sync();
+    b.sync();
+    (a, b, doc)
+}
+
+#[test]
+fn edits_to_different_fields_both_land_on_every_device() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    a.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    b.edit(
+        &doc,
+        vec![replace("/basics/summary", json!("Writes notes."))],
+    );
+    for _ in 0..2 {
+        a.sync();
+        b.sync();
+    }
+    let head = a.doc(&doc);
+    assert_eq!(head, b.doc(&doc));
+    assert_eq!(head["basics"]["label"], "Founder");
+    assert_eq!(head["basics"]["summary"], "Writes notes.");
+    assert!(a.replica.merged(&doc).unwrap().conflicts.is_empty());
+}
+
+#[test]
+fn the_same_field_changed_on_two_devices_is_held_not_guessed() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    a.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    b.edit(&doc, vec![replace("/basics/label", json!("Director"))]);
+    for _ in 0..2 {
+        a.sync();
+        b.sync();
+    }
+    let (ma, mb) = (
+        a.replica.merged(&doc).unwrap().clone(),
+        b.replica.merged(&doc).unwrap().clone(),
+    );
+    assert_eq!(ma.document, mb.document);
+    assert_eq!(ma.conflicts, mb.conflicts);
+    let [conflict] = ma.conflicts.as_slice() else {
+        panic!("one conflict expected: {:?}", ma.conflicts)
+    };
+    // Both wrote with the same stamp: the device id decides, the same way everywhere.
+    let (first, second) = if a.id() < b.id() {
+        ("Founder", "Director")
+    } else {
+        ("Director", "Founder")
+    };
+    assert_eq!(ma.document["basics"]["label"], first);
+    assert_eq!(conflict.theirs, Some(json!(second)));
+    assert_eq!(conflict.ours, Some(json!(first)));
+    assert_eq!(conflict.path, "/basics/label");
+    let held_by = conflict.device.clone();
+    let other = if held_by == a.id() { b.id() } else { a.id() };
+    assert_eq!(conflict.reason(&held_by), format!("changed on {other} too"));
+    assert_eq!(conflict.reason(&other), format!("changed on {held_by} too"));
+}
+
+#[test]
+fn an_edit_follows_its_item_when_another_device_inserted_before_it() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    a.edit(
+        &doc,
+        vec![add("/work/0", json!({"name": "Difference Engines"}))],
+    );
+    b.edit(
+        &doc,
+        vec![replace("/work/1/position", json!("Lead analyst"))],
+    );
+    for _ in 0..2 {
+        a.sync();
+        b.sync();
+    }
+    let head = a.doc(&doc);
+    assert_eq!(head, b.doc(&doc));
+    assert_eq!(head["work"][0]["name"], "Difference Engines");
+    assert_eq!(head["work"][2]["name"], "Babbage & Co");
+    assert_eq!(head["work"][2]["position"], "Lead analyst");
+}
+
+#[test]
+fn a_document_deleted_on_one_device_and_edited_on_another_is_kept_and_said_so() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    a.replica.record(&doc, Body::Delete, 5).unwrap();
+    b.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    for _ in 0..2 {
+        a.sync();
+        b.sync();
+    }
+    for device in [&mut a, &mut b] {
+        let merged = device.replica.merged(&doc).unwrap();
+        assert!(!merged.deleted, "kept");
+        assert_eq!(merged.document["basics"]["label"], "Founder");
+        assert!(matches!(
+            merged.notices.as_slice(),
+            [Notice::KeptDespiteDelete { .. }]
+        ));
+        assert!(merged.notices[0].to_string().contains("it is kept"));
+    }
+    // A delete made knowing every edit stands.
+    a.replica.record(&doc, Body::Delete, 6).unwrap();
+    a.sync();
+    b.sync();
+    b.sync();
+    assert!(b.replica.merged(&doc).unwrap().deleted);
+}
+
+#[test]
+fn a_clock_off_by_days_changes_nothing_but_dates() {
+    let run = |skew: i64| {
+        let dir = common::temp_folder();
+        let (mut a, mut b, doc) = two(dir.path());
+        a.edit_at(
+            &doc,
+            vec![replace("/basics/label", json!("A"))],
+            1_700_000_000 + skew,
+        );
+        b.edit_at(
+            &doc,
+            vec![replace("/basics/summary", json!("B"))],
+            1_700_000_000,
+        );
+        b.sync();
+        a.sync();
+        b.sync();
+        b.edit_at(
+            &doc,
+            vec![replace("/basics/label", json!("B2"))],
+            1_700_000_000,
+        );
+        a.sync();
+        b.sync();
+        a.sync();
+        (a.doc(&doc), b.doc(&doc))
+    };
+    let (on_time, skewed, back) = (run(0), run(9 * 86_400), run(-30 * 86_400));
+    assert_eq!(on_time.0, on_time.1);
+    assert_eq!(on_time.0, skewed.0);
+    assert_eq!(on_time.0, back.1);
+    assert_eq!(on_time.0["basics"]["label"], "B2");
+}
+
+#[test]
+fn undo_is_a_revision_like_any_other() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    a.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    a.sync();
+    b.sync();
+    assert_eq!(b.doc(&doc)["basics"]["label"], "Founder");
+    let undo = Body::Edit {
+        source: "undo".into(),
+        summary: "Undo".into(),
+        forward: vec![replace("/basics/label", json!("Engineer"))],
+    };
+    a.replica.record(&doc, undo, 2).unwrap();
+    a.sync();
+    b.sync();
+    assert_eq!(b.doc(&doc), resume());
+}
+
+#[test]
+fn a_file_copied_halfway_is_skipped_now_and_read_later() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    let known = a.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    let (hash, bytes) = known.event.encode();
+    let device_dir = a.folder.root().join(a.id());
+    let file = device_dir.join(format!("{hash}.json"));
+    // The drive has written half of it under its final name, and half of another under a temporary one.
+    fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    fs::write(device_dir.join("copy (1).json"), &bytes[..10]).unwrap();
+    let report = b.sync();
+    assert_eq!(report.accepted, 0);
+    assert_eq!(report.skipped.len(), 2, "{:?}", report.skipped);
+    assert!(
+        report
+            .skipped
+            .iter()
+            .any(|s| s.reason.contains("does not match its name"))
+    );
+    assert!(
+        report
+            .skipped
+            .iter()
+            .any(|s| s.reason.contains("not complete"))
+    );
+    assert_eq!(b.doc(&doc)["basics"]["label"], "Engineer");
+    // The drive finishes: the next sync reads it.
+    fs::write(&file, &bytes).unwrap();
+    let report = b.sync();
+    assert_eq!(report.accepted, 1);
+    assert_eq!(b.doc(&doc)["basics"]["label"], "Founder");
+}
+
+#[test]
+fn a_renamed_duplicate_is_ignored_and_a_renamed_new_file_is_read_by_its_content() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    a.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    a.sync();
+    b.sync();
+    let device_dir = a.folder.root().join(a.id());
+    let original = fs::read_dir(&device_dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    fs::copy(&original, device_dir.join("resume (conflicted copy).json")).unwrap();
+    let report = b.sync();
+    assert_eq!((report.read, report.duplicates, report.accepted), (1, 1, 0));
+    // A new event whose file the drive renamed: read by its content.
+    let known = a.edit(&doc, vec![replace("/basics/summary", json!("Renamed."))]);
+    let (_, bytes) = known.event.encode();
+    fs::write(device_dir.join("x (1).json"), &bytes).unwrap();
+    let report = b.sync();
+    assert_eq!(report.accepted, 1);
+    assert_eq!(b.doc(&doc)["basics"]["summary"], "Renamed.");
+}
+
+#[test]
+fn deleted_files_and_a_folder_restored_from_an_older_copy_lose_nothing() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    a.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    a.sync();
+    b.sync();
+    // The folder goes back to before any of a's files.
+    fs::remove_dir_all(a.folder.root().join(a.id())).unwrap();
+    let report = b.sync();
+    assert_eq!(
+        b.doc(&doc)["basics"]["label"],
+        "Founder",
+        "what was merged stays"
+    );
+    assert_eq!(report.rewritten, 2, "b writes back the files it had read");
+    let report = a.sync();
+    assert_eq!(report.written, 0, "b already wrote them back");
+    // A new device still gets everything.
+    let library = Folder::library(dir.path()).unwrap().unwrap();
+    let mut c = Device::new(dir.path(), &library);
+    c.sync();
+    assert_eq!(c.doc(&doc), a.doc(&doc));
+}
+
+#[test]
+fn a_folder_of_another_persons_library_is_refused_in_words() {
+    let dir = common::temp_folder();
+    let _ = two(dir.path());
+    let err = Folder::open(dir.path(), &new_id()).unwrap_err();
+    assert!(matches!(err, SyncError::OtherLibrary { .. }));
+    assert!(err.to_string().contains("another Redline library"), "{err}");
+}
+
+#[test]
+fn files_another_program_wrote_are_bounded_checked_and_skipped() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    let device_dir = a.folder.root().join(a.id());
+    let base = a
+        .edit(&doc, vec![replace("/basics/label", json!("Founder"))])
+        .event;
+    a.sync();
+    b.sync();
+    let mut forged = base.clone();
+    forged.seq = 99;
+    let write = |name: &str, bytes: &[u8]| fs::write(device_dir.join(name), bytes).unwrap();
+    write("huge.json", &vec![b' '; 2 << 20]);
+    write("not-json.json", b"{\"hello\": 1}");
+    let mut meta = forged.clone();
+    meta.body = Body::Edit {
+        source: "user".into(),
+        summary: "".into(),
+        forward: vec![replace("/meta/version", json!("x"))],
+    };
+    write("meta.json", &meta.encode().1);
+    let mut broken = forged.clone();
+    broken.seq = 100;
+    broken.body = Body::Edit {
+        source: "user".into(),
+        summary: "".into(),
+        forward: vec![replace("/basics/summary", json!(42))],
+    };
+    write("schema.json", &broken.encode().1);
+    let mut elsewhere = forged.clone();
+    elsewhere.seq = 101;
+    elsewhere.device = b.id();
+    write("elsewhere.json", &elsewhere.encode().1);
+    let report = b.sync();
+    let reasons: Vec<_> = report.skipped.iter().map(|s| s.reason.as_str()).collect();
+    assert_eq!(report.skipped.len(), 4, "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("larger")));
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("not a Redline sync file"))
+    );
+    assert!(reasons.iter().any(|r| r.contains("/meta")));
+    assert!(reasons.iter().any(|r| r.contains("lies in the folder")));
+    // A well-formed file whose edit breaks the resume's schema is read but never lands: it waits, said why.
+    let merged = b.replica.merged(&doc).unwrap();
+    assert_eq!(merged.document["basics"]["label"], "Founder");
+    assert_eq!(merged.conflicts.len(), 1);
+    assert!(merged.conflicts[0].why.is_some());
+}
+
+#[test]
+fn an_incremental_sync_reads_only_the_new_files() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    for i in 0..20 {
+        a.edit(
+            &doc,
+            vec![replace("/basics/summary", json!(format!("v{i}")))],
+        );
+    }
+    a.sync();
+    assert_eq!(b.sync().read, 20);
+    a.edit(
+        &doc,
+        vec![Operation::Remove {
+            path: "/skills/0".into(),
+        }],
+    );
+    a.sync();
+    let report = b.sync();
+    assert_eq!((report.read, report.accepted), (1, 1));
+    assert_eq!(b.doc(&doc), a.doc(&doc));
+}
+
+#[test]
+fn files_that_arrive_before_the_one_they_were_made_on_wait_for_it() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    let first = a.edit(&doc, vec![replace("/basics/label", json!("Founder"))]);
+    a.edit(&doc, vec![replace("/basics/label", json!("Director"))]);
+    a.sync();
+    // The drive has not brought the first edit yet.
+    let first_file = a
+        .folder
+        .root()
+        .join(a.id())
+        .join(format!("{}.json", first.hash));
+    let kept = fs::read(&first_file).unwrap();
+    fs::remove_file(&first_file).unwrap();
+    // b must not write a's file back itself here: it never had it.
+    let report = b.sync();
+    assert_eq!((report.accepted, b.replica.waiting()), (0, 1));
+    assert_eq!(b.doc(&doc)["basics"]["label"], "Engineer");
+    fs::write(&first_file, kept).unwrap();
+    let report = b.sync();
+    assert_eq!((report.accepted, b.replica.waiting()), (2, 0));
+    assert_eq!(b.doc(&doc)["basics"]["label"], "Director");
+}
