@@ -61,6 +61,15 @@ fn main() {
         "discard_held",
         "review_mode",
         "set_review_mode",
+        "list_applications",
+        "add_application",
+        "move_application",
+        "export_applications_csv",
+        "import_applications_csv",
+        "lint_document",
+        "set_rule_enabled",
+        "fix_finding",
+        "add_word",
     ]);
     tauri_build::try_build(
         tauri_build::Attributes::new()

@@ -13,6 +13,8 @@ use crate::ipc::{
     HistoryQuery, ImportDone, ImportPreview, ProviderView, RevisionView, SurfaceUpdate, TailorView,
     TurnMessage, TurnOutcome,
 };
+use redline_engine::applications::{Application, ApplicationAsk, NewApplication, Stage};
+use redline_engine::lint::Finding;
 use redline_engine::streams::{TurnMessages, TurnStreams};
 
 /// Declares Tauri commands that each await one method of the engine and answer with what it returns:
@@ -118,6 +120,18 @@ engine_commands! {
 
     /// Turns review mode on or off; returns the new state.
     fn set_review_mode(on: bool) -> bool = set_review(on);
+
+    /// The writing checks' findings on the resume on screen: spelling, grammar, a recruiter's rules.
+    fn lint_document() -> Vec<Finding> = lint_on_screen();
+
+    /// Turns a writing check's rule on or off, for every resume.
+    fn set_rule_enabled(rule: String, on: bool) -> () = set_rule_enabled(&rule, on);
+
+    /// Every job application, most recently changed first.
+    fn list_applications() -> Vec<Application> = applications();
+
+    /// Moves an application to another stage, dated today.
+    fn move_application(id: i64, stage: Stage) -> Application = move_application(id, stage, None);
 }
 
 engine_commands! {
@@ -158,6 +172,9 @@ engine_commands! {
 
     /// The resume's language or a section's heading (`meta.language`, `meta.headings`), as a revision.
     fn set_words(base: u64, change: crate::ipc::WordsChange) -> DocState = set_words(base, change);
+
+    /// Puts a finding's suggested words in place on the resume on screen, as a revision of the check's.
+    fn fix_finding(base: u64, finding: Finding) -> DocState = fix_finding(base, finding);
 
     /// A copy of the resume on screen tailored to a job posting, opened, with its coverage report.
     fn tailor_document(posting: String) -> TailorView = tailor(&posting);
@@ -396,6 +413,12 @@ pub fn take_notices(engine: State<'_, Engine>) -> Vec<String> {
     engine.take_notices()
 }
 
+/// Adds a word to the user's dictionary (the data folder's `words.txt`, never the resume).
+#[tauri::command]
+pub fn add_word(engine: State<'_, Engine>, word: String) -> Result<(), Error> {
+    engine.add_word(&word)
+}
+
 /// Gives a resume a new title.
 #[tauri::command]
 pub async fn rename_document(
@@ -404,6 +427,101 @@ pub async fn rename_document(
     title: String,
 ) -> Result<(), Error> {
     engine.rename(id, &title).await.map(drop)
+}
+
+/// Records a job application from the window's form; with `pin`, the resume on screen is pinned to it at
+/// its head revision (what was sent).
+#[tauri::command]
+pub async fn add_application(
+    engine: State<'_, Engine>,
+    fields: NewApplication,
+    pin: bool,
+) -> Result<Application, Error> {
+    let resume = match pin {
+        true => Some(engine.state().await?.document_id),
+        false => None,
+    };
+    engine
+        .add_application(ApplicationAsk {
+            fields,
+            resume,
+            letter: None,
+        })
+        .await
+}
+
+/// Writes every application as CSV to the file the user picks in the system's save dialog; where it went,
+/// or `None` when they cancel.
+#[tauri::command]
+pub async fn export_applications_csv<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+) -> Result<Option<String>, Error> {
+    use tauri_plugin_dialog::DialogExt;
+    let (csv, _) = engine.applications_csv().await?;
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Export your applications")
+        .set_file_name("applications.csv")
+        .add_filter("CSV (a spreadsheet)", &["csv"])
+        .save_file(move |file| {
+            let _ = picked.send(file);
+        });
+    let Some(path) = chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) else {
+        return Ok(None);
+    };
+    std::fs::write(&path, csv).map_err(|e| {
+        Error::new(
+            crate::ipc::ErrorKind::Internal,
+            format!("{} could not be written: {e}", path.display()),
+        )
+    })?;
+    Ok(Some(path.display().to_string()))
+}
+
+/// Reads applications from the CSV file the user picks in the system's open dialog (all of its rows, or
+/// none, with the row that was refused named); how many were added, or `None` when they cancel.
+#[tauri::command]
+pub async fn import_applications_csv<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+) -> Result<Option<usize>, Error> {
+    use std::io::Read as _;
+    use tauri_plugin_dialog::DialogExt;
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Import applications")
+        .add_filter("CSV (a spreadsheet)", &["csv", "txt"])
+        .pick_file(move |file| {
+            let _ = picked.send(file);
+        });
+    let Some(path) = chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) else {
+        return Ok(None);
+    };
+    let unreadable = |e: std::io::Error| {
+        Error::new(
+            crate::ipc::ErrorKind::Invalid,
+            format!("{} could not be read: {e}", path.display()),
+        )
+    };
+    // Read one byte past the limit, so that a file too large is refused by the engine in words.
+    let limit = redline_engine::applications::MAX_CSV_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    std::fs::File::open(&path)
+        .and_then(|f| f.take(limit).read_to_end(&mut bytes))
+        .map_err(unreadable)?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Error::new(
+            crate::ipc::ErrorKind::Invalid,
+            format!(
+                "{} is not text (UTF-8): save it from the spreadsheet as CSV UTF-8",
+                path.display()
+            ),
+        )
+    })?;
+    Ok(Some(engine.import_applications_csv(&text).await?.len()))
 }
 
 #[cfg(test)]

@@ -104,7 +104,16 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::held_edits,
             commands::discard_held,
             commands::review_mode,
-            commands::set_review_mode
+            commands::set_review_mode,
+            commands::list_applications,
+            commands::add_application,
+            commands::move_application,
+            commands::export_applications_csv,
+            commands::import_applications_csv,
+            commands::lint_document,
+            commands::set_rule_enabled,
+            commands::fix_finding,
+            commands::add_word
         ])
 }
 

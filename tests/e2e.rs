@@ -809,6 +809,8 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     )
     .await;
     screenshot_after(&client, 300, "pages.png").await;
+    // The frame with the Page view open, at the smallest and the largest size it is drawn for.
+    frame_at_sizes(&client, "pages").await;
     quit(client, driver).await;
 }
 

@@ -243,6 +243,8 @@ fn typescript(rust: &str) -> String {
         "Response" => "ArrayBuffer | number[]".to_owned(),
         // ts-rs renames it (`#[ts(rename = "HeldEdits")]`).
         "Held" => "HeldEdits".to_owned(),
+        // (`#[ts(rename = "ApplicationFields")]`: the window's form.)
+        "NewApplication" => "ApplicationFields".to_owned(),
         other => other.to_owned(),
     }
 }

@@ -177,6 +177,42 @@ pub async fn screenshot(client: &Client, name: &str) {
     std::fs::write(screenshot_path(name), png).unwrap();
 }
 
+/// The frame's check (the audit's, `ui/audit/frame-problems.js`) at 1024×700 and 1920×1080: the toolbar one
+/// row, no control over another or out of the window; a screenshot of each as `target/e2e/NAME-WxH.png`.
+/// The window is left at its first size (1280×820) after.
+pub async fn frame_at_sizes(client: &Client, name: &str) {
+    for (width, height) in [(1024, 700), (1920, 1080), (1280, 820)] {
+        client.set_window_size(width, height).await.unwrap();
+        // The page has its new width once it has laid out for it (its height is the window's less the menu
+        // bar's).
+        until_script(
+            client,
+            "return innerWidth;",
+            serde_json::json!(width),
+            &format!("the window never became {width} pixels wide"),
+        )
+        .await;
+        if width == 1280 {
+            break;
+        }
+        let frame = run_js(
+            client,
+            // In parentheses: the script opens with comments, and a `return` alone returns nothing.
+            &format!(
+                "return (\n{}\n);",
+                include_str!("../../ui/audit/frame-problems.js")
+            ),
+        )
+        .await;
+        assert_eq!(
+            frame["problems"],
+            serde_json::json!([]),
+            "{width}×{height}: {frame}"
+        );
+        screenshot_after(client, 300, &format!("{name}-{width}x{height}.png")).await;
+    }
+}
+
 /// [`screenshot`], `ms` milliseconds from now (once the window has painted what it was just asked to).
 pub async fn screenshot_after(client: &Client, ms: u64, name: &str) {
     tokio::time::sleep(Duration::from_millis(ms)).await;

@@ -74,7 +74,29 @@ const heldCards = [
   },
 ];
 const state = { documentId: 1, title: "Richard Hendriks — Programmer", demo: false, revision: 3, undo: "Add Rust to your skills", redo: null };
+// What the writing checks find in the sample, as the engine would say it.
+const findings = [
+  { rule: "spelling", path: "/basics/summary", start: 19, end: 24, text: "Tulsa", message: "Tulsa is not in the dictionary.", fix: null },
+  { rule: "bullet.action-verb", path: "/work/0/highlights/0", start: 0, end: 5, text: "Build", message: "A bullet of an ended job says what you did, in the past: “Built”.", fix: "Built" },
+  { rule: "bullet.no-number", path: "/work/0/highlights/1", start: 0, end: 35, text: "Successfully won Techcrunch Disrupt", message: "No bullet of this job has a number: how many, how much, how fast?", fix: null },
+];
+// Applications at every stage: one with its follow-up due, one with the resume pinned.
+const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+const application = (id: number, company: string, role: string, stage: string, timeline: string[], extra = {}) => ({
+  id, company, role, posting: "", source: "LinkedIn", url: "", stage, contacts: "", notes: "", salary: "", followUp: null,
+  tags: ["backend"], resume: null, letter: null, createdAt: now * 1000, updatedAt: now * 1000 - id,
+  timeline: timeline.map((s, i) => ({ stage: s, date: day(30 - i * 7) })), ...extra,
+});
+const applications = [
+  application(1, "Hooli", "Staff Engineer", "interviewing", ["saved", "applied", "interviewing"], { resume: { documentId: 1, revision: 3 } }),
+  application(2, "Raviga Capital", "Platform Engineer", "applied", ["applied"], { followUp: day(1) }),
+  application(3, "Endframe", "Compression Lead", "rejected", ["applied", "rejected"]),
+  application(4, "Bachmanity", "CTO", "saved", ["saved"]),
+  application(5, "Aviato", "Backend Engineer", "offer", ["applied", "interviewing", "offer"]),
+];
 const answers: Record<string, unknown> = {
+  lint_document: findings,
+  list_applications: applications,
   open_surface: { kind: "create", surfaceId: "main", seq: 0, revision: 3, document: resume },
   document_state: state,
   app_info: { version: "0.1.0", dataDir: "/home/you/.local/share/app.redline.desktop" },
@@ -92,8 +114,8 @@ const answers: Record<string, unknown> = {
   },
   find_local_servers: [],
   list_documents: [
-    { id: 1, title: state.title, name: "Richard Hendriks", updatedAt: now - 60, revision: 3, current: true, demo: false, variantOf: null, problem: null },
-    { id: 2, title: "Richard Hendriks — for Hooli", name: "Richard Hendriks", updatedAt: now - 3600, revision: 5, current: false, demo: false, variantOf: state.title, problem: null },
+    { id: 1, title: state.title, name: "Richard Hendriks", updatedAt: now - 60, revision: 3, current: true, demo: false, variantOf: null, problem: null, kind: "resume" },
+    { id: 2, title: "Richard Hendriks — for Hooli", name: "Richard Hendriks", updatedAt: now - 3600, revision: 5, current: false, demo: false, variantOf: state.title, problem: null, kind: "resume" },
   ],
   history: {
     rows: [

@@ -2,12 +2,12 @@
 // UI with mocked IPC (audit/audit.ts, built by `vite build --config vite.audit.config.ts`), in the light and
 // the dark theme: the main window (its frame: the navigation, the toolbar, the chat), a toolbar button's
 // tooltip, the toolbar's More menu, then each dialog — export (with the ATS check's result), settings,
-// documents, tailoring, the keyboard shortcuts (opened from the app's menu) — the history panel, the page
-// view, and both at once. Any serious or critical violation (colour contrast AA included) fails it; each is
-// printed with the rule, the element and how to fix it. Then each screen with text at 200%: nothing may run
-// off the side of the window. Then the frame at 1024×700 and 1920×1080 in both themes, and with the resume in
-// each of the eight languages: its toolbar on one row, and no control of the frame over another or out of the
-// window.
+// documents, tailoring, the keyboard shortcuts (opened from the app's menu) — the history panel, the writing
+// checks' panel, the page view, and the page view with the history. Any serious or critical violation
+// (colour contrast AA included) fails it; each is printed with the rule, the element and how to fix it.
+// Then each screen with text at 200%: nothing may run off the side of the window. Then the frame at 1024×700
+// and 1920×1080 in both themes, and with the resume in each of the eight languages: its toolbar on one row,
+// and no control of the frame over another or out of the window.
 //
 // Usage: node audit/run.mjs [DIST] (default: dist-audit).
 import { createServer } from "node:http";
@@ -45,7 +45,9 @@ const browser = await chromium.launch({
     "--disable-component-update", "--disable-sync"],
 });
 
-/** The screens: how to get there from the main window (`open`, then `then`: test ids clicked; `hover`: one the
+/** The screens: how to get there from the main window (`open`, then `then`: test ids clicked, or for `open` a
+ * CSS selector; `palette`: an action's name run
+ * from the command palette; `hover`: one the
  * pointer rests on; `key`: a key pressed; `menu`: an item of the app's menu, a `MenuAction` id), and what shows
  * it is there. */
 const screens = [
@@ -56,6 +58,10 @@ const screens = [
   { name: "settings", open: "open-settings", ready: "[data-testid='settings-dialog']" },
   { name: "documents", open: "open-documents", ready: "[data-testid='documents-row']" },
   { name: "history panel", open: "open-history", ready: "[data-testid='history-dialog'] li" },
+  { name: "writing checks panel", open: "open-checks", ready: "[data-testid='check-finding']" },
+  { name: "applications board", open: null, palette: "Applications", ready: "[data-testid='application-card']" },
+  { name: "applications table", open: null, palette: "Applications", then: "applications-table-view", ready: "[data-testid='applications-table'] td" },
+  { name: "a new application", open: null, palette: "Applications", then: "application-add", ready: "[data-testid='application-form']" },
   { name: "tailoring", open: "open-tailor", ready: "[data-testid='tailor-dialog']" },
   { name: "page view", open: "toggle-pages", ready: "[data-testid='page-2']" },
   { name: "page view and history panel", open: "toggle-pages", then: "open-history", ready: "[data-testid='history-dialog'] li" },
@@ -70,7 +76,13 @@ const screens = [
 async function show(page, screen) {
   await page.goto(url + (screen.query ?? ""));
   await page.waitForSelector("[data-testid='basics-name']");
-  if (screen.open) await page.click(`[data-testid='${screen.open}']`);
+  // An action run from the command palette, by its name (the way there at any width).
+  if (screen.palette) {
+    await page.keyboard.press("Control+k");
+    await page.fill("[data-testid='command-palette-input']", screen.palette);
+    await page.keyboard.press("Enter");
+  }
+  if (screen.open) await page.click(screen.open.startsWith("[") ? screen.open : `[data-testid='${screen.open}']`);
   if (screen.then) await page.click(`[data-testid='${screen.then}']`);
   // The pointer rests on the control named, or else out of the way (a button it was left on would show its
   // tooltip halfway through fading in while the colours are measured).
@@ -144,7 +156,7 @@ for (const theme of ["light", "dark"]) {
 // The frame at the sizes it is drawn for, in both themes: the toolbar one row, every control of the frame (the
 // navigation, the toolbar and its menu, the panels' heads, the chat's composer) inside the window and clear of
 // the others. What scrolls inside a pane (the resume, a list) is the pane's, and left out.
-const FRAME_SCREENS = ["main window", "page view", "history panel", "page view and history panel", "the toolbar's More menu"];
+const FRAME_SCREENS = ["main window", "page view", "history panel", "writing checks panel", "applications board", "page view and history panel", "the toolbar's More menu"];
 for (const [width, height] of [[1024, 700], [1920, 1080]]) {
   for (const theme of ["light", "dark"]) {
     const page = await browser.newPage({ viewport: { width, height } });

@@ -3,4 +3,4 @@
 /**
  * Where a revision came from (the window's history gets it as this TypeScript type, generated).
  */
-export type Source = "ai" | "user" | "import" | "undo" | "redo" | "restore";
+export type Source = "ai" | "user" | "import" | "undo" | "redo" | "restore" | "check" | "sync";

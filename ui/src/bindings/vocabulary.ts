@@ -9,6 +9,6 @@ export const FORMATS: readonly { value: Format; label: string }[] = [{ value: "p
 
 export const IMPORT_FORMATS: readonly { value: ImportFormat; label: string }[] = [{ value: "pdf", label: "PDF" }, { value: "docx", label: "Word document" }, { value: "odt", label: "OpenDocument text" }, { value: "linkedin", label: "LinkedIn data export" }, { value: "json", label: "JSON Resume" }, { value: "text", label: "text" }];
 
-export const TEMPLATES: readonly { value: Template; label: string }[] = [{ value: "classic", label: "Classic" }, { value: "modern", label: "Modern" }];
+export const TEMPLATES: readonly { value: Template; label: string }[] = [{ value: "classic", label: "Classic" }, { value: "modern", label: "Modern" }, { value: "sidebar", label: "Sidebar" }, { value: "compact", label: "Compact" }, { value: "academic", label: "Academic CV" }, { value: "engineering", label: "Engineering" }, { value: "elegant", label: "Elegant" }, { value: "banner", label: "Banner" }];
 
 export const PAGES: readonly { value: Page; label: string }[] = [{ value: "a4", label: "A4" }, { value: "letter", label: "US Letter" }];

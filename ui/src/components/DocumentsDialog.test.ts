@@ -4,7 +4,7 @@ import type { DocState } from "../bindings/DocState";
 import type { DocumentRow } from "../bindings/DocumentRow";
 
 function row(id: number, title: string, extra: Partial<DocumentRow> = {}): DocumentRow {
-  return { id, title, name: "Ada Lovelace", updatedAt: Date.UTC(2026, 10, 23), revision: 3, current: false, demo: false, variantOf: null, problem: null, ...extra };
+  return { id, title, name: "Ada Lovelace", updatedAt: Date.UTC(2026, 10, 23), revision: 3, current: false, demo: false, variantOf: null, problem: null, kind: "resume", ...extra };
 }
 
 function state(id: number, title: string): DocState {

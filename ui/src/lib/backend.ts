@@ -32,6 +32,10 @@ import type { Operation } from "../bindings/Operation";
 import type { TailorView } from "../bindings/TailorView";
 import type { WordsChange } from "../bindings/WordsChange";
 import type { MenuAction } from "../bindings/MenuAction";
+import type { Finding } from "../bindings/Finding";
+import type { Application } from "../bindings/Application";
+import type { ApplicationFields } from "../bindings/ApplicationFields";
+import type { Stage } from "../bindings/Stage";
 import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT } from "../bindings/events";
 import { PageUrls, type PagesShown } from "./pages";
 import { probeHandled } from "./probe";
@@ -285,3 +289,31 @@ export const reviewMode = () => invoke<boolean>("review_mode");
 
 /** Turns review mode on or off; returns the new state. */
 export const setReviewMode = (on: boolean) => invoke<boolean>("set_review_mode", { on });
+
+/** The writing checks of the resume on screen: spelling, grammar and a recruiter's rules (the engine's `lint`). */
+export const lintDocument = () => invoke<Finding[]>("lint_document");
+
+/** Applies a finding's suggested words on revision `base`, as a revision of its own (source "check"). */
+export const fixFinding = (base: number, finding: Finding) => invoke<DocState>("fix_finding", { base, finding });
+
+/** Turns a writing check's rule on or off (kept in the settings). */
+export const setRuleEnabled = (rule: string, on: boolean) => invoke<void>("set_rule_enabled", { rule, on });
+
+/** Adds a word to the user's dictionary (the data folder's, never the resume's). */
+export const addWord = (word: string) => invoke<void>("add_word", { word });
+
+/** Every application, newest first. */
+export const listApplications = () => invoke<Application[]>("list_applications");
+
+/** Records a new application; with `pin`, the resume on screen at its head revision is pinned to it. */
+export const addApplication = (fields: ApplicationFields, pin: boolean) =>
+  invoke<Application>("add_application", { fields, pin });
+
+/** Moves an application to another stage, dated today. */
+export const moveApplication = (id: number, stage: Stage) => invoke<Application>("move_application", { id, stage });
+
+/** Writes every application as CSV to a file the user picks; where, or null if they cancelled. */
+export const exportApplicationsCsv = () => invoke<string | null>("export_applications_csv");
+
+/** Reads applications from a CSV file the user picks; how many were added, or null if they cancelled. */
+export const importApplicationsCsv = () => invoke<number | null>("import_applications_csv");

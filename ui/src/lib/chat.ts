@@ -98,6 +98,7 @@ const HELD_BECAUSE: Record<Hold, string> = {
   aboutYou: "a change to who the resume is about",
   removesEntry: "a whole entry removed",
   newLink: "a link you never gave",
+  notInResume: "not in your resume",
 };
 
 /** The chat's card for edits held for the user: why, then each listed in words, with Accept and Reject. */

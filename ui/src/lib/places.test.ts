@@ -3,7 +3,7 @@ import type { DocumentRow } from "../bindings/DocumentRow";
 import { resumeItems, resumesPlace, type PlaceItem } from "./places";
 
 function row(id: number, title: string, extra: Partial<DocumentRow> = {}): DocumentRow {
-  return { id, title, name: "", updatedAt: 0, revision: 1, current: false, demo: false, variantOf: null, problem: null, ...extra };
+  return { id, title, name: "", updatedAt: 0, revision: 1, current: false, demo: false, variantOf: null, problem: null, kind: "resume", ...extra };
 }
 
 /** Each item as "label" with its children nested, for comparing shapes. */

@@ -5,7 +5,7 @@
 import type { DocumentRow } from "../bindings/DocumentRow";
 
 /** The kinds of place the navigation knows how to draw (its icon, by this id: frame/PlacesNav.svelte). */
-export type PlaceId = "resumes";
+export type PlaceId = "resumes" | "letters" | "applications";
 
 /** One item of a place: a resume, say, and those made from it. */
 export interface PlaceItem {
@@ -89,5 +89,32 @@ export function resumeItems(rows: readonly DocumentRow[]): PlaceItem[] {
 
 /** The place of the user's resumes (`rows` null while they are being read; `problem`, why they could not be). */
 export function resumesPlace(rows: readonly DocumentRow[] | null, problem = ""): Place {
-  return { id: "resumes", label: "Resumes", items: rows && resumeItems(rows), empty: "No resumes yet.", problem };
+  const resumes = rows && rows.filter((r) => r.kind !== "letter");
+  return { id: "resumes", label: "Resumes", items: resumes && resumeItems(resumes), empty: "No resumes yet.", problem };
+}
+
+/** The place of the user's cover letters (each with its variants under it), from the same rows. */
+export function lettersPlace(rows: readonly DocumentRow[] | null, problem = ""): Place {
+  const letters = rows && rows.filter((r) => r.kind === "letter");
+  return {
+    id: "letters",
+    label: "Letters",
+    items: letters && resumeItems(letters),
+    empty: "No letters yet: redline letter new --posting FILE writes one.",
+    problem,
+  };
+}
+
+/** The place of the user's applications: one item, the board (and its table), current while it is shown. */
+export function applicationsPlace(shown: boolean): Place {
+  const board: PlaceItem = {
+    id: 0,
+    title: "Where each application stands",
+    label: "Board and table",
+    current: shown,
+    note: null,
+    problem: null,
+    children: [],
+  };
+  return { id: "applications", label: "Applications", items: [board], empty: "", problem: "" };
 }

@@ -9,7 +9,7 @@ vi.mock("./backend", () => ({
 import { ResumeList } from "./resumelist.svelte";
 
 const row = (id: number): DocumentRow => ({
-  id, title: `R${id}`, name: "", updatedAt: 0, revision: 1, current: false, demo: false, variantOf: null, problem: null,
+  id, title: `R${id}`, name: "", updatedAt: 0, revision: 1, current: false, demo: false, variantOf: null, problem: null, kind: "resume",
 });
 
 describe("the resumes the navigation lists", () => {

@@ -7,7 +7,7 @@ import PlacesNav from "./PlacesNav.svelte";
 afterEach(cleanup);
 
 function row(id: number, title: string, extra: Partial<DocumentRow> = {}): DocumentRow {
-  return { id, title, name: "", updatedAt: 0, revision: 1, current: false, demo: false, variantOf: null, problem: null, ...extra };
+  return { id, title, name: "", updatedAt: 0, revision: 1, current: false, demo: false, variantOf: null, problem: null, kind: "resume", ...extra };
 }
 
 const rows = [

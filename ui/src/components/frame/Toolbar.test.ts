@@ -14,6 +14,7 @@ function actions(ran: string[]): WindowAction[] {
     action("undo", "Undo", "Edit", "CmdOrCtrl+Z"),
     action("redo", "Redo", "Edit", "CmdOrCtrl+Shift+Z", () => false),
     action("history", "History", "Document"),
+    action("checks", "Writing checks", "Document", "F7"),
     action("tailor", "Tailor to a job…", "Document"),
     action("pages", "Pages", "Document"),
     action("language", "Language of this resume…", "Document"),
@@ -54,7 +55,7 @@ describe("the toolbar", () => {
       .map((e) => (e as HTMLElement).dataset.testid)]);
     expect(groups).toEqual([
       ["Edit", ["undo", "redo"]],
-      ["Document", ["open-history", "open-tailor", "toggle-pages", "resume-language"]],
+      ["Document", ["open-history", "open-checks", "open-tailor", "toggle-pages", "resume-language"]],
       ["Output", ["open-export"]],
       ["App", ["open-settings", "more-menu"]],
     ]);
