@@ -56,7 +56,11 @@ const asset = (title, file) => `### ${title}\n\n\`\`\`text\n${readFileSync(join(
 const assets = [
   asset("DejaVu fonts (DejaVu Sans, DejaVu Serif), embedded in PDF exports", "assets/fonts/DejaVu.LICENSE.txt"),
   asset("Droid Sans Fallback (Chinese, Japanese, Korean), embedded in PDF exports", "assets/fonts/DroidSansFallback.LICENSE.txt"),
+  asset("Carlito (a font the PDF designs may use), embedded in PDF exports", "assets/fonts/Carlito.LICENSE.txt"),
+  asset("EB Garamond (a font the PDF designs may use), embedded in PDF exports", "assets/fonts/EBGaramond.LICENSE.txt"),
   asset("JSON Resume schema and sample resume", "assets/jsonresume.LICENSE.md"),
+  ...["en", "de", "fr", "es", "pt"].map((tag) =>
+    asset(`Hunspell dictionary "${tag}", installed beside the program for the spelling check (assets/dictionaries/README.md)`, `assets/dictionaries/${tag}/LICENSE`)),
 ].join("\n");
 
 const text = `${rust.trim()}\n\n## npm packages in the window\n\n${npm}\n## Fonts and data\n\n${assets}`;

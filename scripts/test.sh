@@ -133,7 +133,7 @@ if [ "$(uname -s)" = Linux ]; then
   # On a private session bus with a throwaway keyring, as above: a key entered in the window's settings goes
   # to a real Secret Service, and the test then looks for it everywhere else.
   on_private_session env REDLINE_E2E_APP="$ROOT/target/release/redline-app" \
-    xvfb-run -a --server-args="-screen 0 1400x900x24" \
+    xvfb-run -a --server-args="-screen 0 2048x1200x24" \
     cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only -E "binary(e2e)" \
     --test-threads 1
 
@@ -146,7 +146,8 @@ if [ "$(uname -s)" = Linux ]; then
   for file in /usr/bin/redline-app /usr/bin/redline /usr/share/man/man1/redline.1 \
               /usr/share/bash-completion/completions/redline /usr/share/zsh/vendor-completions/_redline \
               /usr/share/fish/vendor_completions.d/redline.fish /usr/lib/Redline/LICENSE \
-              /usr/lib/Redline/THIRD-PARTY-NOTICES.md; do
+              /usr/lib/Redline/THIRD-PARTY-NOTICES.md /usr/lib/Redline/dictionaries/en/en.aff \
+              /usr/lib/Redline/dictionaries/de/LICENSE; do
     printf '%s\n' "$installed" | grep -qx "$file" || { echo "the .deb does not install $file" >&2; exit 1; }
   done
   # Opening a resume with Redline: the desktop entry offers to open JSON Resume, PDF, Word and OpenDocument
@@ -166,6 +167,10 @@ if [ "$(uname -s)" = Linux ]; then
   /usr/bin/redline --version
   /usr/bin/redline --data-dir "$TRY/data" list --json | grep -q '"Richard Hendriks' \
     || { echo "the installed redline does not list the first-start resume" >&2; exit 1; }
+  # Its writing check reads the dictionaries installed beside it: 0 (nothing found) or 1 (findings).
+  checked=0
+  /usr/bin/redline --data-dir "$TRY/data" lint >/dev/null || checked=$?
+  [ "$checked" -le 1 ] || { echo "the installed redline could not check the first-start resume" >&2; exit 1; }
   # Into a file, not a pipe: a process the app leaves behind cannot hold the step open; two minutes at most.
   XDG_DATA_HOME="$TRY/xdg" XDG_CONFIG_HOME="$TRY/config" timeout -k 10 120 \
     xvfb-run -a --server-args="-screen 0 1400x900x24" /usr/bin/redline-app --measure-startup \
@@ -188,7 +193,8 @@ if [ "$(uname -s)" = Linux ]; then
   rpm=$(ls -t target/release/bundle/rpm/*.rpm | head -n 1)
   files=$(rpm -qpl "$rpm")
   for file in /usr/bin/redline-app /usr/bin/redline /usr/share/man/man1/redline.1 \
-              /usr/lib/Redline/LICENSE /usr/lib/Redline/THIRD-PARTY-NOTICES.md; do
+              /usr/lib/Redline/LICENSE /usr/lib/Redline/THIRD-PARTY-NOTICES.md \
+              /usr/lib/Redline/dictionaries/en/en.dic; do
     printf '%s\n' "$files" | grep -qx "$file" || { echo "the .rpm does not carry $file" >&2; exit 1; }
   done
   requires=$(rpm -qpR "$rpm")
