@@ -60,6 +60,8 @@ pub(crate) fn prose(resume: &Value) -> Vec<Field<'_>> {
 }
 
 /// Whether the field at `path` is written in sentences (where grammar applies), not a title or a label.
+// (Grammar's alone: unused in a build without the `grammar` feature.)
+#[cfg_attr(not(feature = "grammar"), allow(dead_code))]
 pub(crate) fn in_sentences(path: &str) -> bool {
     ["/summary", "/description", "/reference"]
         .iter()

@@ -44,7 +44,22 @@ pub use spelling::{dictionary_loaded, has_dictionary};
 mod bullets;
 mod dates;
 mod fields;
+#[cfg(feature = "grammar")]
 mod grammar;
+/// English grammar is not in this build (the `grammar` feature is off): it finds nothing.
+#[cfg(not(feature = "grammar"))]
+mod grammar {
+    use std::collections::HashSet;
+
+    use crate::{Field, Finding};
+
+    pub fn forget() {}
+
+    pub(crate) fn check(_: &[Field<'_>], _: &HashSet<String>, _: &mut Vec<Finding>) {}
+}
+
+/// Whether this build checks English grammar (the `grammar` feature; see the crate's Cargo.toml).
+pub const GRAMMAR: bool = cfg!(feature = "grammar");
 pub mod rule;
 mod spelling;
 mod verbs;
