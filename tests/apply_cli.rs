@@ -4,19 +4,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::redline;
 use serde_json::Value;
-
-fn redline(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redline"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .env_remove("REDLINE_DATA_DIR")
-        .output()
-        .expect("the redline binary runs")
-}
 
 fn ok(out: Output) -> String {
     String::from_utf8(common::succeeded(out).stdout).unwrap()

@@ -8,20 +8,11 @@ mod common;
 mod import_common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::redline;
 use redline_resume::export::{Page, Template};
 use serde_json::{Value, json};
-
-fn redline(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redline"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .env_remove("REDLINE_DATA_DIR")
-        .output()
-        .expect("the redline binary runs")
-}
 
 fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

@@ -4,19 +4,9 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::redline;
 use serde_json::{Value, json};
-
-fn redline(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redline"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .env_remove("REDLINE_DATA_DIR")
-        .output()
-        .expect("the redline binary runs")
-}
 
 /// Imports `resume` into the data folder `dir` and gives its id.
 fn import(dir: &Path, resume: &Value) -> String {

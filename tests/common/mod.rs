@@ -2,7 +2,19 @@
 //! process that must have succeeded.
 #![allow(dead_code)] // each includer uses its own part
 
-use std::process::Output;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `redline ARGS` on the data folder `data_dir` (never the one `REDLINE_DATA_DIR` names), as a user runs it.
+pub fn redline(data_dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_redline"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env_remove("REDLINE_DATA_DIR")
+        .output()
+        .expect("the redline binary runs")
+}
 
 /// `out`, once it is known to have succeeded; otherwise the test fails with what the process said on its
 /// standard error.
