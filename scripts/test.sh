@@ -8,8 +8,16 @@ bash "$ROOT/scripts/setup.sh" --test
 export PATH="$HOME/.cargo/bin:$PATH"
 cd "$ROOT"
 
-# Each step says how long the run has taken so far, so that a slow step shows in CI's log.
-step() { printf '\n\033[1m==> %s\033[0m  (%d:%02d into the run)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
+# One build from nothing, so no incremental caches: for every test target of every crate they kept a copy
+# of its object files, gigabytes that a fresh machine's disk (CI's once ran out) pays for and never reuses.
+export CARGO_INCREMENTAL=0
+# Each step says how long the run has taken so far and what the disk has left, so that a slow step or a
+# filling disk shows in CI's log.
+step() {
+  printf '\n\033[1m==> %s\033[0m  (%d:%02d into the run; %s free on disk, target/ %s)\n' "$*" \
+    $((SECONDS / 60)) $((SECONDS % 60)) "$(df -h --output=avail . | tail -n 1 | tr -d ' ')" \
+    "$(du -sh target 2>/dev/null | cut -f 1 || echo 0)"
+}
 # Every runner's output is kept so that the last line can count all the tests together.
 LOGS=$(mktemp -d)
 trap 'rm -rf "$LOGS"' EXIT
