@@ -7,7 +7,7 @@
 //     --features cli`), configured by scripts/notices/about.toml, laid out by scripts/notices/about.hbs;
 //   - the npm packages bundled into the window: the UI's dependencies and the Svelte runtime, with the
 //     packages they depend on, each with its licence file;
-//   - the fonts and the JSON Resume schema, whose licences are kept beside them in assets/.
+//   - the fonts, the JSON Resume schema and libgit2 (C, built into the git2 crate), whose licences are kept in assets/.
 //
 // Usage: node scripts/notices.mjs [OUTPUT] (default: THIRD-PARTY-NOTICES.md at the repository's root).
 import { execFileSync } from "node:child_process";
@@ -59,11 +59,12 @@ const assets = [
   asset("Carlito (a font the PDF designs may use), embedded in PDF exports", "assets/fonts/Carlito.LICENSE.txt"),
   asset("EB Garamond (a font the PDF designs may use), embedded in PDF exports", "assets/fonts/EBGaramond.LICENSE.txt"),
   asset("JSON Resume schema and sample resume", "assets/jsonresume.LICENSE.md"),
+  asset("libgit2 1.9 (sync through a git remote), compiled into the programs by the git2 crate: GPL-2.0 with its linking exception, and the licences of the code it carries", "assets/licenses/libgit2.COPYING.txt"),
   ...["en", "de", "fr", "es", "pt"].map((tag) =>
     asset(`Hunspell dictionary "${tag}", installed beside the program for the spelling check (assets/dictionaries/README.md)`, `assets/dictionaries/${tag}/LICENSE`)),
 ].join("\n");
 
-const text = `${rust.trim()}\n\n## npm packages in the window\n\n${npm}\n## Fonts and data\n\n${assets}`;
+const text = `${rust.trim()}\n\n## npm packages in the window\n\n${npm}\n## Fonts, data and C libraries\n\n${assets}`;
 const notices = text.replace(/[ \t]+$/gm, "");
 // Written only when it changed: Cargo rebuilds the app when a file it embeds is touched.
 if (!existsSync(output) || readFileSync(output, "utf8") !== notices) writeFileSync(output, notices);

@@ -70,6 +70,11 @@ fn main() {
         "set_rule_enabled",
         "fix_finding",
         "add_word",
+        "sync_status",
+        "sync_now",
+        "sync_through_git",
+        "sync_off",
+        "choose_sync_folder",
     ]);
     tauri_build::try_build(
         tauri_build::Attributes::new()

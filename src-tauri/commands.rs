@@ -16,6 +16,7 @@ use crate::ipc::{
 use redline_engine::applications::{Application, ApplicationAsk, NewApplication, Stage};
 use redline_engine::lint::Finding;
 use redline_engine::streams::{TurnMessages, TurnStreams};
+use redline_engine::sync::SyncSummary;
 
 /// Declares Tauri commands that each await one method of the engine and answer with what it returns:
 /// `fn name(argument: Type, …) -> T = method(expression, …);` is the command `name`, which takes the
@@ -132,6 +133,18 @@ engine_commands! {
 
     /// Moves an application to another stage, dated today.
     fn move_application(id: i64, stage: Stage) -> Application = move_application(id, stage, None);
+
+    /// Where this device syncs, when it last did, and the other devices seen.
+    fn sync_status() -> SyncSummary = sync_status();
+
+    /// One sync: this device's changes out, the other devices' in, merged.
+    fn sync_now() -> SyncSummary = sync_now();
+
+    /// Syncs through the git remote at `url` from now on, and syncs once.
+    fn sync_through_git(url: String) -> SyncSummary = sync_through_git(&url);
+
+    /// Stops syncing; what was synced stays.
+    fn sync_off() -> SyncSummary = sync_off();
 }
 
 engine_commands! {
@@ -611,4 +624,25 @@ mod tests {
             "{reply}"
         );
     }
+}
+
+/// Syncs through a folder the user picks (one a cloud drive carries) from now on, and syncs once; none if
+/// they cancelled.
+#[tauri::command]
+pub async fn choose_sync_folder<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+) -> Result<Option<SyncSummary>, Error> {
+    use tauri_plugin_dialog::DialogExt;
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Choose the folder your cloud drive carries")
+        .pick_folder(move |folder| {
+            let _ = picked.send(folder);
+        });
+    let Some(folder) = chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) else {
+        return Ok(None);
+    };
+    engine.sync_through_folder(&folder).await.map(Some)
 }

@@ -113,7 +113,12 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::lint_document,
             commands::set_rule_enabled,
             commands::fix_finding,
-            commands::add_word
+            commands::add_word,
+            commands::sync_status,
+            commands::sync_now,
+            commands::sync_through_git,
+            commands::sync_off,
+            commands::choose_sync_folder
         ])
 }
 

@@ -113,6 +113,11 @@ const answers: Record<string, unknown> = {
     fromEnv: false,
   },
   find_local_servers: [],
+  sync_status: {
+    place: { kind: "folder", path: "/home/you/Dropbox" }, device: "5f0c1d2e-0000-4000-8000-000000000001",
+    sent: 0, read: 0, accepted: 0, written: 0, bytesWritten: 0, skipped: [], broughtIn: [], updated: [], deleted: [],
+    held: 0, notices: [], devices: ["9a8b7c6d-0000-4000-8000-000000000002"], lastSyncedAt: now * 1000 - 300_000,
+  },
   list_documents: [
     { id: 1, title: state.title, name: "Richard Hendriks", updatedAt: now - 60, revision: 3, current: true, demo: false, variantOf: null, problem: null, kind: "resume" },
     { id: 2, title: "Richard Hendriks — for Hooli", name: "Richard Hendriks", updatedAt: now - 3600, revision: 5, current: false, demo: false, variantOf: state.title, problem: null, kind: "resume" },

@@ -211,6 +211,16 @@ enum Command {
         #[command(subcommand)]
         action: cmd::apply::Action,
     },
+    /// Your resumes on every device you own, through a folder your cloud drive carries or a git remote
+    /// you own (no Redline server): `redline sync folder PATH` or `redline sync git URL` chooses where and
+    /// syncs; `redline sync` syncs again; `status` and `off`.
+    Sync {
+        #[command(subcommand)]
+        action: Option<cmd::sync::Action>,
+        /// Print what the sync did (or the state) as one JSON object.
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// The language a resume is shown in: its headings and dates in the view and every export (a BCP 47
     /// tag such as de, pt-BR or ja; `default` for English). A revision of your own.
     Language {
@@ -624,6 +634,7 @@ fn on_data(data_dir: &Path, command: Command, out: &mut impl Write) -> Result<()
         Command::List { json, deleted } => cmd::list::run(data_dir, json, deleted, out),
         Command::Letter { action } => cmd::letter::run(data_dir, action),
         Command::Apply { action } => cmd::apply::run(data_dir, action, out),
+        Command::Sync { action, json } => cmd::sync::run(data_dir, action, json, out),
         Command::Theme { action } => cmd::theme::run(data_dir, action, out),
         Command::Import {
             file,

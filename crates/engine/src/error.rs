@@ -57,4 +57,5 @@ from_errors!(
     redline_agent::ConfirmError,
     redline_pdf::PdfError,
     redline_resume::export::UnknownName,
+    redline_sync::SyncError,
 );

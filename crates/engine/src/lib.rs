@@ -20,6 +20,7 @@
 //! - [`provider`]: the model server and its key.
 //! - [`database`]: backup, the whole database checked, recovery from a backup.
 //! - [`lint`]: a resume's writing checked (spelling, grammar, a recruiter's rules); the user's words.
+//! - [`sync`](mod@sync): the resumes on every device the user owns, through a folder or a git remote.
 //! - [`pdf_child`]: a PDF read in a child process bounded in memory and time.
 //! - [`ipc`]: the types both front doors get, and their TypeScript bindings; [`settings`]: what the store
 //!   keeps for the engine (review mode, held edits, a copy's posting); [`streams`]: a turn's stream as
@@ -82,6 +83,7 @@ pub mod provider;
 mod scale_tests;
 pub mod settings;
 pub mod streams;
+pub mod sync;
 pub mod tidy;
 mod turn;
 

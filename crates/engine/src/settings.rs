@@ -19,6 +19,18 @@ pub enum Kept {
     Held(i64),
     /// The writing check's rules the user turned off (a JSON list of rule ids).
     RulesOff,
+    /// The sync folder (empty or absent: none).
+    SyncFolder,
+    /// The sync's git remote (empty or absent: none).
+    SyncGit,
+    /// This device's id, made on its first sync.
+    SyncDevice,
+    /// The library this device's resumes sync in (the sync folder's marker names it).
+    SyncLibrary,
+    /// When this device last synced, milliseconds since 1970.
+    SyncLast,
+    /// The clashes already held and the notices already said (a JSON list of keys): each once.
+    SyncTold,
 }
 
 impl Kept {
@@ -29,6 +41,12 @@ impl Kept {
             Kept::Job(id) => format!("job:{id}"),
             Kept::Held(id) => format!("held:{id}"),
             Kept::RulesOff => "app.lint.off".to_owned(),
+            Kept::SyncFolder => "sync.folder".to_owned(),
+            Kept::SyncGit => "sync.git".to_owned(),
+            Kept::SyncDevice => "sync.device".to_owned(),
+            Kept::SyncLibrary => "sync.library".to_owned(),
+            Kept::SyncLast => "sync.last".to_owned(),
+            Kept::SyncTold => "sync.told".to_owned(),
         }
     }
 }

@@ -175,6 +175,8 @@ pub enum Hold {
     /// A letter's edit claims a fact (a number, a name, a title, a date) found neither in the resume it
     /// belongs to nor in the job posting.
     NotInResume,
+    /// Another device changed the same field while this one did (sync): not guessed, the user picks.
+    OtherDevice,
 }
 
 /// Why an edit was refused.

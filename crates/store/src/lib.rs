@@ -13,6 +13,8 @@
 //! - `applications`: job applications: their stages on a dated timeline, tags, and the pinned revisions of
 //!   the resume and letter that were sent.
 //! - `conversation`: chat messages, the audit log of model calls (with retention), settings.
+//! - `sync`: what this device keeps of the sync between runs: the events it accepted, which document each
+//!   synced one is, the folder's files already read.
 //! - [`backup`]: automatic backups with SQLite's backup API, and recovery from the latest one.
 //! - [`schema`]: the versioned migrations, applied in order on `PRAGMA user_version`.
 //! - [`data_dir`]: where the desktop app and the CLI keep their data, and how a test picks another folder.
@@ -29,6 +31,7 @@ pub mod data_dir;
 mod documents;
 mod revisions;
 mod schema;
+mod sync;
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -47,6 +50,7 @@ pub use conversation::{
 };
 pub use data_dir::{DATA_DIR_ENV, default_data_dir, resolve_data_dir};
 pub use revisions::{Change, Committed, RevisionInfo, Tops};
+pub use sync::{SyncEvent, SyncedDocument};
 
 /// The database file's name inside the data folder.
 pub const DATABASE_FILE: &str = "redline.db";

@@ -223,6 +223,22 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         tag            TEXT    NOT NULL,
         PRIMARY KEY (application_id, tag)
     ) WITHOUT ROWID;"),
+    // 7: sync through a folder or a git remote: every event this device accepted, as the folder's bytes
+    // (one event per device and sequence number); which local document each synced one is, and how far its
+    // synced history goes; the folder's files already read.
+    sql("CREATE TABLE sync_events (
+        hash   TEXT    NOT NULL PRIMARY KEY,
+        device TEXT    NOT NULL,
+        seq    INTEGER NOT NULL CHECK (seq >= 1),
+        bytes  BLOB    NOT NULL,
+        UNIQUE (device, seq)
+    );
+    CREATE TABLE sync_documents (
+        sync_id         TEXT    NOT NULL PRIMARY KEY,
+        document_id     INTEGER NOT NULL UNIQUE REFERENCES documents(id),
+        synced_revision INTEGER NOT NULL
+    );
+    CREATE TABLE sync_files_read (file TEXT NOT NULL PRIMARY KEY) WITHOUT ROWID;"),
 ];
 
 /// Brings the database up to the newest schema, one migration per transaction. Each reads the version it

@@ -50,9 +50,22 @@ pub struct FolderState {
 }
 
 impl FolderState {
+    /// The state a device kept between runs: the files it read (see [`FolderState::files`]).
+    pub fn remembering(read: impl IntoIterator<Item = String>) -> FolderState {
+        FolderState {
+            read: read.into_iter().collect(),
+            written: HashSet::new(),
+        }
+    }
+
     /// How many files were read.
     pub fn files_read(&self) -> usize {
         self.read.len()
+    }
+
+    /// The files read, as `device/name`, for a device to keep.
+    pub fn files(&self) -> impl Iterator<Item = &String> {
+        self.read.iter()
     }
 }
 

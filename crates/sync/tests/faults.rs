@@ -288,13 +288,13 @@ fn files_another_program_wrote_are_bounded_checked_and_skipped() {
     let write = |name: &str, bytes: &[u8]| fs::write(device_dir.join(name), bytes).unwrap();
     write("huge.json", &vec![b' '; 2 << 20]);
     write("not-json.json", b"{\"hello\": 1}");
-    let mut meta = forged.clone();
-    meta.body = Body::Edit {
+    let mut long = forged.clone();
+    long.body = Body::Edit {
         source: "user".into(),
         summary: "".into(),
-        forward: vec![replace("/meta/version", json!("x"))],
+        forward: vec![replace("/basics/summary", json!("x".repeat(9_000)))],
     };
-    write("meta.json", &meta.encode().1);
+    write("long.json", &long.encode().1);
     let mut broken = forged.clone();
     broken.seq = 100;
     broken.body = Body::Edit {
@@ -316,7 +316,7 @@ fn files_another_program_wrote_are_bounded_checked_and_skipped() {
             .iter()
             .any(|r| r.contains("not a Redline sync file"))
     );
-    assert!(reasons.iter().any(|r| r.contains("/meta")));
+    assert!(reasons.iter().any(|r| r.contains("characters long")));
     assert!(reasons.iter().any(|r| r.contains("lies in the folder")));
     // A well-formed file whose edit breaks the resume's schema is read but never lands: it waits, said why.
     let merged = b.replica.merged(&doc).unwrap();

@@ -3,4 +3,4 @@
 /**
  * Why a model's edit waits for the user's confirmation, told to the user beside it.
  */
-export type Hold = "outside" | "aboutYou" | "removesEntry" | "newLink" | "notInResume";
+export type Hold = "outside" | "aboutYou" | "removesEntry" | "newLink" | "notInResume" | "otherDevice";

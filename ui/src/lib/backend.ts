@@ -36,6 +36,7 @@ import type { Finding } from "../bindings/Finding";
 import type { Application } from "../bindings/Application";
 import type { ApplicationFields } from "../bindings/ApplicationFields";
 import type { Stage } from "../bindings/Stage";
+import type { SyncSummary } from "../bindings/SyncSummary";
 import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT } from "../bindings/events";
 import { PageUrls, type PagesShown } from "./pages";
 import { probeHandled } from "./probe";
@@ -317,3 +318,18 @@ export const exportApplicationsCsv = () => invoke<string | null>("export_applica
 
 /** Reads applications from a CSV file the user picks; how many were added, or null if they cancelled. */
 export const importApplicationsCsv = () => invoke<number | null>("import_applications_csv");
+
+/** Where this device syncs, when it last did, and the other devices seen (nothing is synced). */
+export const syncStatus = () => invoke<SyncSummary>("sync_status");
+
+/** One sync: this device's changes out, the other devices' in, merged. */
+export const syncNow = () => invoke<SyncSummary>("sync_now");
+
+/** Syncs through a folder the user picks from now on, and syncs once; null if they cancelled. */
+export const chooseSyncFolder = () => invoke<SyncSummary | null>("choose_sync_folder");
+
+/** Syncs through the git remote at `url` from now on, and syncs once. */
+export const syncThroughGit = (url: string) => invoke<SyncSummary>("sync_through_git", { url });
+
+/** Stops syncing; what was synced stays. */
+export const syncOff = () => invoke<SyncSummary>("sync_off");

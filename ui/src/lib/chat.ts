@@ -99,6 +99,7 @@ const HELD_BECAUSE: Record<Hold, string> = {
   removesEntry: "a whole entry removed",
   newLink: "a link you never gave",
   notInResume: "not in your resume",
+  otherDevice: "changed on another device too",
 };
 
 /** The chat's card for edits held for the user: why, then each listed in words, with Accept and Reject. */

@@ -22,6 +22,7 @@ pub mod provider;
 pub mod rename;
 pub mod review;
 pub mod show;
+pub mod sync;
 pub mod tailor;
 pub mod theme;
 pub mod undo;

@@ -1,0 +1,695 @@
+//! Sync: the user's resumes on every device they own, through a folder their cloud drive carries
+//! (`redline sync folder PATH`) or a git remote they own (`redline sync git URL`). There is no Redline
+//! server and no account; the database never goes into the folder.
+//!
+//! One pass ([`Engine::sync_now`]):
+//! 1. This device's changes since the last pass go out as events, each revision its own, made on the
+//!    history as it stood at the last pass: an edit another device made offline to the same field is
+//!    then seen as made at the same time, and not guessed.
+//! 2. The folder's new files come in (`redline_sync::sync`): bounded, checked against the schema and the
+//!    policy, skipped and said when incomplete or forged.
+//! 3. Each document as the merge makes it comes back: a revision whose source is `sync`, a new document, a
+//!    rename, a delete. An edit that clashed with another device's waits as a held edit, "changed on
+//!    DEVICE too", for the user to pick; picking it is an edit like any other, which goes out next pass.
+//!
+//! What a pass keeps between runs is in the store (the events accepted, which document each synced one
+//! is, the files read). Resumes and their variants travel; letters, applications and settings do not yet;
+//! API keys, provider settings and window state never do.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use redline_agent::Held;
+use redline_patch::{Hold, Operation};
+use redline_store::{
+    Change, DocumentKind, DocumentSummary, Source, Store, SyncEvent, SyncedDocument,
+};
+use redline_sync::{Body, Conflict, Event, Folder, FolderState, GitRemote, Known, Notice, Replica};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Engine;
+use crate::error::{Error, ErrorKind};
+use crate::settings::{self, Kept};
+
+/// The folder, inside the data folder, that holds the git remote's working copy.
+const GIT_DIR: &str = "sync-git";
+
+/// Where this device syncs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum SyncPlace {
+    /// A folder a sync engine carries (Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud).
+    Folder {
+        /// The folder, as the user named it.
+        path: String,
+    },
+    /// A git remote the user owns.
+    Git {
+        /// Its address.
+        url: String,
+    },
+}
+
+/// A file left for now, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct SkippedFile {
+    /// The file, as `device/name`.
+    pub file: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// What a sync did, and where things stand.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncSummary {
+    /// Where this device syncs (none: sync is off).
+    pub place: Option<SyncPlace>,
+    /// This device's id.
+    pub device: String,
+    /// Changes this device sent.
+    pub sent: usize,
+    /// Files read (new to this device).
+    pub read: usize,
+    /// Changes taken from them.
+    pub accepted: usize,
+    /// Files written.
+    pub written: usize,
+    /// Bytes written.
+    #[ts(type = "number")]
+    pub bytes_written: u64,
+    /// Files left for now, and why.
+    pub skipped: Vec<SkippedFile>,
+    /// Resumes new on this device.
+    pub brought_in: Vec<String>,
+    /// Resumes another device changed.
+    pub updated: Vec<String>,
+    /// Resumes another device deleted.
+    pub deleted: Vec<String>,
+    /// Edits waiting for the user's choice (new this pass).
+    pub held: usize,
+    /// What to tell the user.
+    pub notices: Vec<String>,
+    /// The other devices seen.
+    pub devices: Vec<String>,
+    /// When this device last synced, milliseconds since 1970.
+    #[ts(type = "number | null")]
+    pub last_synced_at: Option<i64>,
+}
+
+impl Engine {
+    /// Syncs through the folder at `path` from now on, and syncs once. The folder must exist, and must
+    /// neither hold the data folder nor lie inside it.
+    pub async fn sync_through_folder(&self, path: &Path) -> Result<SyncSummary, Error> {
+        let path = checked_folder(path, self.data_dir.as_deref())?;
+        let place = SyncPlace::Folder {
+            path: path.display().to_string(),
+        };
+        self.sync_through(place).await
+    }
+
+    /// Syncs through the git remote at `url` from now on (its working copy in the data folder), and syncs
+    /// once.
+    pub async fn sync_through_git(&self, url: &str) -> Result<SyncSummary, Error> {
+        if url.trim().is_empty() || url.chars().any(char::is_control) {
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                "give the git remote's address",
+            ));
+        }
+        self.sync_through(SyncPlace::Git {
+            url: url.trim().to_owned(),
+        })
+        .await
+    }
+
+    /// Syncs through `place` from now on if a sync through it works; otherwise keeps the place before.
+    async fn sync_through(&self, place: SyncPlace) -> Result<SyncSummary, Error> {
+        let before = {
+            let mut open = self.open()?.lock().await;
+            let before = place_of(&open.store)?;
+            if before.as_ref() != Some(&place) {
+                open.store.forget_sync_files()?;
+            }
+            set_place(&mut open.store, Some(&place))?;
+            before
+        };
+        let synced = self.sync_now().await;
+        if synced.is_err() {
+            let mut open = self.open()?.lock().await;
+            set_place(&mut open.store, before.as_ref())?;
+        }
+        synced
+    }
+
+    /// Stops syncing (what was synced stays, here and in the folder).
+    pub async fn sync_off(&self) -> Result<SyncSummary, Error> {
+        let mut open = self.open()?.lock().await;
+        set_place(&mut open.store, None)?;
+        status(&mut open.store)
+    }
+
+    /// Where this device syncs and when it last did, without syncing.
+    pub async fn sync_status(&self) -> Result<SyncSummary, Error> {
+        let mut open = self.open()?.lock().await;
+        status(&mut open.store)
+    }
+
+    /// One sync: this device's changes out, the other devices' in, merged.
+    pub async fn sync_now(&self) -> Result<SyncSummary, Error> {
+        let git_dir = self.data_dir.as_ref().map(|dir| dir.join(GIT_DIR));
+        let mut open = self.open()?.lock().await;
+        let Some(place) = place_of(&open.store)? else {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                "sync is off: choose a folder your cloud drive carries (redline sync folder PATH) or a \
+                 git remote (redline sync git URL)",
+            ));
+        };
+        let current = open.store.current().ok().map(|d| d.id);
+        let summary = pass(&mut open.store, &place, git_dir)?;
+        // A resume brought in does not take the place of the one in use.
+        if let Some(id) = current {
+            open.store.set_current(id).ok();
+        }
+        Ok(summary)
+    }
+}
+
+/// The folder the user named, made absolute, if it can be a sync folder.
+fn checked_folder(path: &Path, data_dir: Option<&Path>) -> Result<PathBuf, Error> {
+    let folder = std::fs::canonicalize(path).map_err(|e| {
+        Error::new(
+            ErrorKind::NotFound,
+            format!("cannot use {} as the sync folder: {e}", path.display()),
+        )
+    })?;
+    if !folder.is_dir() {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!("{} is not a folder", path.display()),
+        ));
+    }
+    if let Some(data) = data_dir.and_then(|d| std::fs::canonicalize(d).ok())
+        && (folder.starts_with(&data) || data.starts_with(&folder))
+    {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!(
+                "{} and Redline's data folder ({}) would lie one inside the other: a sync engine would \
+                 then carry the database itself; choose another folder",
+                path.display(),
+                data.display()
+            ),
+        ));
+    }
+    Ok(folder)
+}
+
+fn place_of(store: &Store) -> Result<Option<SyncPlace>, Error> {
+    let set = |what| -> Result<Option<String>, Error> {
+        Ok(settings::get(store, what)?.filter(|v| !v.is_empty()))
+    };
+    Ok(match (set(Kept::SyncFolder)?, set(Kept::SyncGit)?) {
+        (Some(path), _) => Some(SyncPlace::Folder { path }),
+        (None, Some(url)) => Some(SyncPlace::Git { url }),
+        (None, None) => None,
+    })
+}
+
+fn set_place(store: &mut Store, place: Option<&SyncPlace>) -> Result<(), Error> {
+    let (folder, url) = match place {
+        Some(SyncPlace::Folder { path }) => (path.as_str(), ""),
+        Some(SyncPlace::Git { url }) => ("", url.as_str()),
+        None => ("", ""),
+    };
+    settings::set(store, Kept::SyncFolder, folder)?;
+    settings::set(store, Kept::SyncGit, url)
+}
+
+fn status(store: &mut Store) -> Result<SyncSummary, Error> {
+    let devices: BTreeSet<String> = store.sync_events()?.into_iter().map(|e| e.device).collect();
+    let device = device_of(store)?;
+    Ok(SyncSummary {
+        place: place_of(store)?,
+        devices: devices.into_iter().filter(|d| *d != device).collect(),
+        device,
+        last_synced_at: settings::get(store, Kept::SyncLast)?.and_then(|v| v.parse().ok()),
+        ..SyncSummary::default()
+    })
+}
+
+/// This device's id, made on its first sync.
+fn device_of(store: &mut Store) -> Result<String, Error> {
+    if let Some(id) = settings::get(store, Kept::SyncDevice)? {
+        return Ok(id);
+    }
+    let id = redline_sync::new_id();
+    settings::set(store, Kept::SyncDevice, &id)?;
+    Ok(id)
+}
+
+/// The library this device's resumes belong to: the one the folder at `path` carries if this device has
+/// none yet (a new device joining), else its own (a folder of another library is refused on open).
+fn library_of(store: &mut Store, path: &Path) -> Result<String, Error> {
+    if let Some(mine) = settings::get(store, Kept::SyncLibrary)? {
+        return Ok(mine);
+    }
+    let library = Folder::library(path)?.unwrap_or_else(redline_sync::new_id);
+    settings::set(store, Kept::SyncLibrary, &library)?;
+    Ok(library)
+}
+
+fn now_s() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// One pass: out, in, merged (see the module's words).
+fn pass(
+    store: &mut Store,
+    place: &SyncPlace,
+    git_dir: Option<PathBuf>,
+) -> Result<SyncSummary, Error> {
+    let device = device_of(store)?;
+    let (mut replica, mut kept) = replica_of(store, &device)?;
+    let mut summary = SyncSummary {
+        place: Some(place.clone()),
+        device: device.clone(),
+        ..SyncSummary::default()
+    };
+    let (sent, unsent) = send_changes(store, &mut replica, &mut summary)?;
+    summary.sent = sent.len();
+    store.keep_sync_events(&sent.iter().map(to_keep).collect::<Vec<_>>(), &[])?;
+    kept.extend(sent.into_iter().map(|k| k.hash));
+
+    let mut state = FolderState::remembering(store.sync_files_read()?);
+    let report = through(store, place, git_dir, &mut replica, &mut state)?;
+    let new: Vec<SyncEvent> = replica
+        .events()
+        .filter(|k| !kept.contains(&k.hash))
+        .map(to_keep)
+        .collect();
+    // A file counts as read for good once its event is accepted: one whose event waits for another is
+    // read again next time (the wait is not kept), as is a copy under another name.
+    let files: Vec<String> = state
+        .files()
+        .filter(|file| {
+            file.rsplit('/')
+                .next()
+                .and_then(|name| name.strip_suffix(".json"))
+                .is_some_and(|hash| replica.knows_hash(hash))
+        })
+        .cloned()
+        .collect();
+    store.keep_sync_events(&new, &files)?;
+
+    bring_in(store, &mut replica, &unsent, &mut summary)?;
+    summary.read = report.read;
+    summary.accepted = report.accepted;
+    summary.written = report.written;
+    summary.bytes_written = report.bytes_written;
+    summary.skipped = report
+        .skipped
+        .into_iter()
+        .map(|s| SkippedFile {
+            file: s.file,
+            reason: s.reason,
+        })
+        .collect();
+    let devices: BTreeSet<&str> = replica.events().map(|k| k.event.device.as_str()).collect();
+    summary.devices = devices
+        .into_iter()
+        .filter(|d| *d != device)
+        .map(str::to_owned)
+        .collect();
+    let now = now_s() * 1000;
+    settings::set(store, Kept::SyncLast, &now.to_string())?;
+    summary.last_synced_at = Some(now);
+    Ok(summary)
+}
+
+/// This device's replica as the store kept it, and the hashes of the events kept. Each kept event is
+/// checked again as it is read back (a database restored from a backup is no more trusted than the
+/// folder); one that no longer reads is left out.
+fn replica_of(store: &Store, device: &str) -> Result<(Replica, HashSet<String>), Error> {
+    let mut replica = Replica::new(device)?;
+    let mut kept = HashSet::new();
+    for event in store.sync_events()? {
+        if let Ok(read) = Event::decode(&event.bytes, replica.policy()) {
+            replica.receive(&event.hash, read);
+            kept.insert(event.hash);
+        }
+    }
+    Ok((replica, kept))
+}
+
+/// The files in and out, through the folder or the git remote (pulled first, pushed after).
+fn through(
+    store: &mut Store,
+    place: &SyncPlace,
+    git_dir: Option<PathBuf>,
+    replica: &mut Replica,
+    state: &mut FolderState,
+) -> Result<redline_sync::Report, Error> {
+    Ok(match place {
+        SyncPlace::Folder { path } => {
+            let library = library_of(store, Path::new(path))?;
+            let folder = Folder::open(Path::new(path), &library)?;
+            redline_sync::sync(replica, &folder, state)?
+        }
+        SyncPlace::Git { url } => {
+            let dir = git_dir.ok_or_else(|| {
+                Error::new(ErrorKind::NotFound, "a git remote needs a data folder")
+            })?;
+            let remote = GitRemote::open(&dir, url)?;
+            remote.pull()?;
+            let library = library_of(store, &remote.folder())?;
+            let folder = Folder::open(&remote.folder(), &library)?;
+            let report = redline_sync::sync(replica, &folder, state)?;
+            remote.push()?;
+            report
+        }
+    })
+}
+
+fn to_keep(known: &Known) -> SyncEvent {
+    SyncEvent {
+        hash: known.hash.clone(),
+        device: known.event.device.clone(),
+        seq: known.event.seq,
+        bytes: known.event.encode().1,
+    }
+}
+
+/// This device's changes since the last pass, as events: new resumes, their revisions, renames, deletes;
+/// and the resumes whose changes could not go out (they break a rule another device would refuse them
+/// for): those stay here as they are, said, and take nothing in until they can.
+fn send_changes(
+    store: &mut Store,
+    replica: &mut Replica,
+    summary: &mut SyncSummary,
+) -> Result<(Vec<Known>, HashSet<i64>), Error> {
+    let synced: HashMap<i64, SyncedDocument> = store
+        .synced_documents()?
+        .into_iter()
+        .map(|s| (s.document_id, s))
+        .collect();
+    let mut docs = store.list()?;
+    docs.extend(store.list_deleted()?);
+    let (mut sent, mut unsent) = (Vec::new(), HashSet::new());
+    for doc in docs.iter().filter(|d| d.kind == DocumentKind::Resume) {
+        let outcome = match synced.get(&doc.id) {
+            None if doc.deleted_at.is_some() => Ok(()),
+            None => send_new(store, replica, doc, &mut sent),
+            Some(s) => send_revisions(store, replica, doc, s, &mut sent),
+        };
+        if let Err(e) = outcome {
+            unsent.insert(doc.id);
+            summary.notices.push(format!(
+                "“{}” was not sent: {}",
+                redline_resume::fit_title(&doc.title),
+                e.message
+            ));
+        }
+    }
+    Ok((sent, unsent))
+}
+
+fn send_new(
+    store: &mut Store,
+    replica: &mut Replica,
+    doc: &DocumentSummary,
+    sent: &mut Vec<Known>,
+) -> Result<(), Error> {
+    let head = store.head(doc.id)?;
+    // The sample a first start shows, never touched, is every device's own: it does not travel.
+    if head.number == 1
+        && (doc.title.clone(), head.document.clone()) == redline_resume::first_resume()
+    {
+        return Ok(());
+    }
+    let (sync_id, known) = replica
+        .create(&doc.title, head.document, doc.created_at / 1000)
+        .map_err(Error::from)?;
+    sent.push(known);
+    store.set_synced(&SyncedDocument {
+        sync_id,
+        document_id: doc.id,
+        synced_revision: head.number,
+    })?;
+    Ok(())
+}
+
+fn send_revisions(
+    store: &mut Store,
+    replica: &mut Replica,
+    doc: &DocumentSummary,
+    synced: &SyncedDocument,
+    sent: &mut Vec<Known>,
+) -> Result<(), Error> {
+    let id = &synced.sync_id;
+    for number in synced.synced_revision + 1..=doc.head_revision {
+        let info = store.revision_info(doc.id, number)?;
+        if info.source == Source::Sync {
+            continue; // another device's, brought in
+        }
+        let forward: Vec<Operation> = store
+            .forward(doc.id, number)?
+            .iter()
+            .map(Into::into)
+            .collect();
+        let body = Body::Edit {
+            source: info.source.as_str().to_owned(),
+            summary: info.summary,
+            forward,
+        };
+        match replica.record(id, body, info.created_at / 1000) {
+            Ok(known) => sent.push(known),
+            Err(_) => {
+                // The history here and the synced one parted (a restored backup): send the difference.
+                sent.extend(send_difference(store, replica, doc.id, id)?);
+                break;
+            }
+        }
+    }
+    let (title, deleted) = match replica.merged(id) {
+        Some(m) => (m.title.clone(), m.deleted),
+        None => return Ok(()),
+    };
+    let now = now_s();
+    if title != doc.title {
+        let body = Body::Rename {
+            title: doc.title.clone(),
+        };
+        sent.push(replica.record(id, body, now)?);
+    }
+    match (doc.deleted_at.is_some(), deleted) {
+        (true, false) => sent.push(replica.record(id, Body::Delete, now)?),
+        (false, true) => sent.push(replica.record(id, Body::Undelete, now)?),
+        _ => {}
+    }
+    store.set_synced(&SyncedDocument {
+        synced_revision: doc.head_revision,
+        ..synced.clone()
+    })?;
+    Ok(())
+}
+
+/// One edit taking the synced document to this device's head, if they differ.
+fn send_difference(
+    store: &mut Store,
+    replica: &mut Replica,
+    document_id: i64,
+    id: &str,
+) -> Result<Option<Known>, Error> {
+    let Some(merged) = replica.merged(id).map(|m| m.document.clone()) else {
+        return Ok(None);
+    };
+    let head = store.head(document_id)?.document;
+    let forward: Vec<Operation> = json_patch::diff(&merged, &head)
+        .iter()
+        .map(Into::into)
+        .collect();
+    if forward.is_empty() {
+        return Ok(None);
+    }
+    let body = Body::Edit {
+        source: Source::User.as_str().to_owned(),
+        summary: "Changes made on this device".to_owned(),
+        forward,
+    };
+    Ok(Some(replica.record(id, body, now_s())?))
+}
+
+/// A document as the merge makes it.
+struct Made {
+    document: Value,
+    title: String,
+    deleted: bool,
+    conflicts: Vec<Conflict>,
+    notices: Vec<Notice>,
+}
+
+/// Brings every synced document here as the merge makes it, but those whose own changes could not go out.
+fn bring_in(
+    store: &mut Store,
+    replica: &mut Replica,
+    unsent: &HashSet<i64>,
+    summary: &mut SyncSummary,
+) -> Result<(), Error> {
+    let viewer = replica.device().to_owned();
+    let mut told: BTreeSet<String> = settings::get(store, Kept::SyncTold)?
+        .and_then(|v| serde_json::from_str(&v).ok())
+        .unwrap_or_default();
+    let ids: Vec<String> = replica.documents().map(str::to_owned).collect();
+    for id in ids {
+        let Some(made) = replica.merged(&id).filter(|m| m.created).map(|m| Made {
+            document: m.document.clone(),
+            title: m.title.clone(),
+            deleted: m.deleted,
+            conflicts: m.conflicts.clone(),
+            notices: m.notices.clone(),
+        }) else {
+            continue;
+        };
+        let Some(document_id) = bring_one(store, &id, &made, unsent, summary)? else {
+            continue;
+        };
+        if !made.deleted {
+            hold_conflicts(store, document_id, &made, &viewer, &mut told, summary)?;
+        }
+        for notice in &made.notices {
+            let Notice::KeptDespiteDelete { deleted_on, .. } = notice;
+            if told.insert(format!("kept:{id}:{deleted_on}")) {
+                summary.notices.push(format!(
+                    "“{}” was deleted on {} while it was edited elsewhere; it is kept",
+                    redline_resume::fit_title(&made.title),
+                    device_name(deleted_on, &viewer)
+                ));
+            }
+        }
+    }
+    let told = serde_json::to_string(&told).unwrap_or_default();
+    settings::set(store, Kept::SyncTold, &told)
+}
+
+/// Makes the local document match `made`; returns its id (none: it was deleted before it came here).
+fn bring_one(
+    store: &mut Store,
+    id: &str,
+    made: &Made,
+    unsent: &HashSet<i64>,
+    summary: &mut SyncSummary,
+) -> Result<Option<i64>, Error> {
+    let title = redline_resume::fit_title(&made.title).to_string();
+    // What another device's files add up to is checked whole, as an import is: it must read back.
+    if let Err(e) = redline_patch::Policy::default().check_bundle(&made.document, &[]) {
+        summary.notices.push(format!(
+            "“{title}” as your other devices have it was not brought in: {e}"
+        ));
+        return Ok(None);
+    }
+    let Some(synced) = store.synced_document(id)? else {
+        if made.deleted {
+            return Ok(None);
+        }
+        let document_id = store.import(&made.title, &made.document)?;
+        store.set_synced(&SyncedDocument {
+            sync_id: id.to_owned(),
+            document_id,
+            synced_revision: 1,
+        })?;
+        summary.brought_in.push(title);
+        return Ok(Some(document_id));
+    };
+    let document_id = synced.document_id;
+    if unsent.contains(&document_id) {
+        return Ok(None);
+    }
+    let was_deleted = store.document(document_id).is_err();
+    match (was_deleted, made.deleted) {
+        // Deleted here and there: it stays as it is until it is brought back.
+        (true, true) => return Ok(None),
+        (true, false) => store.undelete(document_id)?,
+        _ => {}
+    }
+    let head = store.head(document_id)?;
+    let mut number = head.number;
+    if head.document != made.document {
+        let ops = json_patch::diff(&head.document, &made.document);
+        let change =
+            Change::new(head.number, Source::Sync, ops).summary("Changes from your other devices");
+        number = store.commit(document_id, change)?.info.number;
+        summary.updated.push(title.clone());
+    }
+    if store.document(document_id)?.title != made.title {
+        store.rename(document_id, &made.title)?;
+    }
+    if made.deleted {
+        store.delete(document_id)?;
+        summary.deleted.push(title);
+    }
+    store.set_synced(&SyncedDocument {
+        synced_revision: number,
+        ..synced
+    })?;
+    Ok(Some(document_id))
+}
+
+/// Each clash not held before waits for the user: the other device's value as a held edit, "changed on
+/// DEVICE too".
+fn hold_conflicts(
+    store: &mut Store,
+    document_id: i64,
+    made: &Made,
+    viewer: &str,
+    told: &mut BTreeSet<String>,
+    summary: &mut SyncSummary,
+) -> Result<(), Error> {
+    let base = store.head(document_id)?.number;
+    let mut held = Vec::new();
+    for c in &made.conflicts {
+        let key = format!("held:{}:{}:{}:{}", c.document, c.event.0, c.event.1, c.path);
+        let op = match (&c.ours, &c.theirs) {
+            (_, _) if told.contains(&key) => continue,
+            (Some(_), Some(value)) => Operation::Replace {
+                path: c.path.clone(),
+                value: value.clone(),
+            },
+            (None, Some(value)) => Operation::Add {
+                path: c.path.clone(),
+                value: value.clone(),
+            },
+            (Some(_), None) => Operation::Remove {
+                path: c.path.clone(),
+            },
+            (None, None) => continue,
+        };
+        told.insert(key);
+        let other = if viewer == c.device {
+            &c.kept_from
+        } else {
+            &c.device
+        };
+        let mut edit =
+            Held::new(document_id, base, vec![op], &made.document).because(vec![Hold::OtherDevice]);
+        for line in &mut edit.descriptions {
+            *line = format!("{line} (changed on {} too)", device_name(other, viewer));
+        }
+        held.push(edit);
+    }
+    summary.held += held.len();
+    settings::keep_held(store, document_id, &held)
+}
+
+/// A device as the user reads it.
+fn device_name(device: &str, viewer: &str) -> String {
+    if device == viewer {
+        "this device".to_owned()
+    } else {
+        format!("device {}", device.get(..8).unwrap_or(device))
+    }
+}
