@@ -147,13 +147,13 @@ impl Engine {
     pub async fn sync_off(&self) -> Result<SyncSummary, Error> {
         let mut open = self.open()?.lock().await;
         set_place(&mut open.store, None)?;
-        status(&mut open.store)
+        status(&open.store)
     }
 
     /// Where this device syncs and when it last did, without syncing.
     pub async fn sync_status(&self) -> Result<SyncSummary, Error> {
-        let mut open = self.open()?.lock().await;
-        status(&mut open.store)
+        let open = self.open()?.lock().await;
+        status(&open.store)
     }
 
     /// One sync: this device's changes out, the other devices' in, merged.
@@ -228,9 +228,10 @@ fn set_place(store: &mut Store, place: Option<&SyncPlace>) -> Result<(), Error> 
     settings::set(store, Kept::SyncGit, url)
 }
 
-fn status(store: &mut Store) -> Result<SyncSummary, Error> {
+fn status(store: &Store) -> Result<SyncSummary, Error> {
     let devices: BTreeSet<String> = store.sync_events()?.into_iter().map(|e| e.device).collect();
-    let device = device_of(store)?;
+    // Asking makes no id: a device that never synced has none yet.
+    let device = settings::get(store, Kept::SyncDevice)?.unwrap_or_default();
     Ok(SyncSummary {
         place: place_of(store)?,
         devices: devices.into_iter().filter(|d| *d != device).collect(),

@@ -67,8 +67,13 @@ fn place(summary: &SyncSummary) -> String {
 }
 
 fn status(out: &mut dyn Write, summary: &SyncSummary) -> std::io::Result<()> {
-    writeln!(out, "Syncs through {}.", place(summary))?;
-    writeln!(out, "This device: {}", summary.device)?;
+    match summary.place {
+        Some(_) => writeln!(out, "Syncs through {}.", place(summary))?,
+        None => writeln!(out, "Sync is off.")?,
+    }
+    if !summary.device.is_empty() {
+        writeln!(out, "This device: {}", summary.device)?;
+    }
     match summary.last_synced_at {
         Some(ms) => writeln!(out, "Last synced: {}", local(ms))?,
         None => writeln!(out, "Not synced yet.")?,
