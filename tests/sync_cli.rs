@@ -87,14 +87,20 @@ fn import_mine(device: &Device) -> String {
     v["id"].to_string()
 }
 
-/// Two devices sharing one sync folder, "Mine" made on the first and brought onto the second.
-fn two_synced() -> (tempfile::TempDir, Device, Device) {
+/// Two devices and one sync folder, "Mine" made on the first and sent into the folder.
+fn one_synced() -> (tempfile::TempDir, PathBuf, Device, Device) {
     let root = tempfile::tempdir().unwrap();
     let folder = root.path().join("Sync");
     std::fs::create_dir(&folder).unwrap();
     let (a, b) = (Device::new(root.path(), "a"), Device::new(root.path(), "b"));
     import_mine(&a);
     a.run(&["sync", "folder", folder.to_str().unwrap()]);
+    (root, folder, a, b)
+}
+
+/// As [`one_synced`], with "Mine" brought onto the second device too.
+fn two_synced() -> (tempfile::TempDir, Device, Device) {
+    let (root, folder, a, b) = one_synced();
     b.run(&["sync", "folder", folder.to_str().unwrap()]);
     (root, a, b)
 }
@@ -223,12 +229,7 @@ fn a_resume_deleted_on_one_device_and_edited_on_another_is_kept_and_said() {
 
 #[test]
 fn what_sync_engines_do_to_files_loses_nothing() {
-    let root = tempfile::tempdir().unwrap();
-    let folder = root.path().join("Sync");
-    std::fs::create_dir(&folder).unwrap();
-    let (a, b) = (Device::new(root.path(), "a"), Device::new(root.path(), "b"));
-    import_mine(&a);
-    a.run(&["sync", "folder", folder.to_str().unwrap()]);
+    let (_root, folder, a, b) = one_synced();
     let id = a.id_of("Mine");
     succeeded(redline(&a.data, &["language", "es", "--doc", &id]));
     a.sync();

@@ -262,10 +262,9 @@ fn library_of(store: &mut Store, path: &Path) -> Result<String, Error> {
     Ok(library)
 }
 
+/// The clock in seconds, as events carry it.
 fn now_s() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
+    redline_store::now_ms() / 1000
 }
 
 /// One pass: out, in, merged (see the module's words).
@@ -326,7 +325,7 @@ fn pass(
         .filter(|d| *d != device)
         .map(str::to_owned)
         .collect();
-    let now = now_s() * 1000;
+    let now = redline_store::now_ms();
     settings::set(store, Kept::SyncLast, &now.to_string())?;
     summary.last_synced_at = Some(now);
     Ok(summary)

@@ -717,7 +717,8 @@ pub(crate) fn private_file(file: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-pub(crate) fn now_ms() -> i64 {
+/// The clock, in milliseconds since the Unix epoch (0 before it), as the store stamps what it keeps.
+pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
