@@ -2,10 +2,36 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/sv
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderView } from "../bindings/ProviderView";
+import type { SyncSummary } from "../bindings/SyncSummary";
 import { openaiSettings } from "../lib/values.fixture";
 
-const calls: { saved: ProviderSettings[]; keys: string[]; cleared: number } = { saved: [], keys: [], cleared: 0 };
+const calls: { saved: ProviderSettings[]; keys: string[]; cleared: number; syncedTo: string[] } = {
+  saved: [],
+  keys: [],
+  cleared: 0,
+  syncedTo: [],
+};
 let keySet = false;
+
+function syncSummary(url: string | null): SyncSummary {
+  return {
+    place: url === null ? null : { kind: "git", url },
+    device: "0a1b2c3d",
+    sent: 0,
+    read: 0,
+    accepted: 0,
+    written: 0,
+    bytesWritten: 0,
+    skipped: [],
+    broughtIn: [],
+    updated: [],
+    deleted: [],
+    held: 0,
+    notices: [],
+    devices: [],
+    lastSyncedAt: url === null ? null : 1_764_000_000_000,
+  };
+}
 
 function view(settings: ProviderSettings): ProviderView {
   return { settings, saved: true, keySet, keyFor: `${settings.preset}@host`, keychainProblem: null, fromEnv: false };
@@ -47,6 +73,14 @@ vi.mock("../lib/backend", () => ({
     streamsTools: false,
     callsTools: true,
   }),
+  syncStatus: async () => syncSummary(null),
+  syncNow: async () => syncSummary(calls.syncedTo.at(-1) ?? null),
+  syncOff: async () => syncSummary(null),
+  chooseSyncFolder: async () => null,
+  syncThroughGit: async (url: string) => {
+    calls.syncedTo.push(url);
+    return { ...syncSummary(url), sent: 2, broughtIn: ["Backend"] };
+  },
 }));
 
 import SettingsDialog from "./SettingsDialog.svelte";
@@ -56,6 +90,7 @@ afterEach(() => {
   calls.saved.length = 0;
   calls.keys.length = 0;
   calls.cleared = 0;
+  calls.syncedTo.length = 0;
   keySet = false;
 });
 
@@ -119,5 +154,21 @@ describe("settings", () => {
     );
     const options = Array.from(document.querySelectorAll("#settings-models option")).map((o) => o.getAttribute("value"));
     expect(options).toEqual(["llama3.1", "qwen2.5"]);
+  });
+
+  it("sync starts off, and a git remote syncs and says what it did", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    expect((await screen.findByTestId("sync-place")).textContent).toContain("Sync is off");
+    expect(screen.queryByTestId("sync-now")).toBeNull();
+    const sync = screen.getByTestId("sync-git") as HTMLButtonElement;
+    expect(sync.disabled).toBe(true);
+    await fireEvent.input(screen.getByTestId("sync-git-url"), { target: { value: "file:///tmp/resumes.git" } });
+    await fireEvent.click(sync);
+    await waitFor(() => expect(calls.syncedTo).toEqual(["file:///tmp/resumes.git"]));
+    expect((await screen.findByTestId("sync-place")).textContent).toContain("git remote file:///tmp/resumes.git");
+    const report = (await screen.findByTestId("sync-report")).textContent ?? "";
+    expect(report).toContain("2 changes sent");
+    expect(report).toContain("New here: Backend");
+    expect(screen.getByTestId("sync-now")).toBeTruthy();
   });
 });
