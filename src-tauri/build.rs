@@ -27,6 +27,7 @@ fn main() {
         "turn_stream",
         "end_turn_stream",
         "start_demo",
+        "write_letter",
         "tidy_import",
         "apply_held",
         "stop_turn",

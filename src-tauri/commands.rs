@@ -207,6 +207,10 @@ engine_commands! {
     /// Plays the scripted demo (no model, no key) on a fresh copy of the sample resume, streaming as turn
     /// `turn`.
     fn start_demo(turn: u32) -> TurnOutcome = demo();
+
+    /// A cover letter for a job posting, begun for the resume on screen and opened; the model's first
+    /// draft streams as turn `turn`.
+    fn write_letter(turn: u32, posting: String) -> TurnOutcome = write_letter(&posting);
 }
 
 /// Sends what changed outside a turn (an undo, another resume opened, held edits applied) to every window,

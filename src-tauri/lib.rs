@@ -71,6 +71,7 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::turn_stream,
             commands::end_turn_stream,
             commands::start_demo,
+            commands::write_letter,
             commands::tidy_import,
             commands::apply_held,
             commands::stop_turn,

@@ -674,6 +674,47 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
     quit(client, driver).await;
 }
 
+/// A cover letter in the real window: "Write a cover letter…" under More takes a pasted posting; the letter
+/// opens and the model's draft streams into it (the replay server standing in for the model), and it is
+/// saved as a revision of the letter, titled for the job.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn a_cover_letter_is_written_into_the_window() {
+    let written = fixture("letters/01-letter-written.json");
+    let server = replay(written.replies.clone()).await;
+    let url = server.base_url();
+    let (_data_dir, driver, client) = open_window(&replay_env(&url)).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    click(&client, "more-menu").await;
+    click(&client, "menu-letter").await;
+    let posting = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/letters/posting.txt"),
+    )
+    .unwrap();
+    // Pasted: the text set at once, as a paste does, then the input event Svelte listens for.
+    element(&client, "letter-posting").await;
+    run_js(
+        &client,
+        &format!(
+            "const t = document.querySelector(\"[data-testid='letter-posting']\"); t.value = {}; \
+             t.dispatchEvent(new Event('input', {{bubbles: true}}));",
+            serde_json::to_string(&posting).unwrap()
+        ),
+    )
+    .await;
+    click(&client, "letter-write").await;
+    wait_for_text(&client, "letter-company", |t| t == "Hooli").await;
+    assert!(chat_says(&client, "Saved as revision 2.").await);
+    assert_eq!(all(&client, "letter-paragraph").await.len(), 4);
+    let title = wait_for_text(&client, "document-title", |t| t.starts_with("Letter — ")).await;
+    assert!(
+        title.contains("Hooli") || title.contains("Compression"),
+        "{title}"
+    );
+    screenshot_after(&client, 300, "letter.png").await;
+    quit(client, driver).await;
+}
+
 /// The resume in its own language: German headings and dates from the toolbar's language menu, a heading
 /// renamed for this resume, Arabic laid out right to left; the export dialog (a native modal dialog that
 /// takes focus and closes with Escape) reads the PDF back as an applicant tracking system would; the Page

@@ -129,18 +129,59 @@ fn a_letter_is_written_for_a_posting_and_shown_exported_and_undone_like_a_resume
         ],
     ));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
-    let pdf = redline(
-        dir.path(),
-        &["export", "--doc", &doc, "--format", "pdf", "-o", "-"],
-    );
-    assert!(!pdf.status.success());
-    assert!(String::from_utf8_lossy(&pdf.stderr).contains("a letter is exported as text"));
 
     ok(redline(dir.path(), &["undo", "--doc", &doc]));
     let undone = json(redline(dir.path(), &["show", "--doc", &doc]));
     assert_eq!(undone["paragraphs"], serde_json::json!([]));
     let history = ok(redline(dir.path(), &["history", "--doc", &doc]));
     assert!(history.contains("undo"), "{history}");
+}
+
+/// The PDF and the Word file are drawn in the resume's design; the same letter makes the same bytes.
+#[test]
+fn a_letter_exports_as_pdf_and_word_in_its_resume_s_design() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = json(letter_new(dir.path(), "01-letter-written.json"));
+    let doc = made["id"].to_string();
+    let bytes = |format: &str, template: &str| {
+        let out = redline(
+            dir.path(),
+            &[
+                "export",
+                "--doc",
+                &doc,
+                "--format",
+                format,
+                "--template",
+                template,
+                "-o",
+                "-",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let pdf = bytes("pdf", "modern");
+    assert!(pdf.starts_with(b"%PDF"), "a PDF");
+    assert_eq!(pdf, bytes("pdf", "modern"), "made again byte for byte");
+    assert_ne!(pdf, bytes("pdf", "classic"), "in the design asked for");
+    assert!(bytes("docx", "classic").starts_with(b"PK"), "a Word file");
+    // An applicant tracking system reads every part back, in order, under the sender's header.
+    let read = json(redline(dir.path(), &["ats", "--doc", &doc, "--json"]));
+    assert_eq!(read["missing"], serde_json::json!([]), "{read}");
+    assert_eq!(read["out_of_order"], serde_json::json!([]), "{read}");
+    assert_eq!(read["pages"], 1, "{read}");
+    assert!(
+        read["sections"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Hooli"),
+        "{read}"
+    );
 }
 
 #[test]

@@ -63,6 +63,7 @@ const screens = [
   { name: "applications table", open: null, palette: "Applications", then: "applications-table-view", ready: "[data-testid='applications-table'] td" },
   { name: "a new application", open: null, palette: "Applications", then: "application-add", ready: "[data-testid='application-form']" },
   { name: "tailoring", open: "open-tailor", ready: "[data-testid='tailor-dialog']" },
+  { name: "write a cover letter", open: null, palette: "Write a cover letter", ready: "[data-testid='letter-posting']" },
   { name: "page view", open: "toggle-pages", ready: "[data-testid='page-2']" },
   { name: "page view and history panel", open: "toggle-pages", then: "open-history", ready: "[data-testid='history-dialog'] li" },
   { name: "main window, with words longer than a line", query: "?long-words", open: null, ready: "[data-testid='basics-name']" },

@@ -617,7 +617,7 @@ impl Engine {
 }
 
 /// Opens document `id` on the window's surface and remembers it as the current one.
-fn show(open: &mut Open, id: i64, emit: Emit<'_>) -> Result<DocState, Error> {
+pub(crate) fn show(open: &mut Open, id: i64, emit: Emit<'_>) -> Result<DocState, Error> {
     let head = open.store.head(id)?;
     if redline_agent::fixtures::demo_copy(&open.store)? != Some(id) {
         open.store.set_current(id)?;
@@ -630,7 +630,7 @@ fn show(open: &mut Open, id: i64, emit: Emit<'_>) -> Result<DocState, Error> {
 }
 
 /// The posting's first line that says something, cut to 60 characters.
-fn headline(posting: &str) -> String {
+pub(crate) fn headline(posting: &str) -> String {
     let line = posting
         .lines()
         .map(str::trim)

@@ -1,5 +1,5 @@
-//! A named resume made into a file, and read back as an applicant tracking system would, as the command
-//! line asks for them: PDF, Word, HTML, JSON Resume, Markdown or text, to bytes or to a path that is
+//! A named resume or letter made into a file, and read back as an applicant tracking system would, as the
+//! command line asks for them: PDF, Word, HTML, JSON Resume, Markdown or text, to bytes or to a path that is
 //! never written over unless asked; the ATS read-back of a PDF made here or of one the user names (read
 //! in the bounded child, [`crate::pdf_child`]). The window's exports act on the resume on screen
 //! (`lib.rs`).
@@ -14,38 +14,48 @@ use super::Engine;
 use crate::error::{Error, ErrorKind};
 use crate::ipc::{AtsView, ExportDone, ExportRequest, PageImage, PageImages};
 
-/// `resume` made into the file `format` names: the one place every export is made, for both front doors.
-/// A PDF is set by Typst (`redline-pdf`); the other formats are written by the resume crate.
+/// `document` made into the file `format` names: the one place every export is made, for both front doors.
+/// A resume has no `sender`; a letter's is the resume that sends it, whose header, design and contacts it
+/// is made with. A PDF is set by Typst (`redline-pdf`); the other formats are written by the resume crate.
 pub fn file_of(
-    resume: &Value,
+    document: &Value,
+    sender: Option<&Value>,
     format: Format,
     template: Template,
     page: Page,
 ) -> Result<Vec<u8>, Error> {
-    use redline_resume::export;
-    Ok(match format {
-        Format::Pdf => redline_pdf::pdf(resume, template, page)?,
-        Format::Html => export::html(resume, template, page).into_bytes(),
-        Format::Docx => redline_resume::docx::docx(resume, template, page),
-        Format::Json => export::json(resume).into_bytes(),
-        Format::Markdown => export::markdown(resume).into_bytes(),
-        Format::Text => export::text(resume).into_bytes(),
+    use redline_resume::{docx, export, letter};
+    Ok(match (format, sender) {
+        (Format::Pdf, None) => redline_pdf::pdf(document, template, page)?,
+        (Format::Pdf, Some(resume)) => redline_pdf::letter_pdf(document, resume, template, page)?,
+        (Format::Docx, None) => docx::docx(document, template, page),
+        (Format::Docx, Some(resume)) => docx::letter_docx(document, resume, template, page),
+        (Format::Html, None) => export::html(document, template, page).into_bytes(),
+        (Format::Html, Some(resume)) => letter::html(document, resume).into_bytes(),
+        (Format::Markdown, None) => export::markdown(document).into_bytes(),
+        (Format::Markdown, Some(resume)) => letter::markdown(document, resume).into_bytes(),
+        (Format::Text, None) => export::text(document).into_bytes(),
+        (Format::Text, Some(resume)) => letter::text(document, resume).into_bytes(),
+        (Format::Json, _) => export::json(document).into_bytes(),
     })
 }
 
 impl Engine {
-    /// Resume `doc` at its head, rendered as `request` asks: the bytes of the file.
+    /// Document `doc` at its head, rendered as `request` asks: the bytes of the file. A letter is made in
+    /// the design of the resume that sends it.
     pub async fn render_of(&self, doc: i64, request: ExportRequest) -> Result<Vec<u8>, Error> {
         let ExportRequest {
             format,
             template,
             page,
         } = request;
-        let resume = self.document_at(doc, None).await?;
+        let (document, sender) = self.with_sender(doc).await?;
         // Typst works for some milliseconds: off the async threads.
-        tokio::task::spawn_blocking(move || file_of(&resume, format, template, page))
-            .await
-            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
+        tokio::task::spawn_blocking(move || {
+            file_of(&document, sender.as_ref(), format, template, page)
+        })
+        .await
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
     }
 
     /// Resume `doc` rendered as `request` asks and written to `output`: refused when a file is there
@@ -86,7 +96,7 @@ impl Engine {
         Ok(bytes.len() as u64)
     }
 
-    /// How an applicant tracking system reads resume `doc`: its PDF, in `request`'s design and page size,
+    /// How an applicant tracking system reads resume or letter `doc`: its PDF, in `request`'s design and page size,
     /// made and read back in-process; or, with `pdf`, that file (one exported earlier, say), read in the
     /// bounded child and compared with the resume.
     pub async fn ats_of(
@@ -95,15 +105,20 @@ impl Engine {
         request: ExportRequest,
         pdf: Option<&Path>,
     ) -> Result<Report, Error> {
-        let resume = self.document_at(doc, None).await?;
+        use redline_pdf::ats;
+        let (document, sender) = self.with_sender(doc).await?;
         let (template, page) = (request.template, request.page);
         match pdf {
             Some(path) => {
                 let text = crate::pdf_child::text_of(path)?;
-                Ok(redline_pdf::ats::compare(&text, &resume))
+                Ok(match sender {
+                    Some(resume) => ats::compare_letter(&text, &document, &resume),
+                    None => ats::compare(&text, &document),
+                })
             }
-            None => tokio::task::spawn_blocking(move || {
-                redline_pdf::ats::check(&resume, template, page)
+            None => tokio::task::spawn_blocking(move || match sender {
+                Some(resume) => ats::check_letter(&document, &resume, template, page),
+                None => ats::check(&document, template, page),
             })
             .await
             .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
@@ -119,20 +134,14 @@ impl Engine {
         &self,
         request: &ExportRequest,
     ) -> Result<(Vec<u8>, String, &'static str), Error> {
-        let ExportRequest {
-            format,
-            template,
-            page,
-        } = *request;
         let open = self.open()?.lock().await;
-        let resume = open.store.head(open.document_id)?.document;
-        let title = open.store.document(open.document_id)?.title;
+        let (id, title) = (
+            open.document_id,
+            open.store.document(open.document_id)?.title,
+        );
         drop(open);
-        // Typst works for some milliseconds: off the async threads.
-        let bytes = tokio::task::spawn_blocking(move || file_of(&resume, format, template, page))
-            .await
-            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
-        Ok((bytes, title, format.name()))
+        let bytes = self.render_of(id, *request).await?;
+        Ok((bytes, title, request.format.name()))
     }
 
     /// Exports the document on screen into `folder` (the Downloads folder in the app) under its title,
@@ -250,15 +259,8 @@ impl Engine {
     /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
     /// and page size) made and read back in-process, per section, with what is missing or out of order.
     pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, Error> {
-        let (template, page) = (request.template, request.page);
-        let open = self.open()?.lock().await;
-        let resume = open.store.head(open.document_id)?.document;
-        drop(open);
-        let report =
-            tokio::task::spawn_blocking(move || redline_pdf::ats::check(&resume, template, page))
-                .await
-                .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
-        Ok(AtsView::from(report))
+        let id = self.open()?.lock().await.document_id;
+        Ok(AtsView::from(self.ats_of(id, *request, None).await?))
     }
 }
 

@@ -37,7 +37,7 @@ pub type Emit<'a> = &'a mut (dyn FnMut(TurnMessage) + Send);
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ChatEvent {
-    /// The user's message (sent by the demo, which speaks for the user).
+    /// The user's message (sent by the demo, which speaks for the user, and by a letter's first draft).
     User { text: String },
     /// More of the assistant's reply.
     Delta { text: String },

@@ -2,9 +2,8 @@
 //! revisions, undo and history like a resume's. A new letter is written for a job posting by the same turn
 //! that edits a resume ([`Engine::chat`]): the model streams operations that add paragraphs, the letter's
 //! policy lets them write only the letter, and the facts guard holds what is in neither the resume nor the
-//! posting. Its exports (text, Markdown, HTML, JSON) read the sender from the resume at its head.
-
-use std::path::Path;
+//! posting. Its exports read the sender from the resume at its head; its PDF and Word file are drawn in that
+//! resume's design (`export::file_of`).
 
 use redline_store::DocumentKind;
 use serde_json::Value;
@@ -14,7 +13,6 @@ use crate::chat::{ChatAsk, ServerChoice, TurnEnd};
 use crate::error::{Error, ErrorKind};
 use crate::settings::{self, Kept};
 use redline_agent::TurnEvent;
-use redline_resume::export::Format;
 
 /// What the model is asked when a letter is begun.
 pub const FIRST_DRAFT: &str = "Write a cover letter for this job posting: three or four paragraphs, about 300 \
@@ -48,15 +46,7 @@ impl Engine {
         let resume = self.resolve(resume).await?;
         let id = {
             let mut open = self.open()?.lock().await;
-            let sender = open.store.document(resume)?;
-            if sender.kind != DocumentKind::Resume {
-                return Err(redline_store::StoreError::NotAResume(resume).into());
-            }
-            let skeleton = redline_resume::letter::skeleton("", "", &redline_store::today());
-            let title = format!("Letter — {}", headline(posting));
-            let id = open.store.create_letter(resume, &title, &skeleton)?;
-            settings::set(&mut open.store, Kept::Job(id), posting)?;
-            id
+            begin_letter(&mut open.store, resume, posting)?
         };
         let ask = ChatAsk {
             message: FIRST_DRAFT.to_owned(),
@@ -87,70 +77,71 @@ impl Engine {
         })
     }
 
-    /// Letter `doc` at its head in `format` (text, Markdown, HTML or JSON), its sender read from its resume;
-    /// `None` when `doc` is a resume (the resume's own exports apply).
-    pub async fn letter_render(&self, doc: i64, format: Format) -> Result<Option<Vec<u8>>, Error> {
+    /// Document `doc` at its head, with the resume at its head that sends it when `doc` is a letter
+    /// (`Some(null)` for a letter whose resume is gone: it is then unsigned).
+    pub(crate) async fn with_sender(&self, doc: i64) -> Result<(Value, Option<Value>), Error> {
         let open = self.open()?.lock().await;
         let record = open.store.document(doc)?;
+        let document = open.store.head(doc)?.document;
         if record.kind != DocumentKind::Letter {
-            return Ok(None);
+            return Ok((document, None));
         }
-        let letter = open.store.head(doc)?.document;
-        let resume = match record.resume_id {
-            Some(r) => open
-                .store
-                .head(r)
-                .map(|h| h.document)
-                .unwrap_or(Value::Null),
-            None => Value::Null,
-        };
-        use redline_resume::letter;
-        let text = match format {
-            Format::Text => letter::text(&letter, &resume),
-            Format::Markdown => letter::markdown(&letter, &resume),
-            Format::Html => letter::html(&letter, &resume),
-            Format::Json => serde_json::to_string_pretty(&letter)
-                .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?,
-            other => {
-                return Err(Error::new(
-                    ErrorKind::Invalid,
-                    format!(
-                        "a letter is exported as text, Markdown, HTML or JSON; {} is for resumes for now",
-                        other.label()
-                    ),
-                ));
-            }
-        };
-        Ok(Some(text.into_bytes()))
+        let sender = record
+            .resume_id
+            .and_then(|r| open.store.head(r).ok())
+            .map_or(Value::Null, |h| h.document);
+        Ok((document, Some(sender)))
     }
 
-    /// Letter `doc` rendered in `format` and written to `output` (a file there is left alone unless
-    /// `force`): the bytes written; `None` when `doc` is a resume.
-    pub async fn export_letter_to(
+    /// Writes a cover letter for the job `posting` from the window: the letter is begun for the resume
+    /// on screen and opened (every window hears it), then the model writes its first draft in a turn like
+    /// any other, streamed to `emit`. An empty `posting` is the posting the resume on screen was tailored
+    /// to: a tailored copy and its letter, one after the other. When the turn fails, the letter's frame
+    /// stays open, with what went wrong in the chat: the user can ask again.
+    pub async fn write_letter(
         &self,
-        doc: i64,
-        format: Format,
-        output: &Path,
-        force: bool,
-    ) -> Result<Option<u64>, Error> {
-        let Some(bytes) = self.letter_render(doc, format).await? else {
-            return Ok(None);
-        };
-        redline_resume::export::write_new(output, &bytes, force).map_err(|e| {
-            let kind = match e.kind() {
-                std::io::ErrorKind::AlreadyExists => ErrorKind::Refused,
-                _ => ErrorKind::ReadOnly,
+        posting: &str,
+        emit: crate::ipc::Emit<'_>,
+    ) -> Result<crate::ipc::TurnOutcome, Error> {
+        let config = self.configured().await?;
+        self.idle()?;
+        {
+            let mut open = self.open()?.lock().await;
+            let resume = open.document_id;
+            let tailored_to = match posting.trim().is_empty() {
+                true => settings::job_of(&open.store, resume)?,
+                false => None,
             };
-            Error::new(
-                kind,
-                format!(
-                    "cannot write {}: {e}; nothing was written (pass --force to replace a file)",
-                    output.display()
-                ),
-            )
-        })?;
-        Ok(Some(bytes.len() as u64))
+            let posting = checked_posting(tailored_to.as_deref().unwrap_or(posting))?;
+            let id = begin_letter(&mut open.store, resume, posting)?;
+            crate::documents::show(&mut open, id, emit)?;
+        }
+        emit(crate::ipc::TurnMessage::Chat(crate::ipc::ChatEvent::User {
+            text: FIRST_DRAFT.to_owned(),
+        }));
+        self.turn(config, FIRST_DRAFT, None, false, emit).await
     }
+}
+
+/// A new letter's frame for resume `resume` and the job `posting` (kept with it), dated today: its id.
+/// Refused when `resume` is a letter.
+fn begin_letter(
+    store: &mut redline_store::Store,
+    resume: i64,
+    posting: &str,
+) -> Result<i64, Error> {
+    let sender = store.document(resume)?;
+    if sender.kind != DocumentKind::Resume {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            "a letter is written for a resume: open the resume it is from, then ask for a letter",
+        ));
+    }
+    let skeleton = redline_resume::letter::skeleton("", "", &redline_store::today());
+    let title = format!("Letter — {}", crate::documents::headline(posting));
+    let id = store.create_letter(resume, &title, &skeleton)?;
+    settings::set(store, Kept::Job(id), posting)?;
+    Ok(id)
 }
 
 /// The posting trimmed, refused when empty or longer than any posting.
@@ -176,12 +167,117 @@ fn checked_posting(posting: &str) -> Result<&str, Error> {
     Ok(posting)
 }
 
-/// The posting's first line, cut for a title.
-fn headline(posting: &str) -> String {
-    let line = posting
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("a job");
-    redline_resume::shorten(line, 60)
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use redline_resume::export::{Format, Page, Template};
+
+    use super::*;
+    use crate::ipc::{ChatEvent, ExportRequest, TurnMessage};
+
+    fn fixtures() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent/fixtures/letters")
+    }
+
+    /// An engine on the first-start sample whose provider is a replay server writing the fixture's letter
+    /// `turns` times, and the fixture's posting.
+    async fn engine_writing_letters(
+        dir: &Path,
+        turns: usize,
+    ) -> (redline_agent::ReplayServer, Engine, String) {
+        let f = redline_agent::fixtures::load(&fixtures().join("01-letter-written.json")).unwrap();
+        let replies = (0..turns).flat_map(|_| f.replies.clone()).collect();
+        let (server, settings) =
+            crate::tests::replay_provider(replies, redline_agent::ProviderSettings::default())
+                .await;
+        let engine = Engine::in_test_folder(dir);
+        engine.save_provider(settings).await.unwrap();
+        let posting = std::fs::read_to_string(fixtures().join("posting.txt")).unwrap();
+        (server, engine, posting)
+    }
+
+    /// From the window: the letter is begun for the resume on screen and opened before the model writes,
+    /// the ask is in the chat, the draft is committed, and the letter on screen exports as a PDF in the
+    /// resume's design. On a letter, or with no posting, another is refused in words.
+    #[tokio::test]
+    async fn the_window_writes_a_letter_for_the_resume_on_screen_and_opens_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, engine, posting) = engine_writing_letters(dir.path(), 1).await;
+        let resume = engine.state().await.unwrap().document_id;
+        let mut heard = Vec::new();
+        let outcome = engine
+            .write_letter(&posting, &mut |m| heard.push(m))
+            .await
+            .unwrap();
+        assert_eq!(outcome.revisions, [2], "{outcome:?}");
+        assert!(outcome.held.is_empty(), "{outcome:?}");
+        let state = engine.state().await.unwrap();
+        assert_ne!(state.document_id, resume);
+        assert!(state.title.starts_with("Letter — "), "{}", state.title);
+        assert!(
+            matches!(&heard[0], TurnMessage::Surface(_)),
+            "the letter is on screen before the model writes"
+        );
+        assert!(heard.iter().any(
+            |m| matches!(m, TurnMessage::Chat(ChatEvent::User { text }) if text == FIRST_DRAFT)
+        ));
+        let (letter, sender) = engine.with_sender(state.document_id).await.unwrap();
+        assert_eq!(letter["paragraphs"].as_array().unwrap().len(), 4);
+        assert_eq!(letter["recipient"]["company"], "Hooli");
+        assert_eq!(sender.unwrap()["basics"]["name"], "Richard Hendriks");
+
+        let request = ExportRequest {
+            format: Format::Pdf,
+            template: Template::Modern,
+            page: Page::A4,
+        };
+        let (pdf, title, extension) = engine.render(&request).await.unwrap();
+        assert!(pdf.starts_with(b"%PDF") && extension == "pdf" && title == state.title);
+        let resume_pdf = engine.render_of(resume, request).await.unwrap();
+        assert_ne!(pdf, resume_pdf, "the letter, not its resume");
+
+        let on_letter = engine
+            .write_letter(&posting, &mut |_| {})
+            .await
+            .unwrap_err();
+        assert!(
+            on_letter
+                .message
+                .contains("a letter is written for a resume"),
+            "{on_letter:?}"
+        );
+        engine.switch(resume, &mut |_| {}).await.unwrap();
+        let empty = engine.write_letter(" \n", &mut |_| {}).await.unwrap_err();
+        assert!(
+            empty.message.contains("the job posting is empty"),
+            "{empty:?}"
+        );
+        assert_eq!(
+            engine.state().await.unwrap().document_id,
+            resume,
+            "nothing was begun"
+        );
+    }
+
+    /// A tailored copy and its letter, one after the other: an empty posting on a tailored copy is the
+    /// posting it was tailored to, and the letter is the copy's.
+    #[tokio::test]
+    async fn a_letter_for_a_tailored_copy_takes_its_posting() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, engine, posting) = engine_writing_letters(dir.path(), 1).await;
+        let copy = engine
+            .tailor(&posting, &mut |_| {})
+            .await
+            .unwrap()
+            .document_id;
+        engine.write_letter("", &mut |_| {}).await.unwrap();
+        let letter = engine.state().await.unwrap().document_id;
+        let open = engine.open().unwrap().lock().await;
+        assert_eq!(open.store.document(letter).unwrap().resume_id, Some(copy));
+        assert_eq!(
+            settings::job_of(&open.store, letter).unwrap().as_deref(),
+            Some(posting.trim())
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! How an applicant-tracking system reads a resume: the text taken back out of the PDF Redline made
 //! (in-process, by `pdf-extract`), split by section, and checked against the resume it was made from —
-//! every heading and every field must be there, in the order the resume has them.
+//! every heading and every field must be there, in the order the resume has them. A cover letter's PDF is
+//! read back the same way ([`check_letter`]): its sender's header, then each part of the letter in order.
 //!
 //! A field is *missing* when its text is nowhere in what was read, and *out of order* when it is there but
 //! before something the resume puts ahead of it (a reader would attach it to the wrong section or entry).
@@ -119,22 +120,26 @@ fn letters_at(text: &str) -> (String, Vec<usize>) {
     (out, at)
 }
 
-/// Everything the PDF of a resume should say, in the order it should say it: (part, field, text).
-fn expected<'a>(
-    header: &'a Header,
-    sections: &'a [Section],
-) -> Vec<(&'a str, &'static str, &'a str)> {
-    let mut expected: Vec<(&str, &str, &str)> = Vec::new();
-    for (field, t) in [
-        ("name", &header.name),
-        ("label", &header.label),
-        ("summary", &header.summary),
-    ] {
-        expected.push(("basics", field, t));
-    }
+/// What a PDF should say, in the order it should say it: (part, field, text).
+type Expected<'a> = Vec<(&'a str, &'static str, &'a str)>;
+
+/// What the header of a resume, or of a letter (its sender's), should say: the name, the title and the
+/// contacts (which need only be there, in any order). The summary is the resume's alone.
+fn header_expected(header: &Header) -> Expected<'_> {
+    let mut expected: Expected<'_> = vec![
+        ("basics", "name", &header.name),
+        ("basics", "label", &header.label),
+    ];
     for item in header.contacts.iter().chain(&header.profiles) {
         expected.push(("basics", "contact", &item.text));
     }
+    expected
+}
+
+/// Everything the PDF of a resume should say, in the order it should say it.
+fn expected<'a>(header: &'a Header, sections: &'a [Section]) -> Expected<'a> {
+    let mut expected = header_expected(header);
+    expected.push(("basics", "summary", &header.summary));
     for s in sections {
         expected.push((s.id, "heading", &s.heading));
         for e in &s.entries {
@@ -204,13 +209,52 @@ pub fn compare(pages: &[String], resume: &Value) -> Report {
 /// The text read from a PDF of `resume` in `template`, checked against it in the order that design
 /// shows its sections (an academic CV's education first).
 pub fn compare_in(pages: &[String], resume: &Value, template: Template) -> Report {
+    let (header, sections) = arranged(resume, template);
+    compare_expected(pages, expected(&header, &sections))
+}
+
+/// A cover letter's PDF in `template` on `page`, sent by `resume`, read back as an applicant-tracking
+/// system would: the sender's header, then every part of the letter in order.
+pub fn check_letter(
+    letter: &Value,
+    resume: &Value,
+    template: Template,
+    page: Page,
+) -> Result<Report, PdfError> {
+    let pdf = crate::letter_pdf(letter, resume, template, page)?;
+    Ok(compare_letter(&extract(&pdf)?, letter, resume))
+}
+
+/// The text read from a PDF of `letter`, sent by `resume`, checked against it: the sender's header, the
+/// date, the recipient, the subject, the greeting, each paragraph, the closing and the sender's name.
+pub fn compare_letter(pages: &[String], letter: &Value, resume: &Value) -> Report {
+    let (sender, o) = crate::letter::shown(letter, resume);
+    let (header, _) = redline_resume::outline::outline(&sender);
+    let mut expected = header_expected(&header);
+    expected.push(("letter", "date", &o.date));
+    expected.extend(
+        o.recipient
+            .iter()
+            .map(|t| ("letter", "recipient", t.as_str())),
+    );
+    expected.push(("letter", "subject", &o.subject));
+    expected.push(("letter", "greeting", &o.greeting));
+    expected.extend(
+        o.paragraphs
+            .iter()
+            .map(|t| ("letter", "paragraph", t.as_str())),
+    );
+    expected.push(("letter", "closing", &o.closing));
+    expected.push(("letter", "sender", &o.sender));
+    compare_expected(pages, expected)
+}
+
+/// The text read from a PDF checked against what it should say, in order.
+fn compare_expected(pages: &[String], expected: Expected<'_>) -> Report {
     // What was read, folded and with its whitespace collapsed (as shown), and its letters (as compared).
     let read: String = pages.join("\n").nfkc().collect();
     let spaced = read.split_whitespace().collect::<Vec<_>>().join(" ");
     let (text, spaced_at) = letters_at(&spaced);
-    let (header, sections) = arranged(resume, template);
-
-    let expected = expected(&header, &sections);
 
     let mut report = Report {
         sections: Vec::new(),

@@ -12,6 +12,7 @@
 //!   changed ([`DrawnPage`]).
 //! - [`ats`]: how an applicant tracking system reads a PDF back, per section, against the resume.
 //! - [`fit`]: the resume's spacing, margins and size tightened until it takes the pages asked.
+//! - [`letter`]: a cover letter as a PDF in the design of the resume that sends it.
 //! - `templates/`: the built-in designs' Typst (`common.typ` and one file each), reading the outline and the
 //!   design's options (`/meta/design`, [`redline_resume::design`]) as data.
 //! - [`PdfError`]: what went wrong, in words. The other export formats are the resume crate's
@@ -21,8 +22,10 @@
 
 pub mod ats;
 pub mod fit;
+pub mod letter;
 
 pub use fit::{Fitted, fit};
+pub use letter::{letter_pages, letter_pdf};
 
 use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
@@ -339,12 +342,16 @@ pub fn warm(resume: &Value, template: Template, page: Page) -> Result<usize, Pdf
 
 /// The resume as a PDF.
 pub fn pdf(resume: &Value, template: Template, page: Page) -> Result<Vec<u8>, PdfError> {
-    let document = layout(resume, template, page)?;
+    made(&layout(resume, template, page)?)
+}
+
+/// A laid-out document as a tagged PDF.
+fn made(document: &PagedDocument) -> Result<Vec<u8>, PdfError> {
     let options = typst_pdf::PdfOptions {
         tagged: true,
         ..Default::default()
     };
-    typst_pdf::pdf(&document, &options).map_err(diagnostics)
+    typst_pdf::pdf(document, &options).map_err(diagnostics)
 }
 
 /// The most pages drawn as images: a resume runs to a few; a runaway one is shown this far.

@@ -3,6 +3,7 @@
 //! real bulleted list (a numbering definition, not typed bullets), links as hyperlinks. The resume's
 //! language and direction (Arabic right to left) and the page (A4 or Letter) are set; each template's look
 //! is approximated (Classic: a serif with ruled headings; Modern: a sans-serif with coloured headings).
+//! A cover letter ([`letter_docx`]) is set under the same header, in the same look.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -10,7 +11,7 @@ use std::io::Write as _;
 use serde_json::Value;
 
 use crate::export::{Page, Template};
-use crate::outline::{Entry, Item, outline};
+use crate::outline::{Entry, Header, Item, outline};
 use crate::words::{Words, words};
 
 /// XML text: the HTML export's escaping (`& < > " '`), with line breaks and tabs as spaces and the
@@ -108,6 +109,14 @@ impl Body<'_> {
         );
     }
 
+    /// The resume's header: the person's name, their title, contacts and profiles.
+    fn header(&mut self, header: &Header) {
+        self.text("Name", &header.name);
+        self.text("Label", &header.label);
+        self.items("Contacts", &header.contacts);
+        self.items("Contacts", &header.profiles);
+    }
+
     fn entry(&mut self, e: &Entry) {
         self.text("Heading2", &e.title);
         let mut sub: Vec<Item> = [&e.dates, &e.subtitle, &e.location]
@@ -180,6 +189,10 @@ fn styles(template: Template, words: &Words) -> String {
 <w:style w:type=\"paragraph\" w:styleId=\"Contacts\"><w:name w:val=\"Contacts\"/><w:basedOn w:val=\"Normal\"/><w:pPr><w:jc w:val=\"center\"/></w:pPr></w:style>\
 <w:style w:type=\"paragraph\" w:styleId=\"Keywords\"><w:name w:val=\"Keywords\"/><w:basedOn w:val=\"Normal\"/><w:rPr><w:color w:val=\"555555\"/></w:rPr></w:style>\
 <w:style w:type=\"paragraph\" w:styleId=\"ListBullet\"><w:name w:val=\"List Bullet\"/><w:basedOn w:val=\"Normal\"/><w:pPr><w:numPr><w:numId w:val=\"1\"/></w:numPr><w:spacing w:after=\"20\"/></w:pPr></w:style>\
+<w:style w:type=\"paragraph\" w:styleId=\"LetterDate\"><w:name w:val=\"Letter date\"/><w:basedOn w:val=\"Normal\"/><w:pPr><w:spacing w:before=\"360\" w:after=\"240\"/><w:jc w:val=\"end\"/></w:pPr></w:style>\
+<w:style w:type=\"paragraph\" w:styleId=\"Recipient\"><w:name w:val=\"Recipient\"/><w:basedOn w:val=\"Normal\"/><w:pPr><w:spacing w:after=\"0\"/></w:pPr></w:style>\
+<w:style w:type=\"paragraph\" w:styleId=\"Subject\"><w:name w:val=\"Subject\"/><w:basedOn w:val=\"Normal\"/><w:pPr><w:spacing w:before=\"240\" w:after=\"240\"/></w:pPr><w:rPr><w:b/></w:rPr></w:style>\
+<w:style w:type=\"paragraph\" w:styleId=\"Closing\"><w:name w:val=\"Closing\"/><w:basedOn w:val=\"Normal\"/><w:pPr><w:spacing w:before=\"240\" w:after=\"480\"/></w:pPr></w:style>\
 <w:style w:type=\"character\" w:styleId=\"Hyperlink\"><w:name w:val=\"Hyperlink\"/><w:rPr><w:color w:val=\"0563C1\"/><w:u w:val=\"single\"/></w:rPr></w:style>\
 </w:styles>",
         style(
@@ -257,10 +270,7 @@ pub fn docx(resume: &Value, template: Template, page: Page) -> Vec<u8> {
         links: Vec::new(),
         words: &words,
     };
-    body.text("Name", &header.name);
-    body.text("Label", &header.label);
-    body.items("Contacts", &header.contacts);
-    body.items("Contacts", &header.profiles);
+    body.header(&header);
     for paragraph in header.summary.split("\n\n") {
         body.text("Normal", paragraph.trim());
     }
@@ -270,6 +280,51 @@ pub fn docx(resume: &Value, template: Template, page: Page) -> Vec<u8> {
             body.entry(entry);
         }
     }
+    package(
+        body,
+        template,
+        page,
+        &words.title(&header.name),
+        &header.name,
+    )
+}
+
+/// A cover letter as a Word document in the look of the resume that sends it (`template`'s, on `page`):
+/// the resume's header (its person, title and contacts), then the letter's date, recipient, subject,
+/// greeting, paragraphs and closing over the sender's name, in the letter's language.
+pub fn letter_docx(letter: &Value, resume: &Value, template: Template, page: Page) -> Vec<u8> {
+    let sender = crate::letter::sender_of(letter, resume);
+    let (header, _) = outline(&sender);
+    let words = words(&sender);
+    let o = crate::letter::letter_outline(letter, &sender);
+    let mut body = Body {
+        xml: String::new(),
+        links: Vec::new(),
+        words: &words,
+    };
+    body.header(&header);
+    body.text("LetterDate", &words.month_year(&o.date));
+    for line in &o.recipient {
+        body.text("Recipient", line);
+    }
+    body.text("Subject", &o.subject);
+    body.text("Normal", &o.greeting);
+    for paragraph in &o.paragraphs {
+        body.text("Normal", paragraph);
+    }
+    body.text("Closing", &o.closing);
+    body.text("Normal", &o.sender);
+    let title = if o.subject.is_empty() {
+        header.name.clone()
+    } else {
+        o.subject.clone()
+    };
+    package(body, template, page, &title, &header.name)
+}
+
+/// The Word file around `body`: its styles in `template`'s look, the page, the links and the title.
+fn package(body: Body<'_>, template: Template, page: Page, title: &str, author: &str) -> Vec<u8> {
+    let words = body.words;
     let document = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:document {W_NS}><w:body>{}{}</w:body></w:document>",
         body.xml,
@@ -279,13 +334,10 @@ pub fn docx(resume: &Value, template: Template, page: Page) -> Vec<u8> {
         ("[Content_Types].xml", CONTENT_TYPES.to_owned()),
         ("_rels/.rels", ROOT_RELS.to_owned()),
         ("word/document.xml", document),
-        ("word/styles.xml", styles(template, &words)),
+        ("word/styles.xml", styles(template, words)),
         ("word/numbering.xml", NUMBERING.to_owned()),
         ("word/_rels/document.xml.rels", document_rels(&body.links)),
-        (
-            "docProps/core.xml",
-            core(&words.title(&header.name), &header.name, &words.tag),
-        ),
+        ("docProps/core.xml", core(title, author, &words.tag)),
     ];
     let mut out = std::io::Cursor::new(Vec::new());
     {

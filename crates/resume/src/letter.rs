@@ -136,6 +136,19 @@ pub fn letter_outline(letter: &Value, resume: &Value) -> LetterOutline {
     }
 }
 
+/// `resume` as the sender of `letter`: the resume, set in the letter's language when the letter names one
+/// (`/meta/language`), so that its PDF and Word file read in the letter's words and direction.
+pub fn sender_of(letter: &Value, resume: &Value) -> Value {
+    let mut sender = resume.clone();
+    if let Some(language) = letter["meta"]["language"].as_str() {
+        if !sender["meta"].is_object() {
+            sender["meta"] = json!({});
+        }
+        sender["meta"]["language"] = json!(language);
+    }
+    sender
+}
+
 /// The letter as plain text.
 pub fn text(letter: &Value, resume: &Value) -> String {
     let o = letter_outline(letter, resume);
@@ -282,6 +295,23 @@ mod tests {
             at.contains(&"/date") && at.contains(&"/paragraphs/0"),
             "{at:?}"
         );
+    }
+
+    #[test]
+    fn the_sender_speaks_the_letter_s_language_and_keeps_the_resume_s_design() {
+        let mut resume = resume();
+        resume["meta"] = json!({"design": {"accent": "#123456"}});
+        let mut letter = letter();
+        assert_eq!(
+            sender_of(&letter, &resume),
+            resume,
+            "no language: the resume as it is"
+        );
+        letter["meta"] = json!({"language": "ar"});
+        let sender = sender_of(&letter, &resume);
+        assert_eq!(sender["meta"]["language"], "ar");
+        assert_eq!(sender["meta"]["design"]["accent"], "#123456");
+        assert_eq!(sender["basics"], resume["basics"]);
     }
 
     #[test]

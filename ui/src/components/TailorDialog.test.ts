@@ -57,4 +57,23 @@ describe("tailor to a job", () => {
     expect((await screen.findByTestId("tailor-changes")).textContent).toContain("Kubernetes");
     expect(screen.queryByRole("button", { name: "Make a tailored copy" })).toBeNull();
   });
+
+  it("on a tailored copy, offers a cover letter for the same job", async () => {
+    store.report = REPORT;
+    let letters = 0;
+    render(TailorDialog, { onclose: () => {}, onopened: () => {}, onletter: () => (letters += 1) });
+    await fireEvent.click(await screen.findByTestId("tailor-letter"));
+    expect(letters).toBe(1);
+  });
+
+  it("offers no letter while there is no copy, or when the owner cannot start one", async () => {
+    render(TailorDialog, { onclose: () => {}, onopened: () => {}, onletter: () => {} });
+    await screen.findByRole("button", { name: "Make a tailored copy" });
+    expect(screen.queryByTestId("tailor-letter")).toBeNull();
+    cleanup();
+    store.report = REPORT;
+    render(TailorDialog, { onclose: () => {}, onopened: () => {} });
+    await screen.findByTestId("tailor-found");
+    expect(screen.queryByTestId("tailor-letter")).toBeNull();
+  });
 });

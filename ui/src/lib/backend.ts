@@ -146,6 +146,11 @@ export const tidyImport = (source: TidySource, to: TurnStream) =>
 export const startDemo = (to: TurnStream) =>
   streamTurn((turn) => invoke<TurnOutcome>("start_demo", { turn }), to);
 
+/** A cover letter for the job `posting`, begun for the resume on screen and opened; the model's first draft
+ * streams `to`. */
+export const writeLetter = (posting: string, to: TurnStream) =>
+  streamTurn((turn) => invoke<TurnOutcome>("write_letter", { posting, turn }), to);
+
 /** Applies edits a turn held for confirmation, as a new revision (its number). */
 export const applyHeld = (edits: HeldEdits) => invoke<number>("apply_held", { edits });
 

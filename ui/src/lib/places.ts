@@ -100,7 +100,7 @@ export function lettersPlace(rows: readonly DocumentRow[] | null, problem = ""):
     id: "letters",
     label: "Letters",
     items: letters && resumeItems(letters),
-    empty: "No letters yet: redline letter new --posting FILE writes one.",
+    empty: "No letters yet: “Write a cover letter…” in the More menu writes one from the resume on screen.",
     problem,
   };
 }

@@ -1,5 +1,5 @@
-//! `redline export`: PDF, Word, HTML, JSON Resume, Markdown or text, to a file (never over one unless `--force`)
-//! or to standard output.
+//! `redline export`: a resume or a letter as PDF, Word, HTML, JSON, Markdown or text, to a file (never over one
+//! unless `--force`) or to standard output.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ pub struct Args {
     /// The file format.
     #[arg(long, value_name = "FORMAT", value_parser = formats())]
     pub format: Format,
-    /// The look (HTML and PDF).
+    /// The look (HTML, PDF and Word; a letter takes it with its resume's own options).
     #[arg(long, value_name = "T", default_value = "classic", value_parser = templates())]
     pub template: Template,
     /// The paper size (HTML and PDF).
@@ -53,23 +53,15 @@ pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
         page,
     };
     if output.as_os_str() == "-" {
-        // A letter has its own exports, its sender read from its resume.
         let bytes = on_document(data_dir, doc, async |engine, id| {
-            match engine.letter_render(id, format).await? {
-                Some(letter) => Ok(letter),
-                None => engine.render_of(id, request).await,
-            }
+            engine.render_of(id, request).await
         })?;
         out.write_all(&bytes)?;
         out.flush()?;
         return Ok(());
     }
     let (doc, bytes) = on_document(data_dir, doc, async |engine, id| {
-        if let Some(written) = engine.export_letter_to(id, format, &output, force).await? {
-            return Ok((id, written));
-        }
-        let written = engine.export_to(id, request, &output, force).await?;
-        Ok((id, written))
+        Ok((id, engine.export_to(id, request, &output, force).await?))
     })?;
     if json {
         print_json(

@@ -16,6 +16,7 @@ function actions(ran: string[]): WindowAction[] {
     action("history", "History", "Document"),
     action("checks", "Writing checks", "Document", "F7"),
     action("tailor", "Tailor to a job…", "Document"),
+    action("letter", "Write a cover letter…", "Document"),
     action("pages", "Pages", "Document"),
     action("language", "Language of this resume…", "Document"),
     action("export", "Export…", "Output", "CmdOrCtrl+Shift+E"),
@@ -96,7 +97,7 @@ describe("the toolbar", () => {
     await fireEvent.click(screen.getByTestId("more-menu"));
     const items = screen.getAllByRole("menuitem").map((i) => [i.dataset.testid, i.classList.contains("moved")]);
     expect(items).toEqual([
-      ["menu-tailor", true], ["menu-settings", true], ["menu-new", false], ["menu-new-sample", false],
+      ["menu-tailor", true], ["menu-letter", false], ["menu-settings", true], ["menu-new", false], ["menu-new-sample", false],
       ["menu-import", false], ["menu-documents", false],
     ]);
   });
