@@ -64,8 +64,8 @@ impl Engine {
             return Err(Error::new(
                 error.kind,
                 format!(
-                    "{} The letter was not kept (`redline undelete {id}` brings back its empty frame).",
-                    error.message.trim_end()
+                    "{}. The letter was not kept (`redline undelete {id}` brings back its empty frame).",
+                    error.message.trim_end().trim_end_matches('.')
                 ),
             ));
         }
