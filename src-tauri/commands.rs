@@ -13,7 +13,7 @@ use crate::ipc::{
     HistoryQuery, ImportDone, ImportPreview, ProviderView, RevisionView, SurfaceUpdate, TailorView,
     TurnMessage, TurnOutcome,
 };
-use redline_engine::applications::{Application, ApplicationAsk, NewApplication, Stage};
+use redline_engine::applications::{Application, NewApplication, Stage};
 use redline_engine::lint::Finding;
 use redline_engine::streams::{TurnMessages, TurnStreams};
 use redline_engine::sync::SyncSummary;
@@ -133,6 +133,11 @@ engine_commands! {
 
     /// Moves an application to another stage, dated today.
     fn move_application(id: i64, stage: Stage) -> Application = move_application(id, stage, None);
+
+    /// Records a job application from the window's form; with `pin`, the document on screen is pinned
+    /// to it at its head revision as sent (a letter with the resume that sends it).
+    fn add_application(fields: NewApplication, pin: bool) -> Application
+        = add_application_on_screen(fields, pin);
 
     /// Where this device syncs, when it last did, and the other devices seen.
     fn sync_status() -> SyncSummary = sync_status();
@@ -444,27 +449,6 @@ pub async fn rename_document(
     title: String,
 ) -> Result<(), Error> {
     engine.rename(id, &title).await.map(drop)
-}
-
-/// Records a job application from the window's form; with `pin`, the resume on screen is pinned to it at
-/// its head revision (what was sent).
-#[tauri::command]
-pub async fn add_application(
-    engine: State<'_, Engine>,
-    fields: NewApplication,
-    pin: bool,
-) -> Result<Application, Error> {
-    let resume = match pin {
-        true => Some(engine.state().await?.document_id),
-        false => None,
-    };
-    engine
-        .add_application(ApplicationAsk {
-            fields,
-            resume,
-            letter: None,
-        })
-        .await
 }
 
 /// Writes every application as CSV to the file the user picks in the system's save dialog; where it went,

@@ -94,6 +94,86 @@ fn an_application_pins_the_revisions_sent_and_keeps_a_dated_timeline() {
     assert_eq!(ghost.status.code(), Some(3));
 }
 
+/// `redline apply sent`: the resume an application sent, made again as it was sent after it changed;
+/// a letter it did not pin is said; a file there is left alone.
+#[test]
+fn what_an_application_sent_is_made_again_as_it_was_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = json(redline(dir.path(), &["list", "--json"]));
+    let resume = list[0]["id"].to_string();
+    let added = json(redline(
+        dir.path(),
+        &[
+            "apply",
+            "add",
+            "--company",
+            "Hooli",
+            "--role",
+            "Engineer",
+            "--resume",
+            &resume,
+            "--json",
+        ],
+    ));
+    let id = added["id"].to_string();
+    let sent = |what: &str| {
+        redline(
+            dir.path(),
+            &[
+                "apply",
+                "sent",
+                &id,
+                what,
+                "--format",
+                "pdf",
+                "--template",
+                "banner",
+                "-o",
+                "-",
+            ],
+        )
+    };
+    let then = common::succeeded(sent("resume")).stdout;
+    assert!(then.starts_with(b"%PDF"));
+    ok(redline(dir.path(), &["language", "de", "--doc", &resume]));
+    assert_eq!(
+        common::succeeded(sent("resume")).stdout,
+        then,
+        "as it was sent"
+    );
+    let now = common::succeeded(redline(
+        dir.path(),
+        &[
+            "export",
+            "--doc",
+            &resume,
+            "--format",
+            "pdf",
+            "--template",
+            "banner",
+            "-o",
+            "-",
+        ],
+    ))
+    .stdout;
+    assert_ne!(now, then, "the resume today is in German");
+
+    let no_letter = sent("letter");
+    assert_eq!(no_letter.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&no_letter.stderr).contains("pinned no letter"));
+
+    let file = dir.path().join("sent.docx");
+    let path = file.to_str().unwrap();
+    let args = [
+        "apply", "sent", &id, "resume", "--format", "docx", "-o", path, "--json",
+    ];
+    let written = json(redline(dir.path(), &args));
+    assert_eq!(written["bytes"], std::fs::metadata(&file).unwrap().len());
+    let again = redline(dir.path(), &args);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+}
+
 #[test]
 fn csv_goes_out_without_formulas_and_comes_back_the_same() {
     let dir = tempfile::tempdir().unwrap();

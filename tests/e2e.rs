@@ -768,6 +768,8 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
         "the heading was never renamed",
     )
     .await;
+    // German's long words: the frame still holds at both sizes (nothing overlaps, wraps alone or leaves).
+    frame_at_sizes(&client, "german").await;
 
     // The export dialog: focus moves in; the PDF reads back whole; Escape closes it.
     press(&client, "Export…").await;
@@ -819,6 +821,8 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
         json!(["rtl", "ltr", "ltr", "ltr", 0, 20])
     );
     screenshot_after(&client, 300, "arabic.png").await;
+    // A right-to-left resume in the frame, at both sizes.
+    frame_at_sizes(&client, "arabic").await;
 
     // The pages as they will print: Typst's own drawing of the PDF, with the page count.
     click(&client, "toggle-pages").await;

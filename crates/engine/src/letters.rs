@@ -168,13 +168,29 @@ fn checked_posting(posting: &str) -> Result<&str, Error> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::path::{Path, PathBuf};
 
     use redline_resume::export::{Format, Page, Template};
 
     use super::*;
     use crate::ipc::{ChatEvent, ExportRequest, TurnMessage};
+
+    /// A letter to Hooli with `paragraphs`, written by hand for the resume on screen, and put on screen:
+    /// its id.
+    pub(crate) async fn letter_on_screen(engine: &Engine, paragraphs: &[&str]) -> i64 {
+        let resume = engine.state().await.unwrap().document_id;
+        let mut frame = redline_resume::letter::skeleton("Hooli", "Engineer", "2025-03-01");
+        frame["paragraphs"] = serde_json::json!(paragraphs);
+        let letter = {
+            let mut open = engine.open().unwrap().lock().await;
+            open.store
+                .create_letter(resume, "Letter — Hooli", &frame)
+                .unwrap()
+        };
+        engine.switch(letter, &mut |_| {}).await.unwrap();
+        letter
+    }
 
     fn fixtures() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent/fixtures/letters")
@@ -279,5 +295,35 @@ mod tests {
             settings::job_of(&open.store, letter).unwrap().as_deref(),
             Some(posting.trim())
         );
+    }
+
+    /// The writing check reads a letter's own parts, its resume's names taken as words, and a fix is a
+    /// revision of the letter.
+    #[tokio::test]
+    async fn a_letter_is_checked_and_fixed_like_a_resume() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        let letter = letter_on_screen(
+            &engine,
+            &["At Pied Piper I was writting compression software."],
+        )
+        .await;
+        let findings = engine.lint_on_screen().await.unwrap();
+        let spelled: Vec<(&str, &str)> = findings
+            .iter()
+            .filter(|f| f.rule == crate::lint::RuleId::Spelling)
+            .map(|f| (f.path.as_str(), f.text.as_str()))
+            .collect();
+        assert_eq!(spelled, [("/paragraphs/0", "writting")], "{findings:#?}");
+        let typo = findings
+            .into_iter()
+            .find(|f| f.rule == crate::lint::RuleId::Spelling)
+            .unwrap();
+        let base = engine.state().await.unwrap().revision;
+        engine.fix_finding(base, typo, &mut |_| {}).await.unwrap();
+        let (now, _) = engine.with_sender(letter).await.unwrap();
+        let paragraph = now["paragraphs"][0].as_str().unwrap();
+        assert!(!paragraph.contains("writting"), "{paragraph}");
+        assert_eq!(engine.state().await.unwrap().revision, base + 1);
     }
 }

@@ -27,23 +27,27 @@ pub const MAX_WORD_CHARS: usize = 64;
 const MAX_WORDS_BYTES: u64 = (MAX_USER_WORDS * (MAX_WORD_CHARS * 4 + 1)) as u64;
 
 impl Engine {
-    /// The findings of resume `doc` at its head revision, in document order.
+    /// The findings of resume `doc` at its head revision, in document order; of a letter, the spelling
+    /// and grammar of its own parts, with its resume's names taken as words.
     pub async fn lint(&self, doc: i64) -> Result<Vec<Finding>, Error> {
-        let resume = self.document_at(doc, None).await?;
+        let (document, sender) = self.with_sender(doc).await?;
         let options = Options {
             words: self.user_words()?,
             today: Some(today()),
             disabled: self.rules_off().await?.into_iter().collect(),
             ..Options::default()
         };
-        tokio::task::spawn_blocking(move || redline_lint::check(&resume, &options))
-            .await
-            .map_err(|e| {
-                Error::new(
-                    ErrorKind::Internal,
-                    format!("the check of the resume stopped: {e}"),
-                )
-            })
+        tokio::task::spawn_blocking(move || match sender {
+            Some(resume) => redline_lint::check_letter(&document, &resume, &options),
+            None => redline_lint::check(&document, &options),
+        })
+        .await
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                format!("the check of the resume stopped: {e}"),
+            )
+        })
     }
 
     /// Adds `word` to the user's dictionary (`words.txt` in the data folder), so that the spelling check

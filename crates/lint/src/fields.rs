@@ -1,4 +1,5 @@
-//! Which strings of a resume are checked, and which words the resume itself teaches the spelling check.
+//! Which strings of a resume (or of a cover letter) are checked, and which words the resume itself teaches
+//! the spelling check.
 
 use std::collections::HashSet;
 
@@ -59,6 +60,37 @@ pub(crate) fn prose(resume: &Value) -> Vec<Field<'_>> {
     fields
 }
 
+/// The fields of a cover letter written in words, in document order: its subject, greeting, paragraphs
+/// and closing.
+pub(crate) fn letter_prose(letter: &Value) -> Vec<Field<'_>> {
+    let mut fields = Vec::new();
+    for key in ["subject", "greeting"] {
+        push(&mut fields, format!("/{key}"), &letter[key]);
+    }
+    let paragraphs = letter["paragraphs"].as_array().into_iter().flatten();
+    for (i, paragraph) in paragraphs.enumerate().take(MAX_FIELDS) {
+        push(&mut fields, format!("/paragraphs/{i}"), paragraph);
+    }
+    push(&mut fields, "/closing".to_owned(), &letter["closing"]);
+    fields.truncate(MAX_FIELDS);
+    fields
+}
+
+/// The words a cover letter names (its recipient, company, address and role), lower-cased, added to
+/// `known`.
+pub(crate) fn letter_names(letter: &Value, known: &mut HashSet<String>) {
+    let recipient = &letter["recipient"];
+    let names = ["name", "company", "address"]
+        .iter()
+        .map(|key| &recipient[*key])
+        .chain([&letter["role"]]);
+    for text in names.filter_map(Value::as_str) {
+        for (_, word) in crate::words::words(text) {
+            known.insert(word.to_lowercase());
+        }
+    }
+}
+
 /// Whether the field at `path` is written in sentences (where grammar applies), not a title or a label.
 // (Grammar's alone: unused in a build without the `grammar` feature.)
 #[cfg_attr(not(feature = "grammar"), allow(dead_code))]
@@ -67,6 +99,7 @@ pub(crate) fn in_sentences(path: &str) -> bool {
         .iter()
         .any(|end| path.ends_with(end))
         || path.contains("/highlights/")
+        || path.starts_with("/paragraphs/")
 }
 
 /// Every word the resume names (people, companies, schools, skills, places, languages) and the user's

@@ -2,7 +2,7 @@
 //! rules, over every string of a JSON Resume document, offline and deterministic — the same resume and the
 //! same [`Options`] always give the same [`Finding`]s, in the same order.
 //!
-//! One entry point, [`check`]. Each finding names its rule ([`RuleId`], a stable id such as `spelling` or
+//! One entry point, [`check`] ([`check_letter`] for a cover letter). Each finding names its rule ([`RuleId`], a stable id such as `spelling` or
 //! `bullet.weak-opener`, with a one-line [`reason`]), the field (a JSON Pointer), the words (`start..end`,
 //! counted in Unicode scalar values, Rust's `char`s, not bytes nor UTF-16 units), one plain sentence and,
 //! where there is one, the text to put in their place. A fix never invents a fact: where a figure is
@@ -141,22 +141,56 @@ pub fn check(resume: &Value, options: &Options) -> Vec<Finding> {
     let language = options
         .language
         .unwrap_or_else(|| redline_resume::words::words(resume).language);
-    let on = |rule: RuleId| !options.disabled.contains(&rule);
     let prose = fields::prose(resume);
     let mut findings = Vec::new();
     let known = fields::taught(resume, &options.words);
+    spelling_and_grammar(&prose, language, &known, options, &mut findings);
+    bullets::check(resume, language, &mut findings);
+    dates::check(resume, options.today, &mut findings);
+    settled(findings, options)
+}
+
+/// Checks cover letter `letter`, sent by `resume`, as `options` ask: spelling (in the letter's language,
+/// else the resume's) and English grammar in its subject, greeting, paragraphs and closing, with the words
+/// the resume names and the letter's recipient, company and role taught as words. The rules on a resume's
+/// bullets and dates are not a letter's.
+pub fn check_letter(letter: &Value, resume: &Value, options: &Options) -> Vec<Finding> {
+    let language = options.language.unwrap_or_else(|| {
+        redline_resume::words::words(&redline_resume::letter::sender_of(letter, resume)).language
+    });
+    let prose = fields::letter_prose(letter);
+    let mut known = fields::taught(resume, &options.words);
+    fields::letter_names(letter, &mut known);
+    let mut findings = Vec::new();
+    spelling_and_grammar(&prose, language, &known, options, &mut findings);
+    settled(findings, options)
+}
+
+/// The spelling check of `prose` in `language` and, in English, the grammar check, each unless every rule
+/// of it is off; `known`: the words taken as words.
+fn spelling_and_grammar(
+    prose: &[Field<'_>],
+    language: Language,
+    known: &std::collections::HashSet<String>,
+    options: &Options,
+    findings: &mut Vec<Finding>,
+) {
+    let on = |rule: RuleId| !options.disabled.contains(&rule);
     if on(RuleId::Spelling) {
-        spelling::check(&prose, language, &known, &mut findings);
+        spelling::check(prose, language, known, findings);
     }
     let grammar = RuleId::ALL
         .iter()
         .any(|r| r.family() == Family::Grammar && on(*r));
     if language == Language::English && grammar {
-        grammar::check(&prose, &known, &mut findings);
+        grammar::check(prose, known, findings);
     }
-    bullets::check(resume, language, &mut findings);
-    dates::check(resume, options.today, &mut findings);
-    findings.retain(|f| on(f.rule));
+}
+
+/// `findings` as a check returns them: the rules turned off left out, in document order, once each, at
+/// most [`MAX_FINDINGS`].
+fn settled(mut findings: Vec<Finding>, options: &Options) -> Vec<Finding> {
+    findings.retain(|f| !options.disabled.contains(&f.rule));
     findings.sort_by(order);
     findings.dedup();
     findings.truncate(MAX_FINDINGS);

@@ -1,6 +1,6 @@
 //! `redline apply`: the record of job applications — add one (pinning the revisions of the resume and
-//! letter sent), list them, move one to another stage on a date, show one with its timeline, and take the
-//! list out to a spreadsheet and back in as CSV.
+//! letter sent), list them, move one to another stage on a date, show one with its timeline, make the
+//! resume or letter it sent again, and take the list out to a spreadsheet and back in as CSV.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use redline_engine::ErrorKind;
 use redline_engine::applications::{
-    Application, ApplicationAsk, MAX_CSV_BYTES, MAX_POSTING_CHARS, NewApplication, Stage,
+    Application, ApplicationAsk, MAX_CSV_BYTES, MAX_POSTING_CHARS, NewApplication, Sent, Stage,
 };
 use serde_json::json;
 
+use super::export::FileArgs;
 use super::letter::read_text;
 use super::{on_engine, plain, print};
 use crate::fail;
@@ -62,6 +63,9 @@ pub enum Action {
         #[arg(long)]
         json: bool,
     },
+    /// Make again the resume or the letter an application sent, at the revisions it pinned: the same
+    /// design and page make the same bytes as the first time.
+    Sent(Box<SentArgs>),
     /// Record the applications of a CSV file (a header row naming the columns, Company and Role among
     /// them), all or none: a row that is refused is named.
     ImportCsv {
@@ -124,6 +128,28 @@ pub struct AddArgs {
     pub json: bool,
 }
 
+/// What `redline apply sent` takes.
+#[derive(Debug, clap::Args)]
+pub struct SentArgs {
+    /// The application's id (see `redline apply list`).
+    pub id: i64,
+    /// resume or letter.
+    #[arg(value_parser = sent)]
+    pub what: Sent,
+    /// The format, the look and paper it was sent in, and where it goes.
+    #[command(flatten)]
+    pub file: FileArgs,
+}
+
+/// `resume` or `letter`, as clap reads it.
+fn sent(name: &str) -> Result<Sent, String> {
+    match name {
+        "resume" => Ok(Sent::Resume),
+        "letter" => Ok(Sent::Letter),
+        _ => Err("resume or letter".to_owned()),
+    }
+}
+
 /// A stage's name, as clap reads it.
 fn stage(name: &str) -> Result<Stage, String> {
     Stage::parse(name)
@@ -159,6 +185,7 @@ pub fn run(data_dir: &Path, action: Action, out: &mut impl Write) -> Result<()> 
             })
         }
         Action::ExportCsv { file, force, json } => export(data_dir, &file, force, json, out),
+        Action::Sent(args) => made_again(data_dir, *args, out),
         Action::ImportCsv { file, json } => {
             let text = read_text(&file, "the CSV file", MAX_CSV_BYTES)?;
             let ids = on_engine(data_dir, async |e| e.import_applications_csv(&text).await)?;
@@ -170,6 +197,29 @@ pub fn run(data_dir: &Path, action: Action, out: &mut impl Write) -> Result<()> 
             )
         }
     }
+}
+
+/// `redline apply sent`: the resume or letter sent, made again at its pinned revisions.
+fn made_again(data_dir: &Path, args: SentArgs, out: &mut impl Write) -> Result<()> {
+    let SentArgs { id, what, file } = args;
+    let request = file.request();
+    if file.to_stdout() {
+        let (bytes, _) = on_engine(data_dir, async |e| e.render_sent(id, what, request).await)?;
+        out.write_all(&bytes)?;
+        out.flush()?;
+        return Ok(());
+    }
+    let bytes = on_engine(data_dir, async |e| {
+        e.export_sent_to(id, what, request, &file.output, file.force)
+            .await
+    })?;
+    let path = file.output.display().to_string();
+    print(
+        out,
+        file.json,
+        &json!({"id": id, "path": path, "bytes": bytes}),
+        |out| writeln!(out, "The {} sent, made again: {path}", what.word()),
+    )
 }
 
 fn add(data_dir: &Path, args: AddArgs, out: &mut impl Write) -> Result<()> {

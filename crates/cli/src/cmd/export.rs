@@ -14,6 +14,17 @@ use crate::{formats, pages, templates};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// The format, the look, the paper and where it goes.
+    #[command(flatten)]
+    pub file: FileArgs,
+    /// The document's id (see `redline list`); default: the one changed last.
+    #[arg(long, value_name = "ID")]
+    pub doc: Option<i64>,
+}
+
+/// A file to make and where it goes: `redline export`'s and `redline apply sent`'s.
+#[derive(Debug, clap::Args)]
+pub struct FileArgs {
     /// The file format.
     #[arg(long, value_name = "FORMAT", value_parser = formats())]
     pub format: Format,
@@ -26,9 +37,6 @@ pub struct Args {
     /// Where to write it (a file that exists is left alone unless --force); `-` writes to standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
-    /// The document's id (see `redline list`); default: the one changed last.
-    #[arg(long, value_name = "ID")]
-    pub doc: Option<i64>,
     /// Replace FILE if it exists.
     #[arg(long)]
     pub force: bool,
@@ -37,22 +45,26 @@ pub struct Args {
     pub json: bool,
 }
 
+impl FileArgs {
+    /// What the engine is asked to make.
+    pub fn request(&self) -> ExportRequest {
+        ExportRequest {
+            format: self.format,
+            template: self.template,
+            page: self.page,
+        }
+    }
+
+    /// Whether the file goes to standard output (`-o -`).
+    pub fn to_stdout(&self) -> bool {
+        self.output.as_os_str() == "-"
+    }
+}
+
 pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
-    let Args {
-        format,
-        template,
-        page,
-        output,
-        doc,
-        force,
-        json,
-    } = args;
-    let request = ExportRequest {
-        format,
-        template,
-        page,
-    };
-    if output.as_os_str() == "-" {
+    let Args { file, doc } = args;
+    let (request, output) = (file.request(), &file.output);
+    if file.to_stdout() {
         let bytes = on_document(data_dir, doc, async |engine, id| {
             engine.render_of(id, request).await
         })?;
@@ -61,9 +73,9 @@ pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
         return Ok(());
     }
     let (doc, bytes) = on_document(data_dir, doc, async |engine, id| {
-        Ok((id, engine.export_to(id, request, &output, force).await?))
+        Ok((id, engine.export_to(id, request, output, file.force).await?))
     })?;
-    if json {
+    if file.json {
         print_json(
             &mut *out,
             &json!({"id": doc, "path": output.display().to_string(), "bytes": bytes}),
