@@ -1,6 +1,6 @@
 //! Job applications: where each resume and letter went. An application pins the exact revisions of the
 //! resume and letter that were sent (their heads when it is recorded), so that the same files can be made
-//! again later ([`Engine::render_sent`]); it moves through stages on a dated timeline; the whole list goes out to a spreadsheet and
+//! again later (`Engine::render_sent`, with the exports); it moves through stages on a dated timeline; the whole list goes out to a spreadsheet and
 //! comes back in as CSV, with the columns a spreadsheet user expects ([`COLUMNS`]).
 //!
 //! A CSV file is untrusted input: its size, its rows and each field are bounded, and a refusal names the
@@ -16,7 +16,6 @@ use redline_store::DocumentKind;
 
 use super::Engine;
 use crate::error::{Error, ErrorKind};
-use crate::ipc::ExportRequest;
 
 /// Which of the documents an application sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,78 +108,6 @@ impl Engine {
             letter,
         })
         .await
-    }
-
-    /// What application `id` sent, made again as `request` asks: its resume, or its letter, at the
-    /// revision pinned — a letter signed by its resume at the revision pinned beside it (at its head when
-    /// the application pinned no revision of it). The same options make the same bytes as the first time.
-    /// The bytes, and the title of the document sent.
-    pub async fn render_sent(
-        &self,
-        id: i64,
-        sent: Sent,
-        request: ExportRequest,
-    ) -> Result<(Vec<u8>, String), Error> {
-        let (document, sender, title) = {
-            let open = self.open()?.lock().await;
-            let application = open.store.application(id)?;
-            let pinned = match sent {
-                Sent::Resume => application.resume,
-                Sent::Letter => application.letter,
-            }
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::NotFound,
-                    format!(
-                        "application {id} ({}) pinned no {} as sent",
-                        application.company,
-                        sent.word()
-                    ),
-                )
-            })?;
-            let record = open.store.document(pinned.document_id)?;
-            let document = open
-                .store
-                .checkout(pinned.document_id, pinned.revision)?
-                .document;
-            let sender = match (record.kind, record.resume_id) {
-                (DocumentKind::Resume, _) => None,
-                (DocumentKind::Letter, Some(r)) => Some(match application.resume {
-                    Some(p) if p.document_id == r => open.store.checkout(r, p.revision)?.document,
-                    _ => open.store.head(r)?.document,
-                }),
-                (DocumentKind::Letter, None) => Some(serde_json::Value::Null),
-            };
-            (document, sender, record.title)
-        };
-        let ExportRequest {
-            format,
-            template,
-            page,
-        } = request;
-        let bytes = tokio::task::spawn_blocking(move || {
-            crate::export::file_of(&document, sender.as_ref(), format, template, page)
-        })
-        .await
-        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
-        Ok((bytes, title))
-    }
-
-    /// What application `id` sent, made again as `request` asks ([`Engine::render_sent`]) and written to
-    /// `output` (refused when a file is there, unless `force`): how many bytes.
-    pub async fn export_sent_to(
-        &self,
-        id: i64,
-        sent: Sent,
-        request: ExportRequest,
-        output: &std::path::Path,
-        force: bool,
-    ) -> Result<u64, Error> {
-        if output.exists() && !force {
-            return Err(crate::export::already_there(output));
-        }
-        let (bytes, _) = self.render_sent(id, sent, request).await?;
-        crate::export::write_to(output, &bytes, force)
     }
 
     /// Every application, most recently changed first.
@@ -379,6 +306,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::ipc::ExportRequest;
 
     fn replace(path: &str, value: &str) -> Vec<redline_patch::Operation> {
         serde_json::from_value(json!([{"op": "replace", "path": path, "value": value}])).unwrap()

@@ -11,8 +11,10 @@ use redline_resume::export::{Format, Page, Template};
 use serde_json::Value;
 
 use super::Engine;
+use crate::applications::Sent;
 use crate::error::{Error, ErrorKind};
 use crate::ipc::{AtsView, ExportDone, ExportRequest, PageImage, PageImages};
+use redline_store::DocumentKind;
 
 /// `document` made into the file `format` names: the one place every export is made, for both front doors.
 /// A resume has no `sender`; a letter's is the resume that sends it, whose header, design and contacts it
@@ -135,6 +137,81 @@ impl Engine {
             .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
             .map_err(Error::from),
         }
+    }
+}
+
+/// What an application sent, made again at the revisions it pinned.
+impl Engine {
+    /// What application `id` sent, made again as `request` asks: its resume, or its letter, at the
+    /// revision pinned — a letter signed by its resume at the revision pinned beside it (at its head when
+    /// the application pinned no revision of it). The same options make the same bytes as the first time.
+    /// The bytes, and the title of the document sent.
+    pub async fn render_sent(
+        &self,
+        id: i64,
+        sent: Sent,
+        request: ExportRequest,
+    ) -> Result<(Vec<u8>, String), Error> {
+        let (document, sender, title) = {
+            let open = self.open()?.lock().await;
+            let application = open.store.application(id)?;
+            let pinned = match sent {
+                Sent::Resume => application.resume,
+                Sent::Letter => application.letter,
+            }
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::NotFound,
+                    format!(
+                        "application {id} ({}) pinned no {} as sent",
+                        application.company,
+                        sent.word()
+                    ),
+                )
+            })?;
+            let record = open.store.document(pinned.document_id)?;
+            let document = open
+                .store
+                .checkout(pinned.document_id, pinned.revision)?
+                .document;
+            let sender = match (record.kind, record.resume_id) {
+                (DocumentKind::Resume, _) => None,
+                (DocumentKind::Letter, Some(r)) => Some(match application.resume {
+                    Some(p) if p.document_id == r => open.store.checkout(r, p.revision)?.document,
+                    _ => open.store.head(r)?.document,
+                }),
+                (DocumentKind::Letter, None) => Some(serde_json::Value::Null),
+            };
+            (document, sender, record.title)
+        };
+        let ExportRequest {
+            format,
+            template,
+            page,
+        } = request;
+        let bytes = tokio::task::spawn_blocking(move || {
+            file_of(&document, sender.as_ref(), format, template, page)
+        })
+        .await
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
+        Ok((bytes, title))
+    }
+
+    /// What application `id` sent, made again as `request` asks ([`Engine::render_sent`]) and written to
+    /// `output` (refused when a file is there, unless `force`): how many bytes.
+    pub async fn export_sent_to(
+        &self,
+        id: i64,
+        sent: Sent,
+        request: ExportRequest,
+        output: &std::path::Path,
+        force: bool,
+    ) -> Result<u64, Error> {
+        if output.exists() && !force {
+            return Err(already_there(output));
+        }
+        let (bytes, _) = self.render_sent(id, sent, request).await?;
+        write_to(output, &bytes, force)
     }
 }
 
