@@ -407,6 +407,18 @@ pub fn take_reviews(engine: State<'_, Engine>) -> Vec<ImportPreview> {
     engine.take_reviews()
 }
 
+/// What the user picks in the system dialog that `open` shows (it is handed the dialog's callback), as a
+/// path; `None` when they cancel.
+async fn picked(
+    open: impl FnOnce(Box<dyn FnOnce(Option<tauri_plugin_dialog::FilePath>) + Send>),
+) -> Option<PathBuf> {
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    open(Box::new(move |file| {
+        let _ = picked.send(file);
+    }));
+    chosen.await.ok().flatten().and_then(|f| f.into_path().ok())
+}
+
 /// The resume file at `path`, or, without one, the file the user picks in the system's open dialog; `None`
 /// when they cancel.
 async fn resume_file<R: Runtime>(app: &AppHandle<R>, path: Option<String>) -> Option<PathBuf> {
@@ -414,19 +426,18 @@ async fn resume_file<R: Runtime>(app: &AppHandle<R>, path: Option<String>) -> Op
     if let Some(path) = path {
         return Some(PathBuf::from(path));
     }
-    let (picked, chosen) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_title("Import a resume")
-        .add_filter(
-            "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
-            &redline_import::EXTENSIONS,
-        )
-        .add_filter("All files", &["*"])
-        .pick_file(move |file| {
-            let _ = picked.send(file);
-        });
-    chosen.await.ok().flatten().and_then(|f| f.into_path().ok())
+    picked(|done| {
+        app.dialog()
+            .file()
+            .set_title("Import a resume")
+            .add_filter(
+                "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
+                &redline_import::EXTENSIONS,
+            )
+            .add_filter("All files", &["*"])
+            .pick_file(done)
+    })
+    .await
 }
 
 /// What happened at start that the user should hear of (a file given to open that could not be), once.
@@ -460,16 +471,16 @@ pub async fn export_applications_csv<R: Runtime>(
 ) -> Result<Option<String>, Error> {
     use tauri_plugin_dialog::DialogExt;
     let (csv, _) = engine.applications_csv().await?;
-    let (picked, chosen) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_title("Export your applications")
-        .set_file_name("applications.csv")
-        .add_filter("CSV (a spreadsheet)", &["csv"])
-        .save_file(move |file| {
-            let _ = picked.send(file);
-        });
-    let Some(path) = chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) else {
+    let Some(path) = picked(|done| {
+        app.dialog()
+            .file()
+            .set_title("Export your applications")
+            .set_file_name("applications.csv")
+            .add_filter("CSV (a spreadsheet)", &["csv"])
+            .save_file(done)
+    })
+    .await
+    else {
         return Ok(None);
     };
     std::fs::write(&path, csv).map_err(|e| {
@@ -490,15 +501,15 @@ pub async fn import_applications_csv<R: Runtime>(
 ) -> Result<Option<usize>, Error> {
     use std::io::Read as _;
     use tauri_plugin_dialog::DialogExt;
-    let (picked, chosen) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_title("Import applications")
-        .add_filter("CSV (a spreadsheet)", &["csv", "txt"])
-        .pick_file(move |file| {
-            let _ = picked.send(file);
-        });
-    let Some(path) = chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) else {
+    let Some(path) = picked(|done| {
+        app.dialog()
+            .file()
+            .set_title("Import applications")
+            .add_filter("CSV (a spreadsheet)", &["csv", "txt"])
+            .pick_file(done)
+    })
+    .await
+    else {
         return Ok(None);
     };
     let unreadable = |e: std::io::Error| {
@@ -622,14 +633,14 @@ pub async fn choose_sync_folder<R: Runtime>(
     engine: State<'_, Engine>,
 ) -> Result<Option<SyncSummary>, Error> {
     use tauri_plugin_dialog::DialogExt;
-    let (picked, chosen) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_title("Choose the folder your cloud drive carries")
-        .pick_folder(move |folder| {
-            let _ = picked.send(folder);
-        });
-    let Some(folder) = chosen.await.ok().flatten().and_then(|f| f.into_path().ok()) else {
+    let Some(folder) = picked(|done| {
+        app.dialog()
+            .file()
+            .set_title("Choose the folder your cloud drive carries")
+            .pick_folder(done)
+    })
+    .await
+    else {
         return Ok(None);
     };
     engine.sync_through_folder(&folder).await.map(Some)
