@@ -269,6 +269,12 @@ pub(crate) mod tests {
             empty.message.contains("the job posting is empty"),
             "{empty:?}"
         );
+        let huge = "posting ".repeat(redline_resume::coverage::MAX_DESCRIPTION_BYTES / 8 + 1);
+        let too_long = engine.write_letter(&huge, &mut |_| {}).await.unwrap_err();
+        assert!(
+            too_long.message.contains("longer than any job posting"),
+            "{too_long:?}"
+        );
         assert_eq!(
             engine.state().await.unwrap().document_id,
             resume,
