@@ -6,7 +6,7 @@
 //! it belongs to or in the posting, and anything else waits for the user with the reason "not in your
 //! resume".
 
-use redline_patch::{Bundle, Hold, Policy};
+use redline_patch::{Bundle, Hold, Operation, Policy};
 use redline_store::{DocumentKind, Store, StoreError};
 use serde_json::Value;
 
@@ -88,6 +88,42 @@ pub fn verdict(before: &Value, bundle: &Bundle, known: &str) -> Verdict {
         true => Verdict::Fine,
         false => Verdict::Invented(invented),
     }
+}
+
+/// A letter's operations sorted by what they claim: those that claim nothing new, and those that claim
+/// a fact found neither in the resume nor in the posting.
+#[derive(Debug, Default)]
+pub struct Sorted {
+    /// The operations that may be kept, in order.
+    pub kept: Vec<Operation>,
+    /// The letter they make, from the one before.
+    pub document: Value,
+    /// The operations that wait for the user, in order.
+    pub invented: Vec<Operation>,
+}
+
+/// `ops`, applied in order to `before`, sorted by whether each claims a fact that `known` lacks. An
+/// operation that no longer applies once another waits (an edit inside a paragraph held) waits too.
+pub fn sorted(before: &Value, ops: &[Operation], known: &str) -> Sorted {
+    let mut sorted = Sorted {
+        document: before.clone(),
+        ..Sorted::default()
+    };
+    for op in ops {
+        let after = redline_patch::applied(&sorted.document, std::slice::from_ref(op));
+        match after {
+            Ok(after)
+                if crate::facts::invented(&sorted.document, &after, known)
+                    .facts
+                    .is_empty() =>
+            {
+                sorted.document = after;
+                sorted.kept.push(op.clone());
+            }
+            _ => sorted.invented.push(op.clone()),
+        }
+    }
+    sorted
 }
 
 /// Why each operation of a bundle held for its invented facts waits: every one of them, as the bundle is

@@ -17,6 +17,7 @@
 //! - [`facts`]: the guard that flags numbers, names and dates the model brought in from nowhere.
 //! - [`letter`]: what differs when the turn writes a cover letter: its rules, its places, and the facts
 //!   guard that holds what is not in the resume or the posting.
+//! - [`prose`]: a letter a small model writes as plain text, turned into operations as it streams.
 //! - [`probe`]: the connection test — the server, its models, and how the patch model gives JSON.
 //! - [`replay`]: an OpenAI-compatible streaming server on 127.0.0.1 that answers from a script, for tests
 //!   and the demo.
@@ -36,6 +37,7 @@ pub mod limits;
 pub mod local_plan;
 pub mod places;
 pub mod probe;
+pub mod prose;
 pub mod provider;
 pub mod replay;
 pub mod settings;

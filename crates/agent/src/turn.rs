@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::held::Held;
 use crate::places::{Fit, Reach};
+use crate::prose::{Place, Prose};
 use crate::provider::{
     CHAT_MAX_TOKENS, Delta, MAX_ARGUMENTS_BYTES, MAX_REPLY_BYTES, PATCH_MAX_TOKENS, Provider,
     ProviderError,
@@ -959,7 +960,7 @@ impl Turn<'_> {
                 letter: letter.as_ref(),
                 fit: fit.as_ref(),
             };
-            let mut tried = self.attempt(&head, reach.as_ref(), asking);
+            let (mut tried, mut prose) = self.request_for(&head, reach.as_ref(), asking);
             let mut stabilizer =
                 stabilizer_for(&head, &self.policy, &scope, self.surface, self.stall);
             let streamed = drive(
@@ -967,6 +968,7 @@ impl Turn<'_> {
                 &self.cancel,
                 &mut stabilizer,
                 &mut tried,
+                prose.as_mut(),
                 emit,
             )
             .await;
@@ -976,36 +978,24 @@ impl Turn<'_> {
             if let Err(error) = streamed {
                 return Err(abandon(self.store, &head, stabilizer, &tried, error, emit));
             }
-            let status = match letter_status(letter.is_some(), &mut stabilizer, &head, said, emit) {
-                Checked::Go(status) => status,
-                Checked::Held(held) => {
-                    return hold_invented(
-                        self.store, *held, &head, stabilizer, &tried, outcome, emit,
-                    );
-                }
+            let landed = Landing {
+                head: &head,
+                asked,
+                said,
+                tried: &tried,
             };
-            let reason = brief(match status {
-                Status::Complete(bundle) if self.review => {
-                    return propose(self.store, bundle, &head, stabilizer, &tried, outcome, emit);
-                }
-                Status::Complete(bundle) => {
-                    let landed = Landing {
-                        head: &head,
-                        asked,
-                        said,
-                        tried: &tried,
-                    };
-                    match commit(self.store, bundle, landed, stabilizer, outcome, emit)? {
-                        Landed::Told(told) => return Ok(told),
-                        Landed::Refused(reason) => reason,
-                    }
-                }
-                Status::Failed(reason) => reason.to_string(),
-                Status::Streaming | Status::Committed(_) => {
-                    forward(stabilizer.abort("the model's answer ended early"), emit);
-                    "the model's answer ended early".to_owned()
-                }
-            });
+            let reason = match land(
+                self.store,
+                self.review,
+                letter.is_some(),
+                landed,
+                stabilizer,
+                outcome,
+                emit,
+            )? {
+                Landed::Told(told) => return Ok(told),
+                Landed::Refused(reason) => brief(reason),
+            };
             let retrying = attempt == 0;
             refusal = Some(refused(
                 self.store,
@@ -1034,6 +1024,65 @@ impl Turn<'_> {
             model: self.provider.config().patch_model.clone(),
             body: self.patch_body(head, reach, request, refused, letter),
             schema: patch_schema(reach, fit),
+            revision: head.number,
+            raw: String::new(),
+        }
+    }
+
+    /// The request for `asking` against `head`: a letter on the one-model path is written as prose
+    /// ([`crate::prose`]), with the writer that turns it into operations; anything else as operations.
+    fn request_for(
+        &self,
+        head: &Revision,
+        reach: Option<&Reach>,
+        asking: Asking<'_>,
+    ) -> (Attempt, Option<Prose>) {
+        let place = match (asking.letter, self.provider.calls_tools()) {
+            (Some(_), false) => Place::of(&head.document, &asking.request.targets),
+            _ => None,
+        };
+        match (place, asking.letter) {
+            (Some(place), Some(resume)) => (
+                self.prose_attempt(head, &place, resume, asking),
+                Some(Prose::new(place, &head.document)),
+            ),
+            _ => (self.attempt(head, reach, asking), None),
+        }
+    }
+
+    /// One request to a small model for a letter's text at `place`, written as prose: the sender's
+    /// `resume` as text, the posting, what is asked (and that its last answer was refused, if it was).
+    fn prose_attempt(
+        &self,
+        head: &Revision,
+        place: &Place,
+        resume: &Value,
+        asking: Asking<'_>,
+    ) -> Attempt {
+        let posting = self.job.as_deref().unwrap_or_default();
+        let mut text = crate::prose::request(
+            &head.document,
+            place,
+            resume,
+            posting,
+            &asking.request.changes,
+        );
+        if asking.refused.is_some() {
+            text.push_str("\nYour previous answer was refused. Write it again, correctly.");
+        }
+        Attempt {
+            model: self.provider.config().patch_model.clone(),
+            body: json!({
+                "model": self.provider.config().patch_model,
+                "temperature": 0.3,
+                "frequency_penalty": 0.5,
+                "max_tokens": crate::prose::MAX_TOKENS,
+                "messages": [
+                    {"role": "system", "content": crate::prose::rules(place)},
+                    {"role": "user", "content": text},
+                ],
+            }),
+            schema: Value::Null,
             revision: head.number,
             raw: String::new(),
         }
@@ -1307,6 +1356,89 @@ fn hold_invented(
     ))
 }
 
+/// A letter's bundle that claims facts found neither in the resume nor in the posting: the sentences
+/// that claim nothing new are kept and the rest wait. In review mode, when what would be kept changes
+/// nothing, or when some wait already for another reason, all of it waits.
+fn hold_letter(
+    store: &mut Store,
+    invention: Invention,
+    landing: Landing<'_>,
+    review: bool,
+    stabilizer: Stabilizer<'_>,
+    outcome: &mut TurnOutcome,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<String, TurnError> {
+    let sorted = crate::letter::sorted(&landing.head.document, &invention.bundle.ops, landing.said);
+    let keeps_nothing = sorted.document == landing.head.document;
+    if review || keeps_nothing || !invention.bundle.held.is_empty() {
+        let Landing { head, tried, .. } = landing;
+        return hold_invented(store, invention, head, stabilizer, tried, outcome, emit);
+    }
+    keep_part(
+        store,
+        sorted,
+        &invention.found,
+        landing,
+        stabilizer,
+        outcome,
+        emit,
+    )
+}
+
+/// Commits the operations of a letter's bundle that claim nothing new as a revision, and holds the rest
+/// (`found` says what they claim) for the user, each with the reason "not in your resume".
+fn keep_part(
+    store: &mut Store,
+    sorted: crate::letter::Sorted,
+    found: &crate::facts::Invented,
+    landing: Landing<'_>,
+    mut stabilizer: Stabilizer<'_>,
+    outcome: &mut TurnOutcome,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<String, TurnError> {
+    let Landing {
+        head, asked, tried, ..
+    } = landing;
+    let text = crate::letter::warning(found);
+    let crate::letter::Sorted { kept, invented, .. } = sorted;
+    let patch = redline_patch::to_patch(&kept).map_err(|e| TurnError::Refused(e.to_string()))?;
+    let mut record = tried.record(
+        Outcome::Committed,
+        serde_json::to_value(&kept).map_err(StoreError::from)?,
+        Some(text.clone()),
+    );
+    record.refused = serde_json::to_value(&invented).map_err(StoreError::from)?;
+    let summary = redline_patch::summarize_in(&kept, &head.document);
+    let change = Change::new(head.number, Source::Ai, patch)
+        .summary(summary.clone())
+        .chat_message(asked)
+        .model_call(record);
+    let committed = match store.commit(head.document_id, change) {
+        Ok(committed) => committed,
+        Err(e) => {
+            forward(stabilizer.abort(&e.to_string()), emit);
+            return Err(e.into());
+        }
+    };
+    let n = committed.info.number;
+    forward(stabilizer.commit_part(n, kept, &text), emit);
+    emit(TurnEvent::Committed {
+        revision: n,
+        summary: summary.clone(),
+    });
+    outcome.revisions.push(n);
+    emit(TurnEvent::Warning { text: text.clone() });
+    outcome.warnings.push(text.clone());
+    let why = crate::letter::why_held(invented.len());
+    let held = Held::new(head.document_id, n, invented, &committed.document).because(why);
+    emit(TurnEvent::Held { held: held.clone() });
+    outcome.held.push(held);
+    Ok(format!(
+        "Committed as revision {n}: {summary}. {text}: those sentences wait for the user; write the letter \
+         from the resume and the posting only."
+    ))
+}
+
 /// Commits a complete bundle as a revision, worded from what its operations do (never from the model's
 /// description of them), and holds what it held for the user.
 fn commit(
@@ -1383,6 +1515,41 @@ fn commit(
     }
 }
 
+/// Lands a bundle's stream by where it stands: a complete bundle committed (or proposed, in `review`
+/// mode; a `letter`'s first checked, [`letter_status`]); anything else refused with the reason, so that
+/// the model is asked again.
+fn land(
+    store: &mut Store,
+    review: bool,
+    letter: bool,
+    landing: Landing<'_>,
+    mut stabilizer: Stabilizer<'_>,
+    outcome: &mut TurnOutcome,
+    emit: &mut (dyn FnMut(TurnEvent) + Send),
+) -> Result<Landed, TurnError> {
+    let Landing {
+        head, tried, said, ..
+    } = landing;
+    let status = match letter_status(letter, &mut stabilizer, head, said, emit) {
+        Checked::Go(status) => status,
+        Checked::Held(held) => {
+            let told = hold_letter(store, *held, landing, review, stabilizer, outcome, emit)?;
+            return Ok(Landed::Told(told));
+        }
+    };
+    Ok(match status {
+        Status::Complete(bundle) if review => Landed::Told(propose(
+            store, bundle, head, stabilizer, tried, outcome, emit,
+        )?),
+        Status::Complete(bundle) => commit(store, bundle, landing, stabilizer, outcome, emit)?,
+        Status::Failed(reason) => Landed::Refused(reason.to_string()),
+        Status::Streaming | Status::Committed(_) => {
+            forward(stabilizer.abort("the model's answer ended early"), emit);
+            Landed::Refused("the model's answer ended early".to_owned())
+        }
+    })
+}
+
 /// How a committed bundle ended: what the model is told, or why the store refused it (the model is then
 /// asked again).
 enum Landed {
@@ -1392,6 +1559,7 @@ enum Landed {
 
 /// What a bundle lands on: the head it was written against, the message that asked for it, what the user
 /// said (for the invented-facts check) and the request that produced it.
+#[derive(Clone, Copy)]
 struct Landing<'a> {
     head: &'a Revision,
     asked: i64,
@@ -1406,12 +1574,25 @@ async fn drive(
     cancel: &CancellationToken,
     stabilizer: &mut Stabilizer<'_>,
     tried: &mut Attempt,
+    mut prose: Option<&mut Prose>,
     emit: &mut (dyn FnMut(TurnEvent) + Send),
 ) -> Result<(), TurnError> {
     let raw = &mut tried.raw;
+    // Prose is plain text: asked for with no JSON format.
+    let plain = prose.is_some();
+    let opening = async {
+        match plain {
+            true => provider.stream(tried.body.clone()).await,
+            false => {
+                provider
+                    .stream_patch(tried.body.clone(), &tried.schema)
+                    .await
+            }
+        }
+    };
     let mut stream = tokio::select! {
         _ = cancel.cancelled() => return Err(TurnError::Cancelled),
-        opened = provider.stream_patch(tried.body.clone(), &tried.schema) => opened?,
+        opened = opening => opened?,
     };
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     loop {
@@ -1420,6 +1601,9 @@ async fn drive(
             _ = tick.tick() => forward(stabilizer.check_stall(Instant::now()), emit),
             next = stream.next() => match next {
                 None => {
+                    if let Some(prose) = prose.as_deref_mut() {
+                        forward(stabilizer.feed(prose.finish().as_bytes(), Instant::now()), emit);
+                    }
                     forward(stabilizer.finish(), emit);
                     return Ok(());
                 }
@@ -1431,12 +1615,27 @@ async fn drive(
                             continue;
                         };
                         raw.push_str(&text);
+                        let text = match prose.as_deref_mut() {
+                            Some(prose) => prose.feed(&text),
+                            None => text,
+                        };
                         forward(stabilizer.feed(text.as_bytes(), Instant::now()), emit);
                     }
                 }
             },
         }
         if !matches!(stabilizer.status(), Status::Streaming) {
+            return Ok(());
+        }
+        // A letter with all its paragraphs: a small model that goes on is not read further.
+        if let Some(prose) = prose.as_deref_mut()
+            && prose.is_done()
+        {
+            forward(
+                stabilizer.feed(prose.finish().as_bytes(), Instant::now()),
+                emit,
+            );
+            forward(stabilizer.finish(), emit);
             return Ok(());
         }
     }

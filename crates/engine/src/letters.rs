@@ -137,7 +137,9 @@ fn begin_letter(
             "a letter is written for a resume: open the resume it is from, then ask for a letter",
         ));
     }
-    let skeleton = redline_resume::letter::skeleton("", "", &redline_store::today());
+    let job = redline_resume::posting::job(posting);
+    let skeleton =
+        redline_resume::letter::skeleton(&job.company, &job.role, &redline_store::today());
     let title = format!("Letter — {}", crate::documents::headline(posting));
     let id = store.create_letter(resume, &title, &skeleton)?;
     settings::set(store, Kept::Job(id), posting)?;
@@ -280,6 +282,78 @@ pub(crate) mod tests {
             resume,
             "nothing was begun"
         );
+    }
+
+    /// A small model's letter on the one-model path: its plain text streams in as paragraphs, the job
+    /// read from the posting, what is around the body left out, and the paragraph that claims what is in
+    /// neither the resume nor the posting held on a card while the rest is kept.
+    #[tokio::test]
+    async fn a_small_model_writes_prose_and_what_it_invents_waits() {
+        let draft = "Dear Hiring Manager,\n\nI am applying for the Senior Compression Engineer position at \
+[Company Name], because compression is what I do.\n\nAt Pied Piper I built an algorithm for artists and won \
+Techcrunch Disrupt with my team.\n\nAt Pied Piper I also increased revenue by 40 % in a single quarter of \
+work.\n\nI would welcome a conversation about the Senior Compression Engineer role at Hooli soon.\n\n\
+Sincerely,\n[Your Name]\n";
+        let reply = redline_agent::Reply {
+            say: Some(draft.to_owned()),
+            ..redline_agent::Reply::default()
+        };
+        let (server, settings) =
+            crate::tests::replay_provider(vec![reply], redline_agent::ProviderSettings::default())
+                .await;
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        engine.save_provider(settings.clone()).await.unwrap();
+        {
+            let config = redline_agent::ProviderConfig {
+                chat_model: settings.chat_model.clone(),
+                patch_model: settings.patch_model.clone(),
+                ..redline_agent::ProviderConfig::new(Some(settings.base_url.clone()), None)
+            };
+            let small = redline_agent::Learned {
+                patch_format: "json_object".into(),
+                streams_tools: false,
+                calls_tools: false,
+            };
+            let provider = redline_agent::Provider::new(config).with_learned(&small);
+            let mut open = engine.open().unwrap().lock().await;
+            redline_agent::settings::remember(&mut open.store, &provider, true).unwrap();
+        }
+        let posting = std::fs::read_to_string(fixtures().join("posting.txt")).unwrap();
+        let outcome = engine.write_letter(&posting, &mut |_| {}).await.unwrap();
+        assert_eq!(outcome.revisions, [2], "{outcome:?}");
+        let letter_id = engine.state().await.unwrap().document_id;
+        let (letter, _) = engine.with_sender(letter_id).await.unwrap();
+        assert_eq!(letter["role"], "Senior Compression Engineer");
+        assert_eq!(letter["recipient"]["company"], "Hooli");
+        let paragraphs = letter["paragraphs"].as_array().unwrap();
+        assert_eq!(paragraphs.len(), 3, "{letter:#}");
+        assert!(
+            paragraphs[0]
+                .as_str()
+                .unwrap()
+                .contains("Engineer position at Hooli,")
+        );
+        assert!(!letter.to_string().contains("40 %"), "{letter:#}");
+        let [held] = &outcome.held[..] else {
+            panic!("one card: {outcome:?}")
+        };
+        assert_eq!(held.ops.len(), 1);
+        assert!(held.ops[0].value().unwrap().to_string().contains("40 %"));
+        assert!(
+            outcome.warnings[0].contains("not in your resume"),
+            "{outcome:?}"
+        );
+
+        // One request, for plain text: no JSON format, the job and the resume shown as words.
+        let requests = server.requests();
+        assert_eq!(requests.len(), 1, "{requests:#?}");
+        assert!(requests[0].get("response_format").is_none());
+        let asked = requests[0]["messages"][1]["content"].as_str().unwrap();
+        assert!(asked.contains(
+            "Begin with: I am applying for the Senior Compression Engineer position at Hooli."
+        ));
+        assert!(asked.contains("Richard Hendriks") && !asked.contains("\"basics\""));
     }
 
     /// A tailored copy and its letter, one after the other: an empty posting on a tailored copy is the

@@ -523,6 +523,18 @@ impl<'s> Stabilizer<'s> {
         ))]
     }
 
+    /// Only `ops` of the complete bundle were written, as `revision`; the rest wait for the user, for
+    /// `reason`: every preview is taken back and those operations are shown committed.
+    pub fn commit_part(&mut self, revision: u64, ops: Vec<Operation>, reason: &str) -> Vec<Output> {
+        let mut out = self.abort(reason);
+        out.push(Output::Surface(self.surface.patch(
+            revision,
+            PatchState::Committed,
+            ops,
+        )));
+        out
+    }
+
     fn handle(&mut self, seen: Seen, out: &mut Vec<Output>) -> Result<(), StabilizerError> {
         if seen.kind == Kind::ArrayClosed {
             return self.complete_bundle(out);
