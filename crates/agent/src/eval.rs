@@ -44,7 +44,7 @@ impl Suite {
 pub struct Ask {
     /// A short name.
     pub name: String,
-    /// What kind of ask: add, change, remove, reorder, text, date, hold, selected, two.
+    /// What kind of ask: add, change, remove, reorder, text, date, hold, selected, two, letter.
     pub kind: String,
     /// One field or one item changes (the asks a small model is measured on).
     #[serde(default)]
@@ -66,6 +66,11 @@ pub struct Ask {
     /// It must not be committed: held for the user's confirmation, or refused.
     #[serde(default)]
     pub held: bool,
+    /// A job posting: the ask is about a cover letter for it, begun for the resume as `redline letter
+    /// new` begins one, and checked as a letter ([`letter_missed`]); the expectations then hold of the
+    /// letter.
+    #[serde(default)]
+    pub posting: Option<String>,
 }
 
 /// One thing that must be true of the resume after an ask.
@@ -162,8 +167,17 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
     let provider = Provider::new(config.clone()).with_learned(learned);
     let before = ask.resume.clone().unwrap_or_else(redline_resume::sample);
     let mut outcome = Outcome::of(ask);
+    // A letter's ask starts from the letter's frame: the resume stays as it was.
+    let frame = ask.posting.as_deref().map(|posting| {
+        let job = redline_resume::posting::job(posting);
+        redline_resume::letter::skeleton(&job.company, &job.role, &redline_store::today())
+    });
     let (mut store, id) = match Store::open(dir).and_then(|mut store| {
-        let id = store.import("Eval", &before)?;
+        let resume = store.import("Eval", &before)?;
+        let id = match &frame {
+            Some(frame) => store.create_letter(resume, "Letter", frame)?,
+            None => resume,
+        };
         Ok((store, id))
     }) {
         Ok(opened) => opened,
@@ -182,13 +196,17 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
         selected: ask.selected.clone(),
         cancel: CancellationToken::new(),
         stall: std::time::Duration::from_secs(3),
-        job: None,
+        job: ask.posting.clone(),
         review: false,
         quotes_file: false,
     };
     let result = turn.run(&ask.message, &mut |_| {}).await;
     outcome.seconds = started.elapsed().as_secs_f64();
-    outcome.asked = asked(&provider, result.as_ref().ok());
+    outcome.asked = match ask.posting.is_some() && !provider.calls_tools() {
+        // A letter on the one-model path is asked for as prose ([`crate::prose`]).
+        true => "one model, as prose".to_owned(),
+        false => asked(&provider, result.as_ref().ok()),
+    };
     let (used_in, used_out) = provider.usage();
     match &result {
         Ok(done) => {
@@ -210,9 +228,19 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
             return outcome;
         }
     };
-    outcome.broke = broken(&store, id, &before, &after, ask);
     let committed = result.as_ref().ok().map(|done| done.revisions.len());
-    outcome.miss = missed(&before, &after, ask, committed);
+    match (&frame, &ask.posting) {
+        (Some(frame), Some(posting)) => {
+            let known = crate::letter::known(&ask.message, &before, Some(posting));
+            outcome.broke = letter_broken(&store, id, frame, &after, &known);
+            outcome.miss =
+                missed(frame, &after, ask, committed).or_else(|| letter_missed(&after, posting));
+        }
+        _ => {
+            outcome.broke = broken(&store, id, &before, &after, ask);
+            outcome.miss = missed(&before, &after, ask, committed);
+        }
+    }
     outcome.pass = outcome.broke.is_none() && outcome.miss.is_none();
     outcome
 }
@@ -256,6 +284,68 @@ fn broken(store: &Store, id: i64, before: &Value, after: &Value, ask: &Ask) -> O
         }
     }
     strayed(before, after, ask)
+}
+
+/// An invariant a letter breaks, in words: a revision that is not a valid letter, or a fact committed
+/// that is in neither the resume nor the posting (`known`), against its `frame`.
+fn letter_broken(
+    store: &Store,
+    id: i64,
+    frame: &Value,
+    after: &Value,
+    known: &str,
+) -> Option<String> {
+    let history = match store.history(id) {
+        Ok(history) => history,
+        Err(e) => return Some(format!("the history cannot be read: {e}")),
+    };
+    for revision in history {
+        match store.checkout(id, revision.number) {
+            Ok(r) if redline_resume::letter::validate(&r.document).is_err() => {
+                return Some(format!(
+                    "revision {} is not a valid letter",
+                    revision.number
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => return Some(format!("revision {} cannot be read: {e}", revision.number)),
+        }
+    }
+    let invented = crate::facts::invented(frame, after, known);
+    (!invented.facts.is_empty()).then(|| {
+        format!(
+            "committed what neither the resume nor the posting says: {}",
+            invented.facts.join(", ")
+        )
+    })
+}
+
+/// The most words a letter has to fit on one page under its sender's header (recruiters ask for 250
+/// to 400).
+pub const MAX_LETTER_WORDS: usize = 400;
+
+/// What a letter written for `posting` lacks, in words: three paragraphs or more, the company and the
+/// role the posting names, and no more words than a page holds.
+pub fn letter_missed(letter: &Value, posting: &str) -> Option<String> {
+    let paragraphs: Vec<&str> = letter["paragraphs"]
+        .as_array()
+        .map(|ps| ps.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let text = paragraphs.join("\n");
+    let job = redline_resume::posting::job(posting);
+    let words = text.split_whitespace().count();
+    if paragraphs.len() < 3 {
+        return Some(format!(
+            "{} paragraph(s), not three or more",
+            paragraphs.len()
+        ));
+    }
+    for (what, name) in [("company", &job.company), ("role", &job.role)] {
+        if !name.is_empty() && !holds(&Value::String(text.clone()), name) {
+            return Some(format!("the {what} “{name}” is not named"));
+        }
+    }
+    (words > MAX_LETTER_WORDS).then(|| format!("{words} words, more than a page holds"))
 }
 
 /// What `after` changed that `ask` may not: who the resume is about, or anything outside the ask's part,
@@ -384,6 +474,7 @@ mod tests {
         assert!(suite.asks.len() >= 20);
         for kind in [
             "add", "change", "remove", "reorder", "text", "date", "hold", "selected", "two",
+            "letter",
         ] {
             assert!(
                 suite.asks.iter().any(|a| a.kind == kind),
@@ -392,6 +483,18 @@ mod tests {
         }
         let sample = redline_resume::sample();
         for ask in &suite.asks {
+            // A letter's checks are its own: the job its posting names, and a page.
+            if let Some(posting) = &ask.posting {
+                let job = redline_resume::posting::job(posting);
+                assert!(
+                    !job.company.is_empty() && !job.role.is_empty(),
+                    "{}",
+                    ask.name
+                );
+                let frame = redline_resume::letter::skeleton(&job.company, &job.role, "2026-01-01");
+                assert!(letter_missed(&frame, posting).is_some(), "{}", ask.name);
+                continue;
+            }
             assert!(
                 ask.held || !ask.expect.is_empty(),
                 "{}: nothing to check",

@@ -45,6 +45,7 @@ fn add_python() -> Ask {
         }],
         part: vec!["/skills".into()],
         held: false,
+        posting: None,
     }
 }
 
@@ -276,4 +277,52 @@ async fn the_connection_test_learns_whether_the_chat_model_plans_with_tools() {
             "Add Python to my skills."
         );
     }
+}
+
+/// The shipped suite's letter asks, against a replay server on the one-model path: a small model's prose
+/// that names the company and the role in three paragraphs passes; one that names neither misses, in
+/// words; one that commits a claim in neither the resume nor the posting cannot, as the claim waits.
+#[tokio::test]
+async fn a_letter_ask_is_checked_as_a_letter() {
+    let suite = eval::Suite::shipped();
+    let ask = suite
+        .asks
+        .iter()
+        .find(|a| a.kind == "letter" && a.name.contains("data job"))
+        .expect("the suite has letter asks");
+    let prose = |text: &str| Reply {
+        say: Some(text.to_owned()),
+        ..Reply::default()
+    };
+    let good = "I am applying for the Data Engineer position at Globex, to own your pipelines.\n\n\
+At Pied Piper I built an algorithm for artists and I write Python every day of the week.\n\n\
+I would welcome a conversation with the team at Globex about this role and its pipelines.\n";
+    let (outcome, requests) = run(ask, vec![prose(good)], &one_model()).await;
+    assert!(outcome.pass, "{outcome:?}");
+    assert_eq!(outcome.revisions, 1);
+    assert!(
+        requests[0].get("response_format").is_none(),
+        "asked for prose"
+    );
+
+    let vague = "I am applying for this position because I like working with data every day.\n\n\
+My work has taught me many things about software and about people and teams.\n\n\
+I would welcome a conversation about how I could help your team in the months ahead.\n";
+    let (outcome, _) = run(ask, vec![prose(vague)], &one_model()).await;
+    assert!(!outcome.pass);
+    assert_eq!(outcome.broke, None);
+    assert_eq!(
+        outcome.miss.as_deref(),
+        Some("the company “Globex” is not named")
+    );
+
+    let invents = format!(
+        "{good}\nAt Pied Piper I grew revenue by 40 % and led a team of 57 engineers in three offices.\n"
+    );
+    let (outcome, _) = run(ask, vec![prose(&invents)], &one_model()).await;
+    assert!(
+        outcome.pass,
+        "the claim waits; the rest is a letter: {outcome:?}"
+    );
+    assert_eq!(outcome.broke, None);
 }

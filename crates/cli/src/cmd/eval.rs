@@ -16,7 +16,8 @@ const MAX_SUITE_BYTES: u64 = 8 << 20;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A suite of asks (JSON: {"asks": [{name, kind, single, message, selected, resume, expect, part,
-    /// held}]}); default: the suite Redline ships.
+    /// held, posting}]}; an ask with a posting writes a cover letter for it); default: the suite Redline
+    /// ships.
     #[arg(long, value_name = "FILE")]
     pub suite: Option<PathBuf>,
     /// Only the asks that change one field or one item.
