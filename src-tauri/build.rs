@@ -28,6 +28,7 @@ fn main() {
         "end_turn_stream",
         "start_demo",
         "write_letter",
+        "apply_for",
         "tidy_import",
         "apply_held",
         "stop_turn",

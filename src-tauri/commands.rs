@@ -216,6 +216,10 @@ engine_commands! {
     /// A cover letter for a job posting, begun for the resume on screen and opened; the model's first
     /// draft streams as turn `turn`.
     fn write_letter(turn: u32, posting: String) -> TurnOutcome = write_letter(&posting);
+
+    /// From a job posting in one step: a tailored copy of the resume on screen, its cover letter drafted
+    /// (streamed as turn `turn`) and a saved application pinning both.
+    fn apply_for(turn: u32, posting: String) -> TurnOutcome = apply_for(&posting);
 }
 
 /// Sends what changed outside a turn (an undo, another resume opened, held edits applied) to every window,

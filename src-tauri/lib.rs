@@ -72,6 +72,7 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::end_turn_stream,
             commands::start_demo,
             commands::write_letter,
+            commands::apply_for,
             commands::tidy_import,
             commands::apply_held,
             commands::stop_turn,

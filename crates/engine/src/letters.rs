@@ -123,6 +123,47 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// From a job `posting`, in one step: a copy of the resume on screen tailored to it, a cover letter
+    /// for that copy drafted by the model (streamed to `emit`), and an application to the job, saved,
+    /// that pins the copy and the letter. Each stays undoable on its own: the copy and the letter are
+    /// documents, the draft a revision of the letter, the application a card on the board. When the
+    /// draft fails, the copy and the letter's frame stay and no application is recorded; when the
+    /// posting does not say the company or the role, the chat says the application was not recorded.
+    pub async fn apply_for(
+        &self,
+        posting: &str,
+        emit: crate::ipc::Emit<'_>,
+    ) -> Result<crate::ipc::TurnOutcome, Error> {
+        self.configured().await?;
+        self.tailor(posting, emit).await?;
+        let outcome = self.write_letter("", emit).await?;
+        let job = redline_resume::posting::job(posting);
+        let said = match job.company.is_empty() || job.role.is_empty() {
+            true => "The posting does not say its company and its role, so no application was recorded: \
+                     add it on the Applications board."
+                .to_owned(),
+            false => {
+                let fields = redline_store::NewApplication {
+                    company: job.company.clone(),
+                    role: job.role.clone(),
+                    posting: posting.trim().to_owned(),
+                    ..redline_store::NewApplication::default()
+                };
+                self.add_application_on_screen(fields, true).await?;
+                format!(
+                    "Recorded your application to {} as {} (saved), with this letter and its resume.",
+                    job.company, job.role
+                )
+            }
+        };
+        emit(crate::ipc::TurnMessage::Chat(
+            crate::ipc::ChatEvent::Status { text: said },
+        ));
+        Ok(outcome)
+    }
+}
+
 /// A new letter's frame for resume `resume` and the job `posting` (kept with it), dated today: its id.
 /// Refused when `resume` is a letter.
 fn begin_letter(
@@ -354,6 +395,52 @@ Sincerely,\n[Your Name]\n";
             "Begin with: I am applying for the Senior Compression Engineer position at Hooli."
         ));
         assert!(asked.contains("Richard Hendriks") && !asked.contains("\"basics\""));
+    }
+
+    /// From a posting in one step: a tailored copy, its letter drafted, and a saved application that pins
+    /// both, said in the chat; each its own thing to undo. Without a server, nothing is begun.
+    #[tokio::test]
+    async fn a_posting_becomes_a_copy_a_letter_and_an_application_in_one_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, engine, posting) = engine_writing_letters(dir.path(), 1).await;
+        let master = engine.state().await.unwrap().document_id;
+        let mut heard = Vec::new();
+        let outcome = engine
+            .apply_for(&posting, &mut |m| heard.push(m))
+            .await
+            .unwrap();
+        assert_eq!(outcome.revisions, [2], "{outcome:?}");
+        let letter = engine.state().await.unwrap().document_id;
+        let (open_letter, sender) = engine.with_sender(letter).await.unwrap();
+        assert_eq!(open_letter["paragraphs"].as_array().unwrap().len(), 4);
+        let [application] = &engine.applications().await.unwrap()[..] else {
+            panic!("one application")
+        };
+        assert_eq!(application.company, "Hooli");
+        assert_eq!(application.role, "Senior Compression Engineer");
+        assert_eq!(application.stage, redline_store::Stage::Saved);
+        let pinned_letter = application.letter.as_ref().unwrap();
+        assert_eq!(
+            (pinned_letter.document_id, pinned_letter.revision),
+            (letter, 2)
+        );
+        let copy = application.resume.as_ref().unwrap().document_id;
+        assert_ne!(copy, master, "the tailored copy is sent, not the master");
+        assert_eq!(sender.unwrap(), engine.with_sender(copy).await.unwrap().0);
+        assert!(heard.iter().any(|m| matches!(
+            m,
+            TurnMessage::Chat(ChatEvent::Status { text }) if text.contains("Recorded your application to Hooli")
+        )));
+
+        let bare = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(bare.path());
+        let count = engine.documents().await.unwrap().len();
+        assert!(engine.apply_for(&posting, &mut |_| {}).await.is_err());
+        assert_eq!(
+            engine.documents().await.unwrap().len(),
+            count,
+            "no copy without a server"
+        );
     }
 
     /// A tailored copy and its letter, one after the other: an empty posting on a tailored copy is the

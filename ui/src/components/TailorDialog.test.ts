@@ -51,6 +51,18 @@ describe("tailor to a job", () => {
     expect(document.body.textContent).toMatch(/1 of 2 in your resume/);
   });
 
+  it("offers the copy, its letter and the application in one step, with the posting pasted", async () => {
+    const applied: string[] = [];
+    render(TailorDialog, { onclose: () => {}, onopened: () => {}, onapply: (p: string) => applied.push(p) });
+    const apply = (await screen.findByRole("button", { name: "Copy, letter and application" })) as HTMLButtonElement;
+    expect(apply.disabled).toBe(true);
+    await fireEvent.input(screen.getByTestId("tailor-posting"), { target: { value: "  Data Engineer at Globex\n" } });
+    await fireEvent.click(apply);
+    expect(applied).toEqual(["Data Engineer at Globex"]);
+    // The owner runs the step, not the dialog.
+    expect(store.postings).toEqual([]);
+  });
+
   it("on a tailored copy, shows what tailoring changed", async () => {
     store.report = { ...REPORT, changes: ["Add “Kubernetes” to the keywords of your skill “Web Development”"] };
     render(TailorDialog, { onclose: () => {}, onopened: () => {} });

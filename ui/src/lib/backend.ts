@@ -151,6 +151,11 @@ export const startDemo = (to: TurnStream) =>
 export const writeLetter = (posting: string, to: TurnStream) =>
   streamTurn((turn) => invoke<TurnOutcome>("write_letter", { posting, turn }), to);
 
+/** From a job `posting` in one step: a tailored copy of the resume on screen, its cover letter (the model's
+ * draft streams `to`) and a saved application that pins both. */
+export const applyFor = (posting: string, to: TurnStream) =>
+  streamTurn((turn) => invoke<TurnOutcome>("apply_for", { posting, turn }), to);
+
 /** Applies edits a turn held for confirmation, as a new revision (its number). */
 export const applyHeld = (edits: HeldEdits) => invoke<number>("apply_held", { edits });
 
