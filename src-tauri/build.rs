@@ -35,6 +35,7 @@ fn main() {
         "chat_history",
         "export_preview",
         "export_document",
+        "export_sent",
         "list_documents",
         "document_state",
         "open_document",

@@ -303,21 +303,35 @@ pub async fn export_preview(
         .map(|(bytes, ..)| String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// The folder exports go to: Downloads, else the home folder.
+fn downloads() -> Result<std::path::PathBuf, Error> {
+    dirs::download_dir().or_else(dirs::home_dir).ok_or_else(|| {
+        Error::new(
+            crate::ipc::ErrorKind::NotFound,
+            "cannot tell where your Downloads folder is",
+        )
+    })
+}
+
 /// Exports the document on screen into the Downloads folder.
 #[tauri::command]
 pub async fn export_document(
     engine: State<'_, Engine>,
     request: ExportRequest,
 ) -> Result<ExportDone, Error> {
-    let folder = dirs::download_dir()
-        .or_else(dirs::home_dir)
-        .ok_or_else(|| {
-            Error::new(
-                crate::ipc::ErrorKind::NotFound,
-                "cannot tell where your Downloads folder is",
-            )
-        })?;
-    engine.export(&request, &folder).await
+    engine.export(&request, &downloads()?).await
+}
+
+/// Makes again what application `id` sent (its resume or its letter, at the revisions it pinned, in the
+/// pinned resume's design) into the Downloads folder.
+#[tauri::command]
+pub async fn export_sent(
+    engine: State<'_, Engine>,
+    id: i64,
+    sent: redline_engine::applications::Sent,
+    format: crate::ipc::Format,
+) -> Result<ExportDone, Error> {
+    engine.export_sent(id, sent, format, &downloads()?).await
 }
 
 /// The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view.

@@ -79,6 +79,7 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::chat_history,
             commands::export_preview,
             commands::export_document,
+            commands::export_sent,
             commands::list_documents,
             commands::document_state,
             commands::open_document,

@@ -715,6 +715,79 @@ async fn a_cover_letter_is_written_into_the_window() {
     quit(client, driver).await;
 }
 
+/// From a posting in one step, in the window: "Tailor to a job", then "Copy, letter and application": the
+/// tailored copy, its letter drafted into the window, and the application on the board pinning both. The
+/// card's "PDF again" makes the letter sent into Downloads: the same bytes as `redline apply sent` makes
+/// from the same data folder.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn a_posting_becomes_a_copy_a_letter_and_an_application_in_the_window() {
+    let written = fixture("letters/01-letter-written.json");
+    let server = replay(written.replies.clone()).await;
+    let url = server.base_url();
+    let (data_dir, driver, client) = open_window(&replay_env(&url)).await;
+    wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
+    click(&client, "open-tailor").await;
+    let posting = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/agent/fixtures/letters/posting.txt"),
+    )
+    .unwrap();
+    element(&client, "tailor-posting").await;
+    run_js(
+        &client,
+        &format!(
+            "const t = document.querySelector(\"[data-testid='tailor-posting']\"); t.value = {}; \
+             t.dispatchEvent(new Event('input', {{bubbles: true}}));",
+            serde_json::to_string(&posting).unwrap()
+        ),
+    )
+    .await;
+    click(&client, "tailor-apply").await;
+    wait_for_text(&client, "letter-company", |t| t == "Hooli").await;
+    assert!(chat_says(&client, "Recorded your application to Hooli").await);
+    assert_eq!(all(&client, "letter-paragraph").await.len(), 4);
+
+    run_js(
+        &client,
+        "document.querySelector(\"[data-testid='place-applications'] [data-testid='place-item']\").click();",
+    )
+    .await;
+    let card = wait_for_text(&client, "application-card", |t| t.contains("Hooli")).await;
+    assert!(card.contains("Letter sent: revision 2"), "{card}");
+    assert!(card.contains("Resume sent: revision 1"), "{card}");
+    click(&client, "remake-letter").await;
+    let saved = wait_for_text(&client, "applications-saved", |t| {
+        t.starts_with("Saved to ")
+    })
+    .await;
+    let window_pdf = PathBuf::from(saved.trim_start_matches("Saved to "));
+    let made = std::fs::read(&window_pdf).unwrap();
+    let _ = std::fs::remove_file(&window_pdf);
+    screenshot_after(&client, 300, "applications.png").await;
+    quit(client, driver).await;
+
+    let cli_pdf = data_dir.path().join("sent.pdf");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_redline"))
+        .arg("--data-dir")
+        .arg(data_dir.path())
+        .args(["apply", "sent", "1", "letter", "--format", "pdf", "-o"])
+        .arg(&cli_pdf)
+        .env_remove("REDLINE_DATA_DIR")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(made.starts_with(b"%PDF"));
+    assert_eq!(
+        made,
+        std::fs::read(&cli_pdf).unwrap(),
+        "the window's PDF is the command line's"
+    );
+}
+
 /// The resume in its own language: German headings and dates from the toolbar's language menu, a heading
 /// renamed for this resume, Arabic laid out right to left; the export dialog (a native modal dialog that
 /// takes focus and closes with Escape) reads the PDF back as an applicant tracking system would; the Page

@@ -18,7 +18,8 @@ use super::Engine;
 use crate::error::{Error, ErrorKind};
 
 /// Which of the documents an application sent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
 pub enum Sent {
     /// The resume.
     Resume,

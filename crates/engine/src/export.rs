@@ -240,44 +240,87 @@ impl Engine {
         folder: &std::path::Path,
     ) -> Result<ExportDone, Error> {
         let (bytes, title, extension) = self.render(request).await?;
-        let stem = file_stem(&title, extension);
-        std::fs::create_dir_all(folder).map_err(|e| {
-            Error::new(
-                ErrorKind::ReadOnly,
-                format!("cannot use {}: {e}", folder.display()),
-            )
-        })?;
-        for n in 1..=1000 {
-            let path = match n {
-                1 => folder.join(format!("{stem}.{extension}")),
-                n => folder.join(format!("{stem} ({n}).{extension}")),
-            };
-            match redline_resume::export::write_new(&path, &bytes, false) {
-                Ok(()) => {
-                    return Ok(ExportDone {
-                        path: path.display().to_string(),
-                        bytes: bytes.len() as u64,
-                    });
-                }
-                // Taken (perhaps a moment ago): the next name.
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(Error::new(
-                        ErrorKind::ReadOnly,
-                        format!("cannot write {}: {e}", path.display()),
-                    ));
-                }
-            }
-        }
-        Err(Error::new(
-            ErrorKind::Invalid,
-            format!(
-                "{} holds a thousand exports named “{stem}”; nothing was written",
-                folder.display()
-            ),
-        ))
+        save_new(folder, &title, extension, &bytes)
     }
 
+    /// What application `id` sent, made again from the revisions it pinned, in the design the pinned
+    /// resume keeps (its template and paper; classic on A4, the Export dialog's and the command line's
+    /// defaults, where it names none), into `folder` under the document's title, as
+    /// [`Engine::export`] writes.
+    pub async fn export_sent(
+        &self,
+        id: i64,
+        sent: Sent,
+        format: Format,
+        folder: &std::path::Path,
+    ) -> Result<ExportDone, Error> {
+        let design = {
+            let open = self.open()?.lock().await;
+            match open.store.application(id)?.resume {
+                Some(p) => redline_resume::design::Design::of(
+                    &open.store.checkout(p.document_id, p.revision)?.document,
+                ),
+                None => redline_resume::design::Design::default(),
+            }
+        };
+        let request = ExportRequest {
+            format,
+            template: design.template.unwrap_or(Template::Classic),
+            page: design.page.unwrap_or(Page::A4),
+        };
+        let (bytes, title) = self.render_sent(id, sent, request).await?;
+        save_new(folder, &title, format.name(), &bytes)
+    }
+}
+
+/// `bytes` written into `folder` as `TITLE.EXTENSION`, never over an existing file — not even one that
+/// appears while it is written: `TITLE (2).EXTENSION` and on.
+fn save_new(
+    folder: &std::path::Path,
+    title: &str,
+    extension: &str,
+    bytes: &[u8],
+) -> Result<ExportDone, Error> {
+    let stem = file_stem(title, extension);
+    std::fs::create_dir_all(folder).map_err(|e| {
+        Error::new(
+            ErrorKind::ReadOnly,
+            format!("cannot use {}: {e}", folder.display()),
+        )
+    })?;
+    for n in 1..=1000 {
+        let path = match n {
+            1 => folder.join(format!("{stem}.{extension}")),
+            n => folder.join(format!("{stem} ({n}).{extension}")),
+        };
+        match redline_resume::export::write_new(&path, bytes, false) {
+            Ok(()) => {
+                return Ok(ExportDone {
+                    path: path.display().to_string(),
+                    bytes: bytes.len() as u64,
+                });
+            }
+            // Taken (perhaps a moment ago): the next name.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(Error::new(
+                    ErrorKind::ReadOnly,
+                    format!("cannot write {}: {e}", path.display()),
+                ));
+            }
+        }
+    }
+    Err(Error::new(
+        ErrorKind::Invalid,
+        format!(
+            "{} holds a thousand exports named “{stem}”; nothing was written",
+            folder.display()
+        ),
+    ))
+}
+
+/// The window's exports, continued: the Page view.
+impl Engine {
     /// The pages of `document` — the view's, previews included — as the PDF in `request`'s template and
     /// page size prints them, drawn as images for the Page view: the header and the PNGs of the pages
     /// whose keys are not in `have` (the ones the window already shows are not sent again).

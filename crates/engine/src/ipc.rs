@@ -517,6 +517,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     TailorView::export_all(&cfg)?;
     crate::applications::Application::export_all(&cfg)?;
     crate::applications::NewApplication::export_all(&cfg)?;
+    crate::applications::Sent::export_all(&cfg)?;
     redline_lint::Finding::export_all(&cfg)?;
     crate::sync::SyncSummary::export_all(&cfg)?;
     std::fs::write(dir.join("vocabulary.ts"), vocabulary())?;

@@ -432,6 +432,31 @@ Sincerely,\n[Your Name]\n";
             TurnMessage::Chat(ChatEvent::Status { text }) if text.contains("Recorded your application to Hooli")
         )));
 
+        // The window's "PDF again": the letter sent, into a folder, twice, the same bytes as the command
+        // line's `apply sent` in the design's defaults, and never over the first file.
+        let downloads = tempfile::tempdir().unwrap();
+        let sent = crate::applications::Sent::Letter;
+        let first = engine
+            .export_sent(application.id, sent, Format::Pdf, downloads.path())
+            .await
+            .unwrap();
+        let again = engine
+            .export_sent(application.id, sent, Format::Pdf, downloads.path())
+            .await
+            .unwrap();
+        assert_ne!(first.path, again.path);
+        let request = ExportRequest {
+            format: Format::Pdf,
+            template: Template::Classic,
+            page: Page::A4,
+        };
+        let (cli, _) = engine
+            .render_sent(application.id, sent, request)
+            .await
+            .unwrap();
+        assert_eq!(std::fs::read(&first.path).unwrap(), cli);
+        assert_eq!(std::fs::read(&again.path).unwrap(), cli);
+
         let bare = tempfile::tempdir().unwrap();
         let engine = Engine::in_test_folder(bare.path());
         let count = engine.documents().await.unwrap().len();

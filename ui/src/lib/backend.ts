@@ -12,6 +12,8 @@ import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderView } from "../bindings/ProviderView";
 import type { ErrorKind } from "../bindings/ErrorKind";
 import type { ExportDone } from "../bindings/ExportDone";
+import type { Format } from "../bindings/Format";
+import type { Sent } from "../bindings/Sent";
 import type { ExportRequest } from "../bindings/ExportRequest";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { IpcError } from "../bindings/IpcError";
@@ -174,6 +176,11 @@ export const exportPreview = (request: ExportRequest) => invoke<string>("export_
 
 /** Exports the document on screen into the Downloads folder. */
 export const exportDocument = (request: ExportRequest) => invoke<ExportDone>("export_document", { request });
+
+/** What application `id` sent (its resume or letter at the revisions it pinned), made again as `format` in the
+ * pinned resume's design, into the Downloads folder. */
+export const exportSent = (id: number, sent: Sent, format: Format) =>
+  invoke<ExportDone>("export_sent", { id, sent, format });
 
 /** The saved provider: its settings, and whether a key is set (never the key). */
 export const providerSettings = () => invoke<ProviderView>("provider_settings");

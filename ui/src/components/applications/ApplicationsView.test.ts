@@ -3,7 +3,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Application } from "../../bindings/Application";
 import type { ApplicationFields } from "../../bindings/ApplicationFields";
 
-const calls = vi.hoisted(() => ({ added: [] as { company: string; pin: boolean }[] }));
+const calls = vi.hoisted(() => ({
+  added: [] as { company: string; pin: boolean }[],
+  remade: [] as [number, string, string][],
+}));
 
 function application(id: number, fields: Partial<Application> = {}): Application {
   return {
@@ -25,6 +28,10 @@ vi.mock("../../lib/backend", () => ({
   moveApplication: async () => application(1),
   exportApplicationsCsv: async () => null,
   importApplicationsCsv: async () => null,
+  exportSent: async (id: number, sent: string, format: string) => {
+    calls.remade.push([id, sent, format]);
+    return { path: `/home/r/Downloads/${sent}.pdf`, bytes: 1000 };
+  },
 }));
 
 import ApplicationsView from "./ApplicationsView.svelte";
@@ -32,6 +39,7 @@ import ApplicationsView from "./ApplicationsView.svelte";
 afterEach(() => {
   cleanup();
   calls.added.length = 0;
+  calls.remade.length = 0;
 });
 
 describe("applications", () => {
@@ -40,6 +48,14 @@ describe("applications", () => {
     const card = await screen.findByTestId("application-card");
     expect(card.textContent).toContain("Resume sent: revision 7");
     expect(card.textContent).toContain("Letter sent: revision 3");
+  });
+
+  it("makes the PDF of the letter it sent again, and says where it went", async () => {
+    render(ApplicationsView, { resumeTitle: "Richard Hendriks", letter: false });
+    await screen.findByTestId("application-card");
+    await fireEvent.click(screen.getByRole("button", { name: "Make the PDF of the letter sent to Hooli again" }));
+    await waitFor(() => expect(calls.remade).toEqual([[1, "letter", "pdf"]]));
+    expect((await screen.findByTestId("applications-saved")).textContent).toBe("Saved to /home/r/Downloads/letter.pdf");
   });
 
   it("with a letter on screen, a new application pins the letter and its resume", async () => {
