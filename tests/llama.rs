@@ -106,6 +106,25 @@ fn on_the_sample() -> (LlamaServer, tempfile::TempDir) {
     (server, dir)
 }
 
+/// The data folder set to use `server` for both models, with the llama.cpp preset, as a user sets it.
+fn use_the_server(data: &Path, server: &LlamaServer) {
+    run_ok(
+        data,
+        &[
+            "provider",
+            "set",
+            "--preset",
+            "llamacpp",
+            "--base-url",
+            &server.base_url,
+            "--model",
+            "smollm2",
+            "--patch-model",
+            "smollm2",
+        ],
+    );
+}
+
 /// `redline` with the throwaway data folder and no keychain (a local server needs no key).
 fn redline(data_dir: &Path) -> Command {
     redline_of(Path::new(env!("CARGO_BIN_EXE_redline")), data_dir)
@@ -172,21 +191,7 @@ fn within(path: &str, target: &str) -> bool {
 fn a_real_small_model_on_llama_cpp_never_breaks_the_resume() {
     let (server, dir) = on_the_sample();
     let data = dir.path();
-    run_ok(
-        data,
-        &[
-            "provider",
-            "set",
-            "--preset",
-            "llamacpp",
-            "--base-url",
-            &server.base_url,
-            "--model",
-            "smollm2",
-            "--patch-model",
-            "smollm2",
-        ],
-    );
+    use_the_server(data, &server);
 
     // The connection test passes, and finds what this server takes.
     let report: Value =
@@ -578,21 +583,7 @@ fn a_small_model_writes_letters_that_invent_nothing() {
     let data = dir.path();
     // Set up as a user of a local server is: the preset, then the connection test, which finds that
     // this server's small model cannot plan by calling tools (its letters are then written as prose).
-    run_ok(
-        data,
-        &[
-            "provider",
-            "set",
-            "--preset",
-            "llamacpp",
-            "--base-url",
-            &server.base_url,
-            "--model",
-            "smollm2",
-            "--patch-model",
-            "smollm2",
-        ],
-    );
+    use_the_server(data, &server);
     run_ok(data, &["provider", "test"]);
     let resume: Value = serde_json::from_str(&run_ok(data, &["show"])).unwrap();
     let mut rows = Vec::new();

@@ -57,3 +57,40 @@ fn the_samples_own_exports_read_back_in_every_language_and_layout() {
     let below = BELOW.lock().unwrap();
     assert!(below.is_empty(), "files read under 99 %: {below:?}");
 }
+
+/// A cover letter's PDF (every design, both papers) and Word file, read by the importer: no line it reads
+/// is in neither the letter nor the resume that signs it (the dropped-line check, as for a resume).
+#[test]
+fn a_letter_s_files_drop_no_line() {
+    let resume = redline_resume::sample();
+    let letter = json!({
+        "recipient": {"name": "Gavin Belson", "company": "Hooli", "address": "1 Hacker Way, Palo Alto"},
+        "role": "Senior Compression Engineer",
+        "date": "2025-03-01",
+        "subject": "Application for the Senior Compression Engineer position",
+        "greeting": "Dear hiring team,",
+        "paragraphs": [
+            "I am applying for the Senior Compression Engineer position at Hooli, where compression is the work.",
+            "At Pied Piper I built an algorithm for artists, and we won Techcrunch Disrupt.",
+            "I would welcome a conversation about the role."
+        ],
+        "closing": "Kind regards,",
+    });
+    let both = json!({"letter": letter, "sender": resume});
+    let mut files = Vec::new();
+    for template in Template::ALL {
+        for page in Page::ALL {
+            let pdf = redline_pdf::letter_pdf(&letter, &resume, template, page).unwrap();
+            files.push((format!("pdf {template:?} {page:?}"), pdf));
+        }
+        let docx = redline_resume::docx::letter_docx(&letter, &resume, template, Page::A4);
+        files.push((format!("docx {template:?}"), docx));
+    }
+    for (name, bytes) in files {
+        let imported =
+            redline_import::import("letter", &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(imported.lines.len() >= 8, "{name}: {:?}", imported.lines);
+        let dropped = redline_import::score::dropped(&imported.lines, &both, &[]);
+        assert!(dropped.is_empty(), "{name}: lines dropped: {dropped:#?}");
+    }
+}
