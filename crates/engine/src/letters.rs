@@ -136,7 +136,17 @@ impl Engine {
         emit: crate::ipc::Emit<'_>,
     ) -> Result<crate::ipc::TurnOutcome, Error> {
         self.configured().await?;
-        self.tailor(posting, emit).await?;
+        let copy = self.tailor(posting, emit).await?;
+        emit(crate::ipc::TurnMessage::Chat(
+            crate::ipc::ChatEvent::Status {
+                text: format!(
+                    "Made a copy of your resume for {}: {} of the posting's {} terms are in it.",
+                    copy.headline,
+                    copy.terms.iter().filter(|t| t.found).count(),
+                    copy.terms.len()
+                ),
+            },
+        ));
         let outcome = self.write_letter("", emit).await?;
         let job = redline_resume::posting::job(posting);
         let said = match job.company.is_empty() || job.role.is_empty() {

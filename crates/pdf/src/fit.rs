@@ -94,22 +94,7 @@ pub fn fit(
     let start = Design::of(resume);
     let style = start.style(template);
     let count = |d: &Design| crate::layout_in(resume, d, template, page).map(|doc| doc.pages.len());
-    let mut design = start.clone();
-    let mut taken = count(&design)?;
-    // Each knob in turn, a step at a time, from where the resume has it down to its floor.
-    let knobs: [Knob; 3] = [
-        (|d| &mut d.spacing, style.spacing, FLOOR.spacing, 0.1),
-        (|d| &mut d.margins, style.margins, FLOOR.margins, 2.0),
-        (|d| &mut d.size, style.size, FLOOR.size, 0.5),
-    ];
-    for (knob, from, floor, step) in knobs {
-        let mut value = from;
-        while taken > pages && value - step >= floor - 1e-9 {
-            value = tenths(value - step);
-            *knob(&mut design) = Some(value);
-            taken = count(&design)?;
-        }
-    }
+    let (design, taken) = tighten(&start, template, pages, count)?;
     let changed = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() > 1e-9);
     let mut changes = Vec::new();
     if changed(design.spacing, style.spacing) {
@@ -134,6 +119,34 @@ pub fn fit(
         fits,
         changes,
     })
+}
+
+/// `start` tightened until `count` says its layout takes `pages` or fewer: each knob in turn (spacing,
+/// margins, size), a step at a time, from where the design has it down to its floor. Returns the design
+/// and the pages it takes (more than `pages` when even the tightest does not fit).
+pub(crate) fn tighten(
+    start: &Design,
+    template: Template,
+    pages: usize,
+    count: impl Fn(&Design) -> Result<usize, PdfError>,
+) -> Result<(Design, usize), PdfError> {
+    let style = start.style(template);
+    let mut design = start.clone();
+    let mut taken = count(&design)?;
+    let knobs: [Knob; 3] = [
+        (|d| &mut d.spacing, style.spacing, FLOOR.spacing, 0.1),
+        (|d| &mut d.margins, style.margins, FLOOR.margins, 2.0),
+        (|d| &mut d.size, style.size, FLOOR.size, 0.5),
+    ];
+    for (knob, from, floor, step) in knobs {
+        let mut value = from;
+        while taken > pages && value - step >= floor - 1e-9 {
+            value = tenths(value - step);
+            *knob(&mut design) = Some(value);
+            taken = count(&design)?;
+        }
+    }
+    Ok((design, taken))
 }
 
 /// The two sections with the most text, by heading, longest first: what to shorten when tightening is

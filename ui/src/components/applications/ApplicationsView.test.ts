@@ -53,7 +53,7 @@ describe("applications", () => {
   it("makes the PDF of the letter it sent again, and says where it went", async () => {
     render(ApplicationsView, { resumeTitle: "Richard Hendriks", letter: false });
     await screen.findByTestId("application-card");
-    await fireEvent.click(screen.getByRole("button", { name: "Make the PDF of the letter sent to Hooli again" }));
+    await fireEvent.click(screen.getByRole("button", { name: "PDF again: the letter sent to Hooli" }));
     await waitFor(() => expect(calls.remade).toEqual([[1, "letter", "pdf"]]));
     expect((await screen.findByTestId("applications-saved")).textContent).toBe("Saved to /home/r/Downloads/letter.pdf");
   });
