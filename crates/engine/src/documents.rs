@@ -51,7 +51,7 @@ impl Engine {
             .iter()
             .map(|d| {
                 let head = open.store.head_name(d.id);
-                let name = head.as_ref().cloned().unwrap_or_default();
+                let name = person(&open.store, d, head.as_ref().ok());
                 DocumentRow {
                     id: d.id,
                     title: d.title.clone(),
@@ -87,7 +87,7 @@ impl Engine {
             .map(|document| {
                 let (name, problem) = match document.deleted_at {
                     None => match open.store.head_name(document.id) {
-                        Ok(name) => (name, None),
+                        Ok(name) => (person(&open.store, &document, Some(&name)), None),
                         Err(e) => (String::new(), Some(e.to_string())),
                     },
                     Some(_) => (String::new(), None),
@@ -630,6 +630,17 @@ pub(crate) fn show(open: &mut Open, id: i64, emit: Emit<'_>) -> Result<DocState,
 }
 
 /// The posting's first line that says something, cut to 60 characters.
+/// Who document `d` is about, as its list shows it: a resume's own name (`own`, read from its head); a
+/// letter's sender's, the name in the resume it belongs to; empty when it cannot be read.
+fn person(store: &Store, d: &redline_store::DocumentSummary, own: Option<&String>) -> String {
+    match (d.kind, d.resume_id) {
+        (redline_store::DocumentKind::Letter, Some(resume)) => {
+            store.head_name(resume).unwrap_or_default()
+        }
+        _ => own.cloned().unwrap_or_default(),
+    }
+}
+
 pub(crate) fn headline(posting: &str) -> String {
     let line = posting
         .lines()

@@ -437,6 +437,13 @@ Sincerely,\n[Your Name]\n";
         let copy = application.resume.as_ref().unwrap().document_id;
         assert_ne!(copy, master, "the tailored copy is sent, not the master");
         assert_eq!(sender.unwrap(), engine.with_sender(copy).await.unwrap().0);
+        // Lists name a letter by its sender, as they name a resume by its person.
+        let rows = engine.documents().await.unwrap();
+        let row = rows.iter().find(|r| r.id == letter).unwrap();
+        assert_eq!(row.name, "Richard Hendriks");
+        let listed = engine.list(false).await.unwrap();
+        let listed = listed.iter().find(|l| l.document.id == letter).unwrap();
+        assert_eq!(listed.name, "Richard Hendriks");
         assert!(heard.iter().any(|m| matches!(
             m,
             TurnMessage::Chat(ChatEvent::Status { text }) if text.contains("Recorded your application to Hooli")
