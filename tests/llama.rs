@@ -108,20 +108,21 @@ fn on_the_sample() -> (LlamaServer, tempfile::TempDir) {
 
 /// The data folder set to use `server` for both models, with the llama.cpp preset, as a user sets it.
 fn use_the_server(data: &Path, server: &LlamaServer) {
-    run_ok(
-        data,
-        &[
-            "provider",
-            "set",
-            "--preset",
-            "llamacpp",
-            "--base-url",
-            &server.base_url,
-            "--model",
-            "smollm2",
-            "--patch-model",
-            "smollm2",
-        ],
+    use_the_server_by(Path::new(env!("CARGO_BIN_EXE_redline")), data, server);
+}
+
+/// [`use_the_server`], by the `redline` at `program` (another build of it, to compare).
+fn use_the_server_by(program: &Path, data: &Path, server: &LlamaServer) {
+    let set = redline_of(program, data)
+        .args(["provider", "set", "--preset", "llamacpp"])
+        .args(["--base-url", &server.base_url])
+        .args(["--model", "smollm2", "--patch-model", "smollm2"])
+        .output()
+        .unwrap();
+    assert!(
+        set.status.success(),
+        "{}",
+        String::from_utf8_lossy(&set.stderr)
     );
 }
 
@@ -526,23 +527,7 @@ fn a_small_model_works_from_the_first_ask_with_no_connection_test() {
     for (which, program) in programs {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path();
-        let set = redline_of(&program, data)
-            .args([
-                "provider",
-                "set",
-                "--preset",
-                "llamacpp",
-                "--base-url",
-                &server.base_url,
-            ])
-            .args(["--model", "smollm2", "--patch-model", "smollm2"])
-            .output()
-            .unwrap();
-        assert!(
-            set.status.success(),
-            "{}",
-            String::from_utf8_lossy(&set.stderr)
-        );
+        use_the_server_by(&program, data, &server);
         let results: Vec<Asked> = asks
             .iter()
             .map(|ask| ask_through_chat(&program, data, ask))

@@ -335,6 +335,64 @@ pub(crate) mod tests {
         );
     }
 
+    /// An engine whose server was learned not to plan by calling tools (a small local model: the one-model
+    /// path), answering each request with the next of `answers` as plain text.
+    async fn engine_of_a_small_model(
+        dir: &Path,
+        answers: &[&str],
+    ) -> (redline_agent::ReplayServer, Engine) {
+        let replies = answers
+            .iter()
+            .map(|text| redline_agent::Reply {
+                say: Some((*text).to_owned()),
+                ..redline_agent::Reply::default()
+            })
+            .collect();
+        let (server, settings) =
+            crate::tests::replay_provider(replies, redline_agent::ProviderSettings::default())
+                .await;
+        let engine = Engine::in_test_folder(dir);
+        engine.save_provider(settings.clone()).await.unwrap();
+        let config = redline_agent::ProviderConfig {
+            chat_model: settings.chat_model.clone(),
+            patch_model: settings.patch_model.clone(),
+            ..redline_agent::ProviderConfig::new(Some(settings.base_url.clone()), None)
+        };
+        let small = redline_agent::Learned {
+            patch_format: "json_object".into(),
+            streams_tools: false,
+            calls_tools: false,
+        };
+        let provider = redline_agent::Provider::new(config).with_learned(&small);
+        let mut open = engine.open().unwrap().lock().await;
+        redline_agent::settings::remember(&mut open.store, &provider, true).unwrap();
+        drop(open);
+        (server, engine)
+    }
+
+    /// The worst a small model can send as prose: one paragraph of 200,000 characters, then, asked again,
+    /// nothing but a greeting and a signature. Neither is kept: the letter stays its frame, the user is
+    /// told in words, and the frame stays open to ask again.
+    #[tokio::test]
+    async fn a_runaway_or_empty_prose_answer_keeps_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let runaway = format!(
+            "I am applying for the role. {}\n",
+            "compression ".repeat(16_700)
+        );
+        let empty = "Dear team,\n\nSincerely,\n[Your Name]\n";
+        let (_server, engine) = engine_of_a_small_model(dir.path(), &[&runaway, empty]).await;
+        let posting = std::fs::read_to_string(fixtures().join("posting.txt")).unwrap();
+        let outcome = engine.write_letter(&posting, &mut |_| {}).await.unwrap();
+        assert!(outcome.revisions.is_empty(), "{outcome:?}");
+        assert!(outcome.held.is_empty(), "{outcome:?}");
+        assert!(outcome.reply.contains("Refused"), "{outcome:?}");
+        let letter = engine.state().await.unwrap();
+        assert_eq!(letter.revision, 1);
+        let (frame, _) = engine.with_sender(letter.document_id).await.unwrap();
+        assert_eq!(frame["paragraphs"], serde_json::json!([]));
+    }
+
     /// A small model's letter on the one-model path: its plain text streams in as paragraphs, the job
     /// read from the posting, what is around the body left out, and the paragraph that claims what is in
     /// neither the resume nor the posting held on a card while the rest is kept.
@@ -345,31 +403,8 @@ pub(crate) mod tests {
 Techcrunch Disrupt with my team.\n\nAt Pied Piper I also increased revenue by 40 % in a single quarter of \
 work.\n\nI would welcome a conversation about the Senior Compression Engineer role at Hooli soon.\n\n\
 Sincerely,\n[Your Name]\n";
-        let reply = redline_agent::Reply {
-            say: Some(draft.to_owned()),
-            ..redline_agent::Reply::default()
-        };
-        let (server, settings) =
-            crate::tests::replay_provider(vec![reply], redline_agent::ProviderSettings::default())
-                .await;
         let dir = tempfile::tempdir().unwrap();
-        let engine = Engine::in_test_folder(dir.path());
-        engine.save_provider(settings.clone()).await.unwrap();
-        {
-            let config = redline_agent::ProviderConfig {
-                chat_model: settings.chat_model.clone(),
-                patch_model: settings.patch_model.clone(),
-                ..redline_agent::ProviderConfig::new(Some(settings.base_url.clone()), None)
-            };
-            let small = redline_agent::Learned {
-                patch_format: "json_object".into(),
-                streams_tools: false,
-                calls_tools: false,
-            };
-            let provider = redline_agent::Provider::new(config).with_learned(&small);
-            let mut open = engine.open().unwrap().lock().await;
-            redline_agent::settings::remember(&mut open.store, &provider, true).unwrap();
-        }
+        let (server, engine) = engine_of_a_small_model(dir.path(), &[draft]).await;
         let posting = std::fs::read_to_string(fixtures().join("posting.txt")).unwrap();
         let outcome = engine.write_letter(&posting, &mut |_| {}).await.unwrap();
         assert_eq!(outcome.revisions, [2], "{outcome:?}");
