@@ -313,13 +313,34 @@ fn downloads() -> Result<std::path::PathBuf, Error> {
     })
 }
 
-/// Exports the document on screen into the Downloads folder.
+/// Exports the document on screen into the Downloads folder: in `request`'s design, or in the user's
+/// theme `theme` when one is named.
 #[tauri::command]
 pub async fn export_document(
     engine: State<'_, Engine>,
     request: ExportRequest,
+    theme: Option<String>,
 ) -> Result<ExportDone, Error> {
-    engine.export(&request, &downloads()?).await
+    match theme {
+        Some(name) => {
+            engine
+                .export_in_theme(&name, request.format, request.page, &downloads()?)
+                .await
+        }
+        None => engine.export(&request, &downloads()?).await,
+    }
+}
+
+/// Every design a resume can be shown in: the built-in ones, then the user's themes.
+#[tauri::command]
+pub fn designs(engine: State<'_, Engine>) -> Vec<redline_engine::ipc::DesignInfo> {
+    engine.designs()
+}
+
+/// What the user's theme `name`'s files are now: it changes when one of them changes.
+#[tauri::command]
+pub fn theme_stamp(engine: State<'_, Engine>, name: String) -> Result<String, Error> {
+    engine.theme_stamp(&name)
 }
 
 /// Makes again what application `id` sent (its resume or its letter, at the revisions it pinned, in the
@@ -334,15 +355,24 @@ pub async fn export_sent(
     engine.export_sent(id, sent, format, &downloads()?).await
 }
 
-/// The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view.
+/// The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view: in
+/// `request`'s design, or in the user's theme `theme` when one is named.
 #[tauri::command]
 pub async fn page_images(
     engine: State<'_, Engine>,
     document: serde_json::Value,
     request: ExportRequest,
     have: Vec<String>,
+    theme: Option<String>,
 ) -> Result<tauri::ipc::Response, Error> {
-    let (header, pngs) = engine.page_images(document, &request, &have).await?;
+    let (header, pngs) = match theme {
+        Some(name) => {
+            engine
+                .theme_page_images(document, &name, request.page, &have)
+                .await?
+        }
+        None => engine.page_images(document, &request, &have).await?,
+    };
     Ok(tauri::ipc::Response::new(header.to_bytes(&pngs)))
 }
 

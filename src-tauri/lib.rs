@@ -79,6 +79,8 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::chat_history,
             commands::export_preview,
             commands::export_document,
+            commands::designs,
+            commands::theme_stamp,
             commands::export_sent,
             commands::list_documents,
             commands::document_state,

@@ -932,6 +932,68 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     quit(client, driver).await;
 }
 
+/// A theme of the user's own in the real window: made with `redline theme new`, listed in the Page view beside
+/// the built-in designs, drawn by the bounded child, its Typst error said with file and line as soon as the
+/// file is saved with one, and the pages drawn again once it is mended, with no click.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn a_theme_of_your_own_is_drawn_in_the_page_view_and_redrawn_as_it_changes() {
+    let (data_dir, driver, client) = open_on_the_sample().await;
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_redline"))
+        .arg("--data-dir")
+        .arg(data_dir.path())
+        .args(["theme", "new", "mine", "--from", "modern"])
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let main = data_dir.path().join("themes/mine/main.typ");
+    let typst = std::fs::read_to_string(&main).unwrap();
+
+    click(&client, "toggle-pages").await;
+    wait_for_text(&client, "page-count", |t| t.contains("page")).await;
+    choose(&client, "page-template", "mine").await;
+    const FIRST_PAGE_WIDTH: &str = "const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;";
+    until_script(
+        &client,
+        FIRST_PAGE_WIDTH,
+        json!(893),
+        "the theme's first page was never drawn",
+    )
+    .await;
+
+    const FIRST_PAGE: &str =
+        "return document.querySelector(\"[data-testid='page-1']\").getAttribute('src');";
+    let first = run_js(&client, FIRST_PAGE).await;
+
+    // Saved with an error: said with its file and line, in place of the pages.
+    std::fs::write(&main, format!("{typst}\n#no-such-thing\n")).unwrap();
+    let line = typst.lines().count() + 2;
+    let said = wait_for_text(&client, "page-problem", |t| t.contains("main.typ:")).await;
+    assert!(
+        said.contains(&format!("main.typ:{line}: unknown variable: no-such-thing")),
+        "{said}"
+    );
+    // Mended, with a line of the user's own: a first page drawn again, other than the first time's.
+    std::fs::write(
+        &main,
+        typst.replace("#cover-letter()", "My own line.\n#cover-letter()"),
+    )
+    .unwrap();
+    gone(&client, "page-problem").await;
+    until_script(
+        &client,
+        &format!("return document.querySelector(\"[data-testid='page-1']\").getAttribute('src') !== {first};"),
+        json!(true),
+        "the mended theme's first page was never drawn again",
+    )
+    .await;
+    quit(client, driver).await;
+}
+
 /// Review mode in the real window: with it on, an AI bundle is a card, in words, and nothing is saved until
 /// Accept; one change of it is rejected on its own and the rest accepted.
 #[tokio::test]

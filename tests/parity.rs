@@ -62,15 +62,15 @@ fn app_commands() -> BTreeSet<String> {
         .collect()
 }
 
-/// Every handler has a permission (`src-tauri/build.rs`'s app manifest), the main window is granted each
+/// Every handler has a permission (`src-tauri/build.rs`'s `COMMANDS`), the main window is granted each
 /// of them (`src-tauri/capabilities/default.json`), and nothing else is listed: a command added in one
 /// place only is either refused in the window or granted without being one.
 #[test]
 fn every_app_command_has_a_permission_and_the_window_is_granted_it() {
     let handlers = app_commands();
     let build = read("src-tauri/build.rs");
-    let listed = &build[build.find(".commands(&[").unwrap()..];
-    let manifest: BTreeSet<String> = listed[..listed.find("])").unwrap()]
+    let listed = &build[build.find("const COMMANDS: &[&str] = &[").unwrap()..];
+    let manifest: BTreeSet<String> = listed[..listed.find("];").unwrap()]
         .split('"')
         .skip(1)
         .step_by(2)

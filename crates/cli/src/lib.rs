@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand};
-use redline_engine::{DATA_DIR_ENV, Format, Page, Template};
+use redline_engine::{DATA_DIR_ENV, Format, Look, Page, Template};
 use redline_engine::{Error, ErrorKind};
 
 mod cmd;
@@ -381,6 +381,10 @@ enum Command {
     /// `read-pdf-text`.
     #[command(hide = true)]
     ReadPdfLines { path: PathBuf },
+    /// Lay a theme of the user's own out as a PDF: `export --template NAME` runs this in a child process
+    /// bounded in memory and to 10 s ([`redline_engine::themes`]).
+    #[command(hide = true)]
+    RenderTheme { request: PathBuf },
 }
 
 /// A `--format`, `--template` or `--page` value, from the engine's own list of them (`Format`,
@@ -412,6 +416,42 @@ fn formats() -> impl clap::builder::TypedValueParser<Value = Format> {
 /// `--template`.
 fn templates() -> impl clap::builder::TypedValueParser<Value = Template> {
     choice(&Template::ALL, Template::name, Template::about, |_| &[])
+}
+
+/// `export`'s `--template`: a built-in design, or any other name that can be a theme's (whether there is
+/// one is known only once the data folder is: [`cmd::theme::unknown`]).
+#[derive(Clone)]
+struct Looks;
+
+impl clap::builder::TypedValueParser for Looks {
+    type Value = Look;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Look, clap::Error> {
+        match templates().parse_ref(cmd, arg, value) {
+            Ok(template) => Ok(Look::Design(template)),
+            Err(e) => match value.to_str() {
+                Some(name) if redline_engine::theme_name(name) => Ok(Look::Theme(name.to_owned())),
+                _ => Err(e),
+            },
+        }
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let values: Vec<_> = templates().possible_values()?.collect();
+        Some(Box::new(values.into_iter()))
+    }
+}
+
+/// `export`'s `--template`.
+fn looks() -> Looks {
+    Looks
 }
 
 /// `--page`.
@@ -578,6 +618,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::ReadPdfText { path } => return cmd::ats::read_pdf_text(&path),
         Command::ReadPdfLines { path } => return cmd::import::read_pdf_lines(&path),
+        Command::RenderTheme { request } => return cmd::theme::render_theme(&request),
         command => command,
     };
     let data_dir = redline_engine::resolve_data_dir(cli.data_dir).ok_or_else(|| {

@@ -12,21 +12,7 @@ use serde::Serialize;
 
 use super::Engine;
 use crate::error::{Error, ErrorKind};
-use crate::ipc::{DocState, Emit, TurnMessage};
-
-/// One design a resume can be shown in, as the gallery and `redline theme list` show it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DesignInfo {
-    /// Its name (`redline export --template NAME`, `/meta/design/template`).
-    pub name: String,
-    /// How a menu names it.
-    pub label: String,
-    /// What it looks like, in a line.
-    pub description: String,
-    /// Built into Redline (true), or a theme of the user's own (false).
-    pub built_in: bool,
-}
+use crate::ipc::{DesignInfo, DocState, Emit, TurnMessage};
 
 /// What fitting to pages did: the resume's state after it, and the fit in words.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,7 +27,8 @@ pub struct FitDone {
 }
 
 impl Engine {
-    /// Every design a resume can be shown in: the built-in ones, in the gallery's order.
+    /// Every design a resume can be shown in: the built-in ones, in the gallery's order, then the user's
+    /// themes by name.
     pub fn designs(&self) -> Vec<DesignInfo> {
         Template::ALL
             .into_iter()
@@ -50,7 +37,9 @@ impl Engine {
                 label: t.label().to_owned(),
                 description: t.about().to_owned(),
                 built_in: true,
+                problem: None,
             })
+            .chain(self.user_designs())
             .collect()
     }
 

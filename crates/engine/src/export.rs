@@ -275,7 +275,7 @@ impl Engine {
 
 /// `bytes` written into `folder` as `TITLE.EXTENSION`, never over an existing file — not even one that
 /// appears while it is written: `TITLE (2).EXTENSION` and on.
-fn save_new(
+pub(crate) fn save_new(
     folder: &std::path::Path,
     title: &str,
     extension: &str,
@@ -330,7 +330,7 @@ impl Engine {
         request: &ExportRequest,
         have: &[String],
     ) -> Result<(PageImages, Vec<std::sync::Arc<[u8]>>), Error> {
-        use redline_resume::export::{Page, Template};
+        use redline_resume::export::Template;
         let (template, page) = (request.template, request.page);
         if redline_resume::measure(&document).bytes > redline_resume::MAX_DOCUMENT_BYTES {
             return Err(Error::new(
@@ -360,31 +360,8 @@ impl Engine {
         })
         .await
         .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;
-        let (width, height) = match page {
-            Page::A4 => (595.28, 841.89),
-            Page::Letter => (612.0, 792.0),
-        };
-        let mut pngs = Vec::new();
-        let pages = drawn
-            .into_iter()
-            .map(|d| {
-                let key = format!("{:032x}", d.key);
-                let bytes = if have.contains(&key) {
-                    0
-                } else {
-                    pngs.push(d.png.clone());
-                    u32::try_from(d.png.len()).unwrap_or(u32::MAX)
-                };
-                PageImage { key, bytes }
-            })
-            .collect();
-        let header = PageImages {
-            pages,
-            count: u32::try_from(count).unwrap_or(u32::MAX),
-            width,
-            height,
-        };
-        Ok((header, pngs))
+        let drawn = drawn.into_iter().map(|d| (d.key, d.png)).collect();
+        Ok(framed(drawn, count, page, have))
     }
 
     /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
@@ -395,9 +372,45 @@ impl Engine {
     }
 }
 
+/// The Page view's pages (each its key and PNG) as the window reads them: the header, and the PNGs of the
+/// pages whose keys are not in `have`.
+pub(crate) fn framed(
+    drawn: Vec<(u128, std::sync::Arc<[u8]>)>,
+    count: usize,
+    page: Page,
+    have: &[String],
+) -> (PageImages, Vec<std::sync::Arc<[u8]>>) {
+    let (width, height) = match page {
+        Page::A4 => (595.28, 841.89),
+        Page::Letter => (612.0, 792.0),
+    };
+    let mut pngs = Vec::new();
+    let pages = drawn
+        .into_iter()
+        .map(|(key, png)| {
+            let key = format!("{key:032x}");
+            let bytes = if have.contains(&key) {
+                0
+            } else {
+                let bytes = u32::try_from(png.len()).unwrap_or(u32::MAX);
+                pngs.push(png);
+                bytes
+            };
+            PageImage { key, bytes }
+        })
+        .collect();
+    let header = PageImages {
+        pages,
+        count: u32::try_from(count).unwrap_or(u32::MAX),
+        width,
+        height,
+    };
+    (header, pngs)
+}
+
 /// How finely the Page view's pages are drawn: 1.5 pixels per point (an A4 page is 893 pixels wide), sharp on
 /// a normal screen and quick to draw.
-const PAGE_PIXELS_PER_POINT: f32 = 1.5;
+pub(crate) const PAGE_PIXELS_PER_POINT: f32 = 1.5;
 
 /// The longest file name an export is given, in bytes, extension and " (n)" included: most file systems
 /// take 255 bytes, and a title of 200 CJK or Arabic characters is 600.

@@ -88,6 +88,24 @@ impl ChatEvent {
     }
 }
 
+/// One design a resume can be shown in, as the gallery and `redline theme list` show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DesignInfo {
+    /// Its name (`redline export --template NAME`, `/meta/design/template`).
+    pub name: String,
+    /// How a menu names it.
+    pub label: String,
+    /// What it looks like, in a line.
+    pub description: String,
+    /// Built into Redline (true), or a theme of the user's own (false).
+    pub built_in: bool,
+    /// Why a theme of the user's own cannot be used (its manifest cannot be read), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub problem: Option<String>,
+}
+
 /// What an export asks for.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -520,6 +538,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     crate::applications::Sent::export_all(&cfg)?;
     redline_lint::Finding::export_all(&cfg)?;
     crate::sync::SyncSummary::export_all(&cfg)?;
+    DesignInfo::export_all(&cfg)?;
     std::fs::write(dir.join("vocabulary.ts"), vocabulary())?;
     Ok(())
 }

@@ -12,7 +12,8 @@
 //!   the window's Undo, Redo, Restore, history panel, manual edits, words, tailoring and held edits.
 //! - [`history`]: a named resume's revisions, a revision's document, diffs; Undo, Redo and Restore by id.
 //! - [`export`]: a named resume to bytes or a file, and its ATS read-back.
-//! - [`design`]: the designs a resume can be shown in, and fitting it to a number of pages.
+//! - [`design`]: the designs a resume can be shown in, and fitting it to a number of pages; [`themes`]: the
+//!   user's own themes, made, listed and laid out in a bounded child process.
 //! - [`import`]: a file read into a resume with no model, and kept.
 //! - [`letters`]: cover letters, written for a posting by the same turn, and their exports.
 //! - [`applications`]: job applications, their stages and pinned revisions, and CSV out and in.
@@ -50,6 +51,7 @@ pub use redline_agent::probe::{Check, ConnectionReport};
 pub use redline_agent::{Held, Learned, ProviderSettings};
 pub use redline_patch::SurfaceUpdate;
 pub use redline_pdf::ats::{Finding, Report as AtsReport};
+pub use redline_pdf::theme::is_name as theme_name;
 /// What a resume can be made into: the file formats, the designs and the page sizes.
 pub use redline_resume::export::{Format, Page, Template, UnknownName};
 /// A file a front door reads for the engine, opened only when it is a regular file (not a pipe or a
@@ -63,6 +65,7 @@ pub use redline_resume::{coverage::MAX_DESCRIPTION_BYTES, shorten};
 /// The data folder's variable and how it is found, for a front door's `--data-dir`.
 pub use redline_store::{DATA_DIR_ENV, resolve_data_dir};
 pub use redline_store::{DocumentSummary, RevisionInfo};
+pub use themes::{Look, ThemeMade};
 pub use turn::CHAT_PAGE;
 
 pub mod applications;
@@ -84,6 +87,7 @@ mod scale_tests;
 pub mod settings;
 pub mod streams;
 pub mod sync;
+pub mod themes;
 pub mod tidy;
 mod turn;
 

@@ -109,6 +109,17 @@ fn command(program: &Path, mode: &str, path: &Path) -> Command {
 /// What `program mode path` prints, the child bounded in memory ([`memory_limit`]) and time
 /// ([`TIME`]).
 pub fn run(program: &Path, mode: &str, path: &Path) -> Result<Vec<u8>, ChildError> {
+    run_within(program, mode, path, time_limit())
+}
+
+/// What `program mode path` prints, the child bounded in memory ([`memory_limit`]) and stopped after
+/// `limit`.
+pub fn run_within(
+    program: &Path,
+    mode: &str,
+    path: &Path,
+    limit: Duration,
+) -> Result<Vec<u8>, ChildError> {
     let mut child = command(program, mode, path).spawn()?;
     let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
     let out = std::thread::spawn(move || {
@@ -125,7 +136,6 @@ pub fn run(program: &Path, mode: &str, path: &Path) -> Result<Vec<u8>, ChildErro
         }
         text
     });
-    let limit = time_limit();
     let deadline = Instant::now() + limit;
     let status = loop {
         if let Some(status) = child.try_wait()? {

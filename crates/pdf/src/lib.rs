@@ -13,6 +13,7 @@
 //! - [`ats`]: how an applicant tracking system reads a PDF back, per section, against the resume.
 //! - [`fit`]: the resume's spacing, margins and size tightened until it takes the pages asked.
 //! - [`letter`]: a cover letter as a PDF in the design of the resume that sends it.
+//! - [`theme`]: a theme of the user's own, a folder of Typst laid out in a world that reaches only it.
 //! - `templates/`: the built-in designs' Typst (`common.typ` and one file each), reading the outline and the
 //!   design's options (`/meta/design`, [`redline_resume::design`]) as data.
 //! - [`PdfError`]: what went wrong, in words. The other export formats are the resume crate's
@@ -23,6 +24,7 @@
 pub mod ats;
 pub mod fit;
 pub mod letter;
+pub mod theme;
 
 pub use fit::{Fitted, fit};
 pub use letter::{letter_pages, letter_pdf};
@@ -46,7 +48,7 @@ use typst::{Library, LibraryExt, World};
 /// Why a PDF could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the PDF could not be made: {0}")]
-pub struct PdfError(String);
+pub struct PdfError(pub(crate) String);
 
 impl PdfError {
     /// What kind of failure it is: Typst failing on a resume that passed the schema is Redline's own.
@@ -424,7 +426,7 @@ impl PageDrawer {
 /// glyphs' edges). The 256 most used are kept exactly; each other one, a few pixels of an edge, takes the
 /// nearest kept colour. One byte a pixel instead of three: measured in the window, WebKit decoded the
 /// sample's two pages in 18 ms as RGB, and the PNGs were a third larger over the bridge.
-fn png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, PdfError> {
+pub(crate) fn png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, PdfError> {
     let rgb: Vec<[u8; 3]> = rgba
         .chunks_exact(4)
         .map(|p| match p[3] {

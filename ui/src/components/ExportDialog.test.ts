@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const calls: { preview: unknown[]; save: unknown[]; ats: unknown[] } = { preview: [], save: [], ats: [] };
@@ -23,8 +23,9 @@ vi.mock("../lib/backend", () => ({
       outOfOrder: [],
     };
   },
-  exportDocument: async (request: unknown) => {
-    calls.save.push(request);
+  designs: async () => [{ name: "mine", label: "Mine", description: "", builtIn: false }],
+  exportDocument: async (request: unknown, theme: string | null = null) => {
+    calls.save.push(theme === null ? request : { request, theme });
     if (failSave) throw { message: "cannot write /x: disk full" };
     return { path: "/home/u/Downloads/Richard.html", bytes: 10 };
   },
@@ -51,6 +52,18 @@ describe("export dialog", () => {
     expect(calls.save).toEqual([{ format: "pdf", template: "modern", page: "letter" }]);
     expect(calls.preview.length).toBeGreaterThan(0);
     expect((screen.getByTestId("export-preview") as HTMLIFrameElement).getAttribute("sandbox")).toBe("");
+  });
+
+  it("exports in a theme of the user's own, without the built-in design's check", async () => {
+    render(ExportDialog, { onclose: () => {} });
+    const select = screen.getByTestId("export-template") as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toContain("mine"));
+    await fireEvent.change(select, { target: { value: "mine" } });
+    await fireEvent.click(screen.getByTestId("export-save"));
+    expect(await screen.findByText("Saved to /home/u/Downloads/Richard.html")).toBeTruthy();
+    expect(calls.save).toEqual([{ request: { format: "pdf", template: "classic", page: "a4" }, theme: "mine" }]);
+    expect(calls.ats).toEqual([]);
+    expect((screen.getByTestId("ats-check") as HTMLButtonElement).disabled).toBe(true);
   });
 
   it("shows a failure in plain words", async () => {

@@ -1,14 +1,21 @@
-import { cleanup, render, screen, waitFor } from "@testing-library/svelte";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import sample from "../../../assets/sample.resume.json";
 
-const calls: { document: { basics?: { label?: string } }; request: unknown }[] = [];
+const calls: { document: { basics?: { label?: string } }; request: unknown; theme: string | null }[] = [];
 let failing = false;
+let stamp = "one";
 
 vi.mock("../lib/backend", () => ({
   errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
-  pageImages: async (document: { basics?: { label?: string } }, request: unknown) => {
-    calls.push({ document, request });
+  designs: async () => [
+    { name: "classic", label: "Classic", description: "", builtIn: true },
+    { name: "mine", label: "Mine", description: "made from Modern", builtIn: false },
+    { name: "broken", label: "broken", description: "", builtIn: false, problem: "theme.json: cut short" },
+  ],
+  themeStamp: async () => stamp,
+  pageImages: async (document: { basics?: { label?: string } }, request: unknown, theme: string | null = null) => {
+    calls.push({ document, request, theme });
     await new Promise((r) => setTimeout(r, 20));
     if (failing) throw { message: "Typst: unknown font" };
     return { pages: ["data:image/png;base64,AAAA", "data:image/png;base64,BBBB"], count: 2, width: 595.28, height: 841.89 };
@@ -21,6 +28,7 @@ afterEach(() => {
   cleanup();
   calls.length = 0;
   failing = false;
+  stamp = "one";
 });
 
 describe("the page view", () => {
@@ -46,6 +54,19 @@ describe("the page view", () => {
     // 31 states; far fewer drawings, at most one per 100 ms (and one at the start).
     expect(calls.length).toBeLessThan(31);
     expect(calls.length).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 2);
+  });
+
+  it("lists the user's themes, draws in one, and draws again when its files change", async () => {
+    render(PageView, { resume: structuredClone(sample) });
+    const select = screen.getByTestId("page-template") as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toContain("mine"));
+    expect([...select.options].map((o) => o.value)).not.toContain("broken");
+    await fireEvent.change(select, { target: { value: "mine" } });
+    await waitFor(() => expect(calls.at(-1)?.theme).toBe("mine"));
+    const before = calls.length;
+    stamp = "two";
+    await waitFor(() => expect(calls.length).toBeGreaterThan(before), { timeout: 3000 });
+    expect(calls.at(-1)?.theme).toBe("mine");
   });
 
   it("says in words when the pages cannot be drawn", async () => {

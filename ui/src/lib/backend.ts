@@ -12,6 +12,7 @@ import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderView } from "../bindings/ProviderView";
 import type { ErrorKind } from "../bindings/ErrorKind";
 import type { ExportDone } from "../bindings/ExportDone";
+import type { DesignInfo } from "../bindings/DesignInfo";
 import type { Format } from "../bindings/Format";
 import type { Sent } from "../bindings/Sent";
 import type { ExportRequest } from "../bindings/ExportRequest";
@@ -175,7 +176,14 @@ export const chatHistory = (before: number | null = null) => invoke<ChatPage>("c
 export const exportPreview = (request: ExportRequest) => invoke<string>("export_preview", { request });
 
 /** Exports the document on screen into the Downloads folder. */
-export const exportDocument = (request: ExportRequest) => invoke<ExportDone>("export_document", { request });
+export const exportDocument = (request: ExportRequest, theme: string | null = null) =>
+  invoke<ExportDone>("export_document", { request, theme });
+
+/** Every design a resume can be shown in: the built-in ones, then the user's themes. */
+export const designs = () => invoke<DesignInfo[]>("designs");
+
+/** What the user's theme `name`'s files are now: it changes when one of them changes. */
+export const themeStamp = (name: string) => invoke<string>("theme_stamp", { name });
 
 /** What application `id` sent (its resume or letter at the revisions it pinned), made again as `format` in the
  * pinned resume's design, into the Downloads folder. */
@@ -275,9 +283,13 @@ const pageUrls = new PageUrls();
  * The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view: each
  * page an object URL, made once per picture (the engine sends only the pages the window does not hold).
  */
-export async function pageImages(document: unknown, request: ExportRequest): Promise<PagesShown> {
+export async function pageImages(
+  document: unknown,
+  request: ExportRequest,
+  theme: string | null = null,
+): Promise<PagesShown> {
   const ask = (have: string[]) =>
-    invoke<ArrayBuffer | number[]>("page_images", { document, request, have });
+    invoke<ArrayBuffer | number[]>("page_images", { document, request, have, theme });
   const shown = pageUrls.take(await ask(pageUrls.keys()));
   if (shown) return shown;
   // A page neither sent nor held: ask for every page.

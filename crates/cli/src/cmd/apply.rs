@@ -202,7 +202,12 @@ pub fn run(data_dir: &Path, action: Action, out: &mut impl Write) -> Result<()> 
 /// `redline apply sent`: the resume or letter sent, made again at its pinned revisions.
 fn made_again(data_dir: &Path, args: SentArgs, out: &mut impl Write) -> Result<()> {
     let SentArgs { id, what, file } = args;
-    let request = file.request();
+    let Some(request) = file.request() else {
+        return Err(fail(
+            ErrorKind::Invalid,
+            "what an application sent is made again in a built-in design; a theme of your own is for `redline export`",
+        ));
+    };
     if file.to_stdout() {
         let (bytes, _) = on_engine(data_dir, async |e| e.render_sent(id, what, request).await)?;
         out.write_all(&bytes)?;

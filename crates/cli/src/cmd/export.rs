@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use redline_engine::ipc::ExportRequest;
-use redline_engine::{Format, Page, Template};
+use redline_engine::{Format, Look, Page};
 use serde_json::json;
 
 use super::{on_document, print_json};
-use crate::{formats, pages, templates};
+use crate::{formats, looks, pages};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -28,9 +28,11 @@ pub struct FileArgs {
     /// The file format.
     #[arg(long, value_name = "FORMAT", value_parser = formats())]
     pub format: Format,
-    /// The look (HTML, PDF and Word; a letter takes it with its resume's own options).
-    #[arg(long, value_name = "T", default_value = "classic", value_parser = templates())]
-    pub template: Template,
+    /// The look (HTML, PDF and Word; a letter takes it with its resume's own options): a built-in design,
+    /// or a theme of your own (`redline theme list`), which makes PDFs and lends Word and HTML the design
+    /// it was made from.
+    #[arg(long, value_name = "T", default_value = "classic", value_parser = looks())]
+    pub template: Look,
     /// The paper size (HTML and PDF).
     #[arg(long, value_name = "SIZE", default_value = "a4", value_parser = pages())]
     pub page: Page,
@@ -46,12 +48,15 @@ pub struct FileArgs {
 }
 
 impl FileArgs {
-    /// What the engine is asked to make.
-    pub fn request(&self) -> ExportRequest {
-        ExportRequest {
-            format: self.format,
-            template: self.template,
-            page: self.page,
+    /// What the engine is asked to make, in a built-in design: `None` for a theme of the user's own.
+    pub fn request(&self) -> Option<ExportRequest> {
+        match self.template {
+            Look::Design(template) => Some(ExportRequest {
+                format: self.format,
+                template,
+                page: self.page,
+            }),
+            Look::Theme(_) => None,
         }
     }
 
@@ -63,17 +68,26 @@ impl FileArgs {
 
 pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
     let Args { file, doc } = args;
-    let (request, output) = (file.request(), &file.output);
+    if let Look::Theme(name) = &file.template {
+        super::theme::unknown(data_dir, name)?;
+    }
+    let (look, output) = (&file.template, &file.output);
+    let (format, page) = (file.format, file.page);
     if file.to_stdout() {
         let bytes = on_document(data_dir, doc, async |engine, id| {
-            engine.render_of(id, request).await
+            engine.render_in(id, look, format, page).await
         })?;
         out.write_all(&bytes)?;
         out.flush()?;
         return Ok(());
     }
     let (doc, bytes) = on_document(data_dir, doc, async |engine, id| {
-        Ok((id, engine.export_to(id, request, output, file.force).await?))
+        Ok((
+            id,
+            engine
+                .export_in(id, look, format, page, output, file.force)
+                .await?,
+        ))
     })?;
     if file.json {
         print_json(
