@@ -184,6 +184,12 @@ engine_commands! {
     /// Makes the resume read as it did at a revision, as a new revision.
     fn restore(number: u64) -> DocState = restore(number);
 
+    /// The design and options of the resume on screen (`/meta/design`), as a revision of the user's own.
+    fn set_design(base: u64, design: redline_engine::ipc::Design) -> DocState = set_design(base, design);
+
+    /// The resume on screen fitted to `pages` pages (spacing, then margins, then size), as a revision.
+    fn fit_pages(base: u64, pages: usize) -> redline_engine::ipc::FitDone = fit(base, pages);
+
     /// An edit made by hand in the resume view (operations against revision `base`), checked and committed
     /// like the model's, as a revision of the user's own.
     fn edit_document(base: u64, ops: Vec<redline_patch::Operation>) -> DocState = edit(base, ops);
@@ -335,6 +341,16 @@ pub async fn export_document(
 #[tauri::command]
 pub fn designs(engine: State<'_, Engine>) -> Vec<redline_engine::ipc::DesignInfo> {
     engine.designs()
+}
+
+/// The first page of the resume on screen in `template`, drawn small for the design gallery (a PNG).
+#[tauri::command]
+pub async fn design_thumbnail(
+    engine: State<'_, Engine>,
+    template: crate::ipc::Template,
+) -> Result<tauri::ipc::Response, Error> {
+    let png = engine.design_thumbnail(template).await?;
+    Ok(tauri::ipc::Response::new(png.to_vec()))
 }
 
 /// What the user's theme `name`'s files are now: it changes when one of them changes.

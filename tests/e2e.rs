@@ -932,6 +932,73 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     quit(client, driver).await;
 }
 
+/// The design panel in the real window: every design a thumbnail of the user's own resume; choosing one, an
+/// option and Fit to one page are each a revision of the user's own, said in words in the history, and
+/// Undo takes one back; the frame holds with the panel open.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn designs_are_chosen_from_thumbnails_as_revisions_of_your_own() {
+    let (_data_dir, driver, client) = open_on_the_sample().await;
+    click(&client, "open-design").await;
+    element(&client, "design-panel").await;
+    // Eight thumbnails, each drawn (an A4 page at a quarter pixel a point is 149 pixels wide).
+    until_script(
+        &client,
+        "return [...document.querySelectorAll(\"[data-testid='design-panel'] .design img\")].filter((i) => i.naturalWidth === 149).length;",
+        json!(8),
+        "the eight thumbnails were never drawn",
+    )
+    .await;
+    const PRESSED: &str = "return [...document.querySelectorAll(\"[data-testid='design-panel'] .design[aria-pressed='true']\")].map((b) => b.dataset.testid);";
+    assert_eq!(run_js(&client, PRESSED).await, json!(["design-classic"]));
+
+    click(&client, "design-elegant").await;
+    until_script(
+        &client,
+        PRESSED,
+        json!(["design-elegant"]),
+        "Elegant was never chosen",
+    )
+    .await;
+    // A text size, as a user types it and leaves the field.
+    run_js(
+        &client,
+        "const i = document.querySelector(\"[data-testid='design-size']\"); i.value = '10.5'; i.dispatchEvent(new Event('change', { bubbles: true })); return true;",
+    )
+    .await;
+    until_script(
+        &client,
+        "return document.querySelector(\"[data-testid='design-size']\").value;",
+        json!("10.5"),
+        "the text size was never kept",
+    )
+    .await;
+    click(&client, "design-fit").await;
+    let said = wait_for_text(&client, "design-said", |t| t.contains("one page")).await;
+    assert!(said.contains("one page"), "{said}");
+    frame_at_sizes(&client, "design").await;
+
+    // In the history, in words; Undo takes the fit, the size and the design back one at a time.
+    click(&client, "open-history").await;
+    let rows = wait_for_text(&client, "history-dialog", |t| t.contains("Design: Elegant")).await;
+    assert!(rows.contains("Design options: text size 10.5 pt"), "{rows}");
+    press(&client, "Close").await;
+    gone(&client, "history-dialog").await;
+    click(&client, "open-design").await;
+    for _ in 0..3 {
+        click(&client, "undo").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    until_script(
+        &client,
+        PRESSED,
+        json!(["design-classic"]),
+        "Undo never took the design back",
+    )
+    .await;
+    quit(client, driver).await;
+}
+
 /// A theme of the user's own in the real window: made with `redline theme new`, listed in the Page view beside
 /// the built-in designs, drawn by the bounded child, its Typst error said with file and line as soon as the
 /// file is saved with one, and the pages drawn again once it is mended, with no click.

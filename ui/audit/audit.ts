@@ -141,6 +141,12 @@ const answers: Record<string, unknown> = {
   // A white 1×1 PNG as each of two pages: the audit checks the page view's text and controls, not Typst's
   // drawing. Framed as the engine sends it (ipc.rs `PageImages::to_bytes`).
   page_images: pageBytes(2),
+  // The design gallery: the built-in designs and a theme of the user's own, each thumbnail the same 1×1 PNG.
+  designs: [
+    { name: "classic", label: "Classic", description: "serif, one column, centred header", builtIn: true },
+    { name: "mine", label: "Mine", description: "made from Modern", builtIn: false },
+  ],
+  design_thumbnail: pageBytes(1).slice(4 + new DataView(pageBytes(1)).getUint32(0, true)),
   ats_check: {
     pages: 1,
     sections: [{ id: "basics", heading: "", text: "Richard Hendriks Programmer" }, { id: "work", heading: "Work", text: "Work CEO/President" }],

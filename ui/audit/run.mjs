@@ -59,6 +59,7 @@ const screens = [
   { name: "documents", open: "open-documents", ready: "[data-testid='documents-row']" },
   { name: "history panel", open: "open-history", ready: "[data-testid='history-dialog'] li" },
   { name: "writing checks panel", open: "open-checks", ready: "[data-testid='check-finding']" },
+  { name: "design panel", open: "open-design", ready: "[data-testid='design-panel'] .design img" },
   { name: "applications board", open: null, palette: "Applications", ready: "[data-testid='application-card']" },
   { name: "applications table", open: null, palette: "Applications", then: "applications-table-view", ready: "[data-testid='applications-table'] td" },
   { name: "a new application", open: null, palette: "Applications", then: "application-add", ready: "[data-testid='application-form']" },
@@ -157,7 +158,7 @@ for (const theme of ["light", "dark"]) {
 // The frame at the sizes it is drawn for, in both themes: the toolbar one row, every control of the frame (the
 // navigation, the toolbar and its menu, the panels' heads, the chat's composer) inside the window and clear of
 // the others. What scrolls inside a pane (the resume, a list) is the pane's, and left out.
-const FRAME_SCREENS = ["main window", "page view", "history panel", "writing checks panel", "applications board", "page view and history panel", "the toolbar's More menu"];
+const FRAME_SCREENS = ["main window", "page view", "history panel", "writing checks panel", "design panel", "applications board", "page view and history panel", "the toolbar's More menu"];
 for (const [width, height] of [[1024, 700], [1920, 1080]]) {
   for (const theme of ["light", "dark"]) {
     const page = await browser.newPage({ viewport: { width, height } });

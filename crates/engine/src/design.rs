@@ -6,27 +6,92 @@
 
 use redline_patch::{Operation, PatchState, Policy};
 use redline_resume::design::{Design, POINTER};
-use redline_resume::export::Template;
+use redline_resume::export::{Page, Template};
 use redline_store::Source;
-use serde::Serialize;
 
 use super::Engine;
 use crate::error::{Error, ErrorKind};
-use crate::ipc::{DesignInfo, DocState, Emit, TurnMessage};
+use crate::ipc::{DesignInfo, DocState, Emit, FitDone, TurnMessage};
 
-/// What fitting to pages did: the resume's state after it, and the fit in words.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FitDone {
-    /// The resume after the fit (a new revision, unless nothing changed).
-    pub state: DocState,
-    /// The options set, the pages taken and asked, and what to cut when it does not fit.
-    pub fit: redline_pdf::Fitted,
-    /// The fit in a sentence (the revision's summary when it changed anything).
-    pub summary: String,
-}
+/// The largest a thumbnail is drawn: an A4 page 149 pixels wide.
+const THUMBNAIL_PIXELS_PER_POINT: f32 = 0.25;
+/// How many thumbnails are kept (eight designs, for the revision on screen and a few before it).
+const THUMBNAILS_KEPT: usize = 32;
+
+/// What a thumbnail shows: the document, its revision, the design and the paper.
+type Shown = (i64, u64, Template, Page);
+
+/// The design gallery's thumbnails as last drawn, each with what it shows.
+#[derive(Default)]
+pub(crate) struct Thumbnails(Vec<(Shown, std::sync::Arc<[u8]>)>);
 
 impl Engine {
+    /// Sets the design and options of the resume on screen (`/meta/design`), from revision `base`, as a
+    /// revision of the user's own, said in words ("Design: Modern; accent #003366"). Refused in words when
+    /// an option is out of its readable bounds.
+    pub async fn set_design(
+        &self,
+        base: u64,
+        design: Design,
+        emit: Emit<'_>,
+    ) -> Result<DocState, Error> {
+        self.idle()?;
+        design
+            .check()
+            .map_err(|e| Error::new(ErrorKind::Invalid, e.to_string()))?;
+        let mut open = self.open()?.lock().await;
+        let resume = open.store.checkout(open.document_id, base)?.document;
+        let kept = Design::of(&resume);
+        if kept == design {
+            drop(open);
+            return self.state().await;
+        }
+        let ops = design_ops(&resume, &design);
+        crate::documents::commit_yours(
+            &mut open,
+            base,
+            &ops,
+            &design_policy(),
+            (Source::User, design_said(&kept, &design)),
+            emit,
+        )
+    }
+
+    /// The first page of the resume on screen, at its head, in `template` on its own paper, drawn small
+    /// for the design gallery (PNG). Each is drawn once per revision and kept.
+    pub async fn design_thumbnail(
+        &self,
+        template: Template,
+    ) -> Result<std::sync::Arc<[u8]>, Error> {
+        let (id, head) = {
+            let open = self.open()?.lock().await;
+            let head = open.store.head(open.document_id)?;
+            (open.document_id, head)
+        };
+        let page = Design::of(&head.document).chosen(None, None).1;
+        let key = (id, head.number, template, page);
+        if let Some((_, png)) = self.thumbnails().0.iter().find(|(k, _)| *k == key) {
+            return Ok(png.clone());
+        }
+        let resume = head.document;
+        let png: std::sync::Arc<[u8]> = tokio::task::spawn_blocking(move || {
+            redline_pdf::thumbnail(&resume, template, page, THUMBNAIL_PIXELS_PER_POINT)
+        })
+        .await
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??
+        .into();
+        let mut kept = self.thumbnails();
+        kept.0.push((key, png.clone()));
+        if kept.0.len() > THUMBNAILS_KEPT {
+            kept.0.remove(0);
+        }
+        Ok(png)
+    }
+
+    fn thumbnails(&self) -> std::sync::MutexGuard<'_, Thumbnails> {
+        self.thumbnails.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Every design a resume can be shown in: the built-in ones, in the gallery's order, then the user's
     /// themes by name.
     pub fn designs(&self) -> Vec<DesignInfo> {
@@ -75,12 +140,7 @@ impl Engine {
             id,
             base,
             &ops,
-            // The default policy with /meta open (a resume with no `meta` gets one): the operations are the
-            // ones built just above, and the design they write is checked against its bounds all the same.
-            &Policy {
-                protected: Vec::new(),
-                ..Policy::default()
-            },
+            &design_policy(),
             Source::User,
             summary.clone(),
         )
@@ -98,6 +158,57 @@ impl Engine {
     }
 }
 
+/// The policy a design of the user's own is written under: the default one with /meta open (a resume with
+/// no `meta` gets one). The operations are built here, and the design they write is checked against its
+/// bounds all the same.
+fn design_policy() -> Policy {
+    Policy {
+        protected: Vec::new(),
+        ..Policy::default()
+    }
+}
+
+/// A change of design in words, for the history: the design named when it changed, then each option
+/// that changed ("Design: Modern; accent #003366, size 10 pt").
+fn design_said(before: &Design, after: &Design) -> String {
+    let mut parts = Vec::new();
+    let number =
+        |x: Option<f64>, unit: &str| x.map_or("the design's".to_owned(), |x| format!("{x}{unit}"));
+    if before.accent != after.accent {
+        parts.push(format!(
+            "accent {}",
+            after.accent.as_deref().unwrap_or("the design's")
+        ));
+    }
+    if before.font != after.font {
+        parts.push(format!(
+            "font {}",
+            after.font.map_or("the design's", |f| f.family())
+        ));
+    }
+    if before.size != after.size {
+        parts.push(format!("text size {}", number(after.size, " pt")));
+    }
+    if before.margins != after.margins {
+        parts.push(format!("margins {}", number(after.margins, " mm")));
+    }
+    if before.spacing != after.spacing {
+        parts.push(format!("spacing {}", number(after.spacing, "")));
+    }
+    if before.page != after.page {
+        parts.push(format!("paper {}", after.page.unwrap_or(Page::A4).label()));
+    }
+    if before.sections != after.sections {
+        parts.push("sections shown and their order".to_owned());
+    }
+    let named = after.template.unwrap_or(Template::Classic).label();
+    match (before.template != after.template, parts.is_empty()) {
+        (true, true) => format!("Design: {named}"),
+        (true, false) => format!("Design: {named}; {}", parts.join(", ")),
+        (false, _) => format!("Design options: {}", parts.join(", ")),
+    }
+}
+
 /// The operations that write `design` at `/meta/design`, making `meta` first when the resume has none.
 fn design_ops(resume: &serde_json::Value, design: &Design) -> Vec<Operation> {
     let mut ops = Vec::new();
@@ -112,4 +223,100 @@ fn design_ops(resume: &serde_json::Value, design: &Design) -> Vec<Operation> {
         value: design.to_value(),
     });
     ops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quiet() -> impl FnMut(TurnMessage) {
+        |_| {}
+    }
+
+    /// A design chosen in the window is one revision of the user's own, said in words, held within its
+    /// bounds, and undone like any other; choosing the one it keeps makes none.
+    #[tokio::test]
+    async fn a_design_chosen_is_a_revision_said_in_words_and_undone() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        let base = engine.state().await.unwrap().revision;
+        let elegant = Design {
+            template: Some(Template::Elegant),
+            ..Design::default()
+        };
+        let state = engine
+            .set_design(base, elegant.clone(), &mut quiet())
+            .await
+            .unwrap();
+        assert_eq!(state.revision, base + 1);
+        let sized = Design {
+            size: Some(10.5),
+            accent: Some("#003366".to_owned()),
+            ..elegant.clone()
+        };
+        let state = engine
+            .set_design(state.revision, sized.clone(), &mut quiet())
+            .await
+            .unwrap();
+        let page = engine
+            .history(&crate::ipc::HistoryQuery {
+                before: None,
+                limit: Some(10),
+                words: None,
+            })
+            .await
+            .unwrap();
+        let said: Vec<&str> = page.rows.iter().map(|r| r.summary.as_str()).collect();
+        assert_eq!(
+            &said[..2],
+            [
+                "Design options: accent #003366, text size 10.5 pt",
+                "Design: Elegant"
+            ]
+        );
+        // The same design again: nothing to save.
+        let same = engine
+            .set_design(state.revision, sized, &mut quiet())
+            .await
+            .unwrap();
+        assert_eq!(same.revision, state.revision);
+        // Out of its bounds: refused in words, nothing saved.
+        let tiny = Design {
+            size: Some(3.0),
+            ..elegant
+        };
+        let refused = engine
+            .set_design(state.revision, tiny, &mut quiet())
+            .await
+            .unwrap_err();
+        assert!(
+            refused.to_string().contains("outside what stays readable"),
+            "{refused}"
+        );
+        // Undo takes the options back, and the design before them.
+        engine.undo(&mut quiet()).await.unwrap();
+        let crate::ipc::SurfaceUpdate::Create(head) = engine.open_surface().await.unwrap() else {
+            panic!("a create")
+        };
+        assert_eq!(Design::of(&head.document).template, Some(Template::Elegant));
+        assert_eq!(Design::of(&head.document).size, None);
+    }
+
+    /// Each thumbnail is a small PNG of the resume on screen, drawn once per revision and design.
+    #[tokio::test]
+    async fn a_thumbnail_is_drawn_once_per_revision_and_design() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        let classic = engine.design_thumbnail(Template::Classic).await.unwrap();
+        assert!(classic.starts_with(b"\x89PNG"));
+        // 149 pixels wide: an A4 page (595 pt) at a quarter pixel a point.
+        assert_eq!(u32::from_be_bytes(classic[16..20].try_into().unwrap()), 149);
+        let again = engine.design_thumbnail(Template::Classic).await.unwrap();
+        assert!(
+            std::sync::Arc::ptr_eq(&classic, &again),
+            "kept, not drawn again"
+        );
+        let modern = engine.design_thumbnail(Template::Modern).await.unwrap();
+        assert_ne!(classic, modern);
+    }
 }

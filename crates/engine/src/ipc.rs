@@ -10,6 +10,7 @@ use ts_rs::TS;
 
 pub use redline_patch::SurfaceUpdate;
 
+pub use redline_resume::design::Design;
 pub use redline_resume::export::{Format, Page, Template};
 pub use redline_store::Source;
 
@@ -104,6 +105,18 @@ pub struct DesignInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub problem: Option<String>,
+}
+
+/// What fitting to pages did: the resume's state after it, and the fit in words.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FitDone {
+    /// The resume after the fit (a new revision, unless nothing changed).
+    pub state: DocState,
+    /// The options set, the pages taken and asked, and what to cut when it does not fit.
+    pub fit: redline_pdf::Fitted,
+    /// The fit in a sentence (the revision's summary when it changed anything).
+    pub summary: String,
 }
 
 /// What an export asks for.
@@ -539,6 +552,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     redline_lint::Finding::export_all(&cfg)?;
     crate::sync::SyncSummary::export_all(&cfg)?;
     DesignInfo::export_all(&cfg)?;
+    Design::export_all(&cfg)?;
+    FitDone::export_all(&cfg)?;
     std::fs::write(dir.join("vocabulary.ts"), vocabulary())?;
     Ok(())
 }

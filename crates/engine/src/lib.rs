@@ -106,6 +106,8 @@ pub struct Engine {
     pages: std::sync::Arc<std::sync::Mutex<redline_pdf::PageDrawer>>,
     /// Whether the Page view has asked for pages yet (the first time, the other template is warmed).
     pages_warmed: std::sync::atomic::AtomicBool,
+    /// The design gallery's thumbnails, kept per revision.
+    thumbnails: std::sync::Mutex<design::Thumbnails>,
     /// How the environment is read (`OPENAI_API_KEY`, `REDLINE_BASE_URL`, …): the process's, or a test's.
     env: redline_agent::settings::Environment,
 }
@@ -153,6 +155,7 @@ impl Engine {
             reviews: std::sync::Mutex::new(Vec::new()),
             pages: Default::default(),
             pages_warmed: Default::default(),
+            thumbnails: Default::default(),
             env: redline_agent::settings::env_var,
         }
     }

@@ -217,7 +217,14 @@ impl Engine {
     /// What theme `name`'s files are now, as a short text that changes when any of them changes (its
     /// name, size or time): the Page view asks every second, and draws again when it changed.
     pub fn theme_stamp(&self, name: &str) -> Result<String, Error> {
-        let (folder, _) = self.theme(name)?;
+        // Not the manifest read: a manifest mended is a change like any other.
+        let folder = self.themes_dir()?.join(name);
+        if !theme::is_name(name) || !folder.is_dir() {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("there is no theme named {name:?}"),
+            ));
+        }
         let mut seen = Vec::new();
         stamp_of(&folder, 0, &mut seen);
         seen.sort();

@@ -36,13 +36,15 @@ struct Floor {
 }
 
 /// What fitting did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Fitted {
     /// The design with the options it set: the new `/meta/design` value.
     pub design: Design,
     /// Pages the resume takes with it.
+    #[ts(type = "number")]
     pub pages: usize,
     /// Pages asked for.
+    #[ts(type = "number")]
     pub asked: usize,
     /// Whether it fits.
     pub fits: bool,

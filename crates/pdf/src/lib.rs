@@ -370,6 +370,23 @@ pub fn page_images(
     PageDrawer::default().draw(resume, template, page, pixels_per_point)
 }
 
+/// The first page of the resume in `template` on `page`, drawn small (`pixels_per_point`, at most 1) as a
+/// PNG: the design gallery's thumbnail of the user's own resume.
+pub fn thumbnail(
+    resume: &Value,
+    template: Template,
+    page: Page,
+    pixels_per_point: f32,
+) -> Result<Vec<u8>, PdfError> {
+    let document = layout(resume, template, page)?;
+    let first = document
+        .pages
+        .first()
+        .ok_or_else(|| PdfError("the resume laid out to no page".to_owned()))?;
+    let pixmap = typst_render::render(first, pixels_per_point.clamp(0.1, 1.0));
+    png(pixmap.width(), pixmap.height(), pixmap.data())
+}
+
 /// One page drawn: `key` is the same exactly when what the page shows (and the scale) is the same.
 #[derive(Debug, Clone)]
 pub struct DrawnPage {

@@ -14,6 +14,7 @@
 //! - [`create`]: a new theme's folder, copied from a built-in design.
 //! - [`request`] and [`render`]: what the parent hands the child, and the child's PDF of it.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -374,8 +375,10 @@ struct ThemeWorld {
     main: FileId,
     outline_id: FileId,
     outline: Bytes,
-    /// How much of the folder has been read in this layout.
-    read: Mutex<u64>,
+    /// Each file read in this layout (read once, counted once), and how much of the folder that is.
+    read: Mutex<(HashMap<FileId, FileResult<Bytes>>, u64)>,
+    /// Each Typst file parsed in this layout.
+    sources: Mutex<HashMap<FileId, Source>>,
 }
 
 impl ThemeWorld {
@@ -388,12 +391,36 @@ impl ThemeWorld {
             main: FileId::new(None, VirtualPath::new(MAIN)),
             outline_id: FileId::new(None, VirtualPath::new("outline.json")),
             outline: Bytes::new(outline.to_string().into_bytes()),
-            read: Mutex::new(0),
+            read: Mutex::new((HashMap::new(), 0)),
+            sources: Mutex::new(HashMap::new()),
         })
     }
 
-    /// The bytes of the file `id` names, if it lies inside the folder and within the bounds.
-    fn bytes(&self, id: FileId) -> FileResult<Vec<u8>> {
+    /// The bytes of the file `id` names, if it lies inside the folder and within the bounds: read once in a
+    /// layout, however often Typst asks.
+    fn bytes(&self, id: FileId) -> FileResult<Bytes> {
+        let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = read.0.get(&id) {
+            return known.clone();
+        }
+        let bytes = self.read_new(id).and_then(|bytes| {
+            read.1 += bytes.len() as u64;
+            if read.1 > MAX_READ_BYTES {
+                return Err(FileError::Other(Some(
+                    format!(
+                        "a theme reads at most {} MB of its folder in one layout",
+                        MAX_READ_BYTES >> 20
+                    )
+                    .into(),
+                )));
+            }
+            Ok(Bytes::new(bytes))
+        });
+        read.0.insert(id, bytes.clone());
+        bytes
+    }
+
+    fn read_new(&self, id: FileId) -> FileResult<Vec<u8>> {
         let denied = |why: &str| FileError::Other(Some(why.into()));
         if id.package().is_some() {
             return Err(denied(
@@ -412,16 +439,7 @@ impl ThemeWorld {
         if real.is_dir() {
             return Err(FileError::IsDirectory);
         }
-        let bytes = read_bounded(&real, MAX_FILE_BYTES).map_err(|e| denied(&e))?;
-        let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
-        *read += bytes.len() as u64;
-        if *read > MAX_READ_BYTES {
-            return Err(denied(&format!(
-                "a theme reads at most {} MB of its folder in one layout",
-                MAX_READ_BYTES >> 20
-            )));
-        }
-        Ok(bytes)
+        read_bounded(&real, MAX_FILE_BYTES).map_err(|e| denied(&e))
     }
 
     /// Typst's errors, each with its file and line: "main.typ:12: unknown variable: foo".
@@ -459,16 +477,29 @@ impl World for ThemeWorld {
     }
 
     fn source(&self, id: FileId) -> FileResult<Source> {
+        if let Some(source) = self
+            .sources
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+        {
+            return Ok(source.clone());
+        }
         let bytes = self.bytes(id)?;
-        let text = String::from_utf8(bytes).map_err(|_| FileError::InvalidUtf8)?;
-        Ok(Source::new(id, text))
+        let text = std::str::from_utf8(&bytes).map_err(|_| FileError::InvalidUtf8)?;
+        let source = Source::new(id, text.to_owned());
+        self.sources
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, source.clone());
+        Ok(source)
     }
 
     fn file(&self, id: FileId) -> FileResult<Bytes> {
         if id == self.outline_id {
             return Ok(self.outline.clone());
         }
-        self.bytes(id).map(Bytes::new)
+        self.bytes(id)
     }
 
     fn font(&self, index: usize) -> Option<TypstFont> {

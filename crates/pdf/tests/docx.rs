@@ -117,3 +117,65 @@ fn a_word_file_is_the_same_resume_every_time_and_has_its_language_and_page() {
     let rels = text("word/_rels/document.xml.rels");
     assert!(rels.contains("Target=\"mailto:richard.hendriks@mail.com\" TargetMode=\"External\""));
 }
+
+/// The parts of the Word file `bytes` named `names`, as text.
+fn parts(bytes: &[u8], names: &[&str]) -> Vec<String> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    names
+        .iter()
+        .map(|name| {
+            let mut out = String::new();
+            std::io::Read::read_to_string(&mut zip.by_name(name).unwrap(), &mut out).unwrap();
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn a_word_file_takes_the_design_s_font_accent_size_headings_margins_and_order() {
+    let mut resume = redline_resume::sample();
+    resume["meta"] = json!({"design": {
+        "accent": "#003366", "font": "carlito", "size": 11, "margins": 25,
+        "sections": {"order": ["education"], "hide": ["interests"]}
+    }});
+    let [document, styles] = <[String; 2]>::try_from(parts(
+        &redline_resume::docx::docx(&resume, Template::Elegant, Page::A4),
+        &["word/document.xml", "word/styles.xml"],
+    ))
+    .unwrap();
+    // The font, the accent on the name and headings, the text size (half-points), 25 mm margins (twips).
+    assert!(styles.contains("w:ascii=\"Carlito\""), "{styles}");
+    assert!(styles.contains("<w:color w:val=\"003366\"/>"));
+    assert!(styles.contains("<w:sz w:val=\"22\"/>"));
+    assert!(document.contains("w:left=\"1417\""), "{document}");
+    // Elegant's headings: letter-spaced and centred between two rules in the accent.
+    let heading = &styles[styles.find("w:styleId=\"Heading1\"").unwrap()..];
+    let heading = &heading[..heading.find("</w:style>").unwrap()];
+    assert!(
+        heading.contains("<w:top ") && heading.contains("<w:bottom "),
+        "{heading}"
+    );
+    assert!(
+        heading.contains("<w:jc w:val=\"center\"/>")
+            && heading.contains("<w:spacing w:val=\"40\"/>")
+    );
+    // Education first, interests not shown.
+    let at = |text: &str| document.find(text);
+    assert!(at(">Education<").unwrap() < at(">Work Experience<").or(at(">Work<")).unwrap());
+    assert_eq!(at(">Interests<"), None);
+
+    // Each design's headings in its own manner: the same resume makes different styles.
+    let heading_of = |template: Template| {
+        let styles = parts(
+            &redline_resume::docx::docx(&redline_resume::sample(), template, Page::A4),
+            &["word/styles.xml"],
+        )
+        .remove(0);
+        let at = styles.find("w:styleId=\"Heading1\"").unwrap();
+        let end = at + styles[at..].find("</w:style>").unwrap();
+        styles[at..end].to_owned()
+    };
+    let headings: std::collections::BTreeSet<String> =
+        Template::ALL.into_iter().map(heading_of).collect();
+    assert!(headings.len() >= 4, "{headings:#?}");
+}

@@ -82,9 +82,11 @@ impl Font {
 pub struct Sections {
     /// Section keys (`education`, `work`, …) to put first, in this order; the others follow in the design's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
     pub order: Vec<String>,
     /// Section keys not to show.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
     pub hide: Vec<String>,
 }
 
@@ -94,27 +96,35 @@ pub struct Sections {
 pub struct Design {
     /// The built-in design.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub template: Option<Template>,
     /// The accent colour, `#rrggbb`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub accent: Option<String>,
     /// The font family.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub font: Option<Font>,
     /// The body text's size in points ([`SIZE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub size: Option<f64>,
     /// The page margins in millimetres ([`MARGINS`]).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub margins: Option<f64>,
     /// The design's spacing times this ([`SPACING`]).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub spacing: Option<f64>,
     /// Which sections show, in what order.
     #[serde(skip_serializing_if = "sections_default")]
+    #[ts(as = "Option<Sections>", optional)]
     pub sections: Sections,
     /// The paper size.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub page: Option<Page>,
 }
 

@@ -1,8 +1,10 @@
 //! The resume as a Word document (`.docx`): the outline every export renders, as Word's own structure — the
 //! name as the Title style, section headings as Heading 1, each entry's title as Heading 2, highlights as a
 //! real bulleted list (a numbering definition, not typed bullets), links as hyperlinks. The resume's
-//! language and direction (Arabic right to left) and the page (A4 or Letter) are set; each template's look
-//! is approximated (Classic: a serif with ruled headings; Modern: a sans-serif with coloured headings).
+//! language and direction (Arabic right to left) and the page (A4 or Letter) are set; each design's look is
+//! approximated as Word can — its headings ruled, on a tinted strip, letter-spaced between rules, or plain in
+//! the accent — with the resume's own options (`/meta/design`): font, accent colour, text size, margins,
+//! and which sections show in what order.
 //! A cover letter ([`letter_docx`]) is set under the same header, in the same look.
 
 use std::fmt::Write as _;
@@ -10,6 +12,7 @@ use std::io::Write as _;
 
 use serde_json::Value;
 
+use crate::design::{Design, Style};
 use crate::export::{Page, Template};
 use crate::outline::{Entry, Header, Item, outline};
 use crate::words::{Words, words};
@@ -142,12 +145,13 @@ impl Body<'_> {
     }
 }
 
-/// The page's size and margins in twentieths of a point.
-fn section_properties(page: Page, rtl: bool) -> String {
-    let (w, h, margin) = match page {
-        Page::A4 => (11906, 16838, 1134),
-        Page::Letter => (12240, 15840, 1080),
+/// The page's size, and margins of `margins` millimetres, in twentieths of a point.
+fn section_properties(page: Page, margins: f64, rtl: bool) -> String {
+    let (w, h) = match page {
+        Page::A4 => (11906, 16838),
+        Page::Letter => (12240, 15840),
     };
+    let margin = (margins * 1440.0 / 25.4).round() as u32;
     let bidi = if rtl { "<w:bidi/>" } else { "" };
     format!(
         "<w:sectPr><w:pgSz w:w=\"{w}\" w:h=\"{h}\"/><w:pgMar w:top=\"{margin}\" w:right=\"{margin}\" w:bottom=\"{margin}\" w:left=\"{margin}\" w:header=\"708\" w:footer=\"708\" w:gutter=\"0\"/>{bidi}</w:sectPr>"
@@ -156,22 +160,89 @@ fn section_properties(page: Page, rtl: bool) -> String {
 
 const W_NS: &str = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
 
-fn styles(template: Template, words: &Words) -> String {
-    let (font, accent, rule) = if template.serif() {
-        ("DejaVu Serif", "000000", true)
-    } else {
-        ("DejaVu Sans", "1F4E79", false)
+/// How a design sets its section headings, as Word can: over a rule, on a tinted strip, letter-spaced and
+/// centred between rules, or in the accent alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Headings {
+    Ruled,
+    Strip,
+    Spaced,
+    Plain,
+}
+
+fn headings_of(template: Template) -> Headings {
+    match template {
+        Template::Classic | Template::Engineering => Headings::Ruled,
+        Template::Compact | Template::Banner => Headings::Strip,
+        Template::Elegant => Headings::Spaced,
+        Template::Modern | Template::Sidebar | Template::Academic => Headings::Plain,
+    }
+}
+
+/// A heading's paragraph and run properties in `template`'s manner, in the accent `accent` (`RRGGBB`).
+fn heading_look(template: Template, accent: &str, size: u32) -> (String, String) {
+    let rule = |side: &str| {
+        format!("<w:{side} w:val=\"single\" w:sz=\"6\" w:space=\"1\" w:color=\"{accent}\"/>")
     };
+    let spacing = "<w:spacing w:before=\"240\" w:after=\"80\"/>";
+    let run = |extra: &str| {
+        format!(
+            "<w:b/>{extra}<w:color w:val=\"{accent}\"/><w:sz w:val=\"{size}\"/><w:szCs w:val=\"{size}\"/>"
+        )
+    };
+    match headings_of(template) {
+        Headings::Ruled => (
+            format!("<w:pBdr>{}</w:pBdr>{spacing}", rule("bottom")),
+            run("<w:caps/>"),
+        ),
+        Headings::Strip => (
+            format!(
+                "<w:shd w:val=\"clear\" w:color=\"auto\" w:fill=\"{}\"/>{spacing}",
+                tint(accent)
+            ),
+            run("<w:caps/>"),
+        ),
+        Headings::Spaced => (
+            format!(
+                "<w:pBdr>{}{}</w:pBdr>{spacing}<w:jc w:val=\"center\"/>",
+                rule("top"),
+                rule("bottom")
+            ),
+            run("<w:caps/><w:spacing w:val=\"40\"/>"),
+        ),
+        Headings::Plain => (spacing.to_owned(), run("")),
+    }
+}
+
+/// `accent` (`RRGGBB`) mixed with six parts of white: a strip light enough for its own text to read on it.
+fn tint(accent: &str) -> String {
+    (0..3)
+        .map(|i| {
+            let c =
+                u8::from_str_radix(accent.get(2 * i..2 * i + 2).unwrap_or("00"), 16).unwrap_or(0);
+            format!("{:02X}", (u16::from(c) + 6 * 255) / 7)
+        })
+        .collect()
+}
+
+/// The Word styles in `template`'s manner with the resume's options (`look`: its font, accent colour and
+/// text size).
+fn styles(template: Template, look: &Style, words: &Words) -> String {
+    let font = look.font.family();
+    let accent = look.accent.trim_start_matches('#').to_ascii_uppercase();
+    let half_points = |times: f64| (look.size * times * 2.0).round() as u32;
+    let (body_size, name_size, heading_size, entry_size) = (
+        half_points(1.0),
+        half_points(2.0),
+        half_points(1.2),
+        half_points(1.05),
+    );
+    let (heading_ppr, heading_rpr) = heading_look(template, &accent, heading_size);
     let lang = xml(&words.tag);
     let bidi_lang = if words.rtl {
         format!(" w:bidi=\"{lang}\"")
     } else {
         String::new()
-    };
-    let border = if rule {
-        "<w:pBdr><w:bottom w:val=\"single\" w:sz=\"6\" w:space=\"1\" w:color=\"000000\"/></w:pBdr>"
-    } else {
-        ""
     };
     let style = |id: &str, name: &str, ppr: &str, rpr: &str, outline: Option<u8>| {
         let level = outline
@@ -182,7 +253,7 @@ fn styles(template: Template, words: &Words) -> String {
         )
     };
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:styles {W_NS}><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii=\"{font}\" w:hAnsi=\"{font}\" w:cs=\"{font}\" w:eastAsia=\"{font}\"/><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/><w:lang w:val=\"{lang}\"{bidi_lang}/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after=\"80\" w:line=\"264\" w:lineRule=\"auto\"/></w:pPr></w:pPrDefault></w:docDefaults>\
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:styles {W_NS}><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii=\"{font}\" w:hAnsi=\"{font}\" w:cs=\"{font}\" w:eastAsia=\"{font}\"/><w:sz w:val=\"{body_size}\"/><w:szCs w:val=\"{body_size}\"/><w:lang w:val=\"{lang}\"{bidi_lang}/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after=\"80\" w:line=\"264\" w:lineRule=\"auto\"/></w:pPr></w:pPrDefault></w:docDefaults>\
 <w:style w:type=\"paragraph\" w:default=\"1\" w:styleId=\"Normal\"><w:name w:val=\"Normal\"/><w:qFormat/></w:style>\
 {}{}{}{}\
 <w:style w:type=\"paragraph\" w:styleId=\"EntryMeta\"><w:name w:val=\"Entry details\"/><w:basedOn w:val=\"Normal\"/><w:rPr><w:i/><w:color w:val=\"555555\"/></w:rPr></w:style>\
@@ -200,7 +271,7 @@ fn styles(template: Template, words: &Words) -> String {
             "Name",
             "<w:jc w:val=\"center\"/><w:spacing w:after=\"40\"/>",
             &format!(
-                "<w:b/><w:color w:val=\"{accent}\"/><w:sz w:val=\"40\"/><w:szCs w:val=\"40\"/>"
+                "<w:b/><w:color w:val=\"{accent}\"/><w:sz w:val=\"{name_size}\"/><w:szCs w:val=\"{name_size}\"/>"
             ),
             None
         ),
@@ -211,20 +282,12 @@ fn styles(template: Template, words: &Words) -> String {
             "<w:sz w:val=\"24\"/><w:szCs w:val=\"24\"/>",
             None
         ),
-        style(
-            "Heading1",
-            "heading 1",
-            &format!("{border}<w:spacing w:before=\"240\" w:after=\"80\"/>"),
-            &format!(
-                "<w:b/><w:caps/><w:color w:val=\"{accent}\"/><w:sz w:val=\"24\"/><w:szCs w:val=\"24\"/>"
-            ),
-            Some(0)
-        ),
+        style("Heading1", "heading 1", &heading_ppr, &heading_rpr, Some(0)),
         style(
             "Heading2",
             "heading 2",
             "<w:spacing w:before=\"120\" w:after=\"0\"/>",
-            "<w:b/><w:sz w:val=\"21\"/><w:szCs w:val=\"21\"/>",
+            &format!("<w:b/><w:sz w:val=\"{entry_size}\"/><w:szCs w:val=\"{entry_size}\"/>"),
             Some(1)
         ),
     )
@@ -263,7 +326,9 @@ fn core(title: &str, author: &str, lang: &str) -> String {
 
 /// The resume as a Word document, in `template`'s look on `page`.
 pub fn docx(resume: &Value, template: Template, page: Page) -> Vec<u8> {
+    let look = Design::of(resume).style(template);
     let (header, sections) = outline(resume);
+    let sections = look.arrange(sections);
     let words = words(resume);
     let mut body = Body {
         xml: String::new(),
@@ -282,8 +347,7 @@ pub fn docx(resume: &Value, template: Template, page: Page) -> Vec<u8> {
     }
     package(
         body,
-        template,
-        page,
+        (template, &look, page),
         &words.title(&header.name),
         &header.name,
     )
@@ -294,6 +358,7 @@ pub fn docx(resume: &Value, template: Template, page: Page) -> Vec<u8> {
 /// greeting, paragraphs and closing over the sender's name, in the letter's language.
 pub fn letter_docx(letter: &Value, resume: &Value, template: Template, page: Page) -> Vec<u8> {
     let sender = crate::letter::sender_of(letter, resume);
+    let look = Design::of(&sender).style(template);
     let (header, _) = outline(&sender);
     let words = words(&sender);
     let o = crate::letter::letter_outline(letter, &sender);
@@ -319,22 +384,28 @@ pub fn letter_docx(letter: &Value, resume: &Value, template: Template, page: Pag
     } else {
         o.subject.clone()
     };
-    package(body, template, page, &title, &header.name)
+    package(body, (template, &look, page), &title, &header.name)
 }
 
-/// The Word file around `body`: its styles in `template`'s look, the page, the links and the title.
-fn package(body: Body<'_>, template: Template, page: Page, title: &str, author: &str) -> Vec<u8> {
+/// The Word file around `body`: its styles in `template`'s manner with the resume's options (`look`), the
+/// page and its margins, the links and the title.
+fn package(
+    body: Body<'_>,
+    (template, look, page): (Template, &Style, Page),
+    title: &str,
+    author: &str,
+) -> Vec<u8> {
     let words = body.words;
     let document = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:document {W_NS}><w:body>{}{}</w:body></w:document>",
         body.xml,
-        section_properties(page, words.rtl)
+        section_properties(page, look.margins, words.rtl)
     );
     let files: [(&str, String); 7] = [
         ("[Content_Types].xml", CONTENT_TYPES.to_owned()),
         ("_rels/.rels", ROOT_RELS.to_owned()),
         ("word/document.xml", document),
-        ("word/styles.xml", styles(template, words)),
+        ("word/styles.xml", styles(template, look, words)),
         ("word/numbering.xml", NUMBERING.to_owned()),
         ("word/_rels/document.xml.rels", document_rels(&body.links)),
         ("docProps/core.xml", core(title, author, &words.tag)),

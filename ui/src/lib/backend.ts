@@ -13,6 +13,9 @@ import type { ProviderView } from "../bindings/ProviderView";
 import type { ErrorKind } from "../bindings/ErrorKind";
 import type { ExportDone } from "../bindings/ExportDone";
 import type { DesignInfo } from "../bindings/DesignInfo";
+import type { Design } from "../bindings/Design";
+import type { FitDone } from "../bindings/FitDone";
+import type { Template } from "../bindings/Template";
 import type { Format } from "../bindings/Format";
 import type { Sent } from "../bindings/Sent";
 import type { ExportRequest } from "../bindings/ExportRequest";
@@ -181,6 +184,19 @@ export const exportDocument = (request: ExportRequest, theme: string | null = nu
 
 /** Every design a resume can be shown in: the built-in ones, then the user's themes. */
 export const designs = () => invoke<DesignInfo[]>("designs");
+
+/** The resume on screen's design and its options (`/meta/design`), as a revision of the user's own. */
+export const setDesign = (base: number, design: Design) => invoke<DocState>("set_design", { base, design });
+
+/** The resume on screen fitted to `pages` pages (spacing, then margins, then size), as a revision. */
+export const fitPages = (base: number, pages: number) => invoke<FitDone>("fit_pages", { base, pages });
+
+/** The first page of the resume on screen in `template`, small, as an object URL (the caller revokes it). */
+export async function designThumbnail(template: Template): Promise<string> {
+  const bytes = await invoke<ArrayBuffer | number[]>("design_thumbnail", { template });
+  const buffer = bytes instanceof ArrayBuffer ? bytes : new Uint8Array(bytes).buffer;
+  return URL.createObjectURL(new Blob([buffer], { type: "image/png" }));
+}
 
 /** What the user's theme `name`'s files are now: it changes when one of them changes. */
 export const themeStamp = (name: string) => invoke<string>("theme_stamp", { name });

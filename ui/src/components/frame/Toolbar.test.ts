@@ -15,6 +15,7 @@ function actions(ran: string[]): WindowAction[] {
     action("redo", "Redo", "Edit", "CmdOrCtrl+Shift+Z", () => false),
     action("history", "History", "Document"),
     action("checks", "Writing checks", "Document", "F7"),
+    action("design", "Design", "Document"),
     action("tailor", "Tailor to a job…", "Document"),
     action("letter", "Write a cover letter…", "Document"),
     action("pages", "Pages", "Document"),
@@ -41,11 +42,11 @@ function toolbar(ran: string[] = [], extra: Record<string, unknown> = {}) {
 describe("the toolbar", () => {
   it("keeps every control the window tests use, by its test id and by its name", () => {
     toolbar();
-    const ids = ["document-title", "undo", "redo", "open-history", "open-tailor", "toggle-pages", "resume-language",
+    const ids = ["document-title", "undo", "redo", "open-history", "open-design", "open-tailor", "toggle-pages", "resume-language",
       "open-export", "open-settings", "more-menu"];
     for (const id of ids) expect(screen.getByTestId(id), id).toBeTruthy();
     expect(screen.getByTestId("document-title").textContent).toMatch(/^Ada — Analyst \(demo copy\)/);
-    for (const name of ["Undo", "Redo", "History", "Tailor to a job…", "Pages", "Export…", "Settings…", "More"]) {
+    for (const name of ["Undo", "Redo", "History", "Design", "Tailor to a job…", "Pages", "Export…", "Settings…", "More"]) {
       expect(screen.getByRole("button", { name }), name).toBeTruthy();
     }
   });
@@ -56,7 +57,7 @@ describe("the toolbar", () => {
       .map((e) => (e as HTMLElement).dataset.testid)]);
     expect(groups).toEqual([
       ["Edit", ["undo", "redo"]],
-      ["Document", ["open-history", "open-checks", "open-tailor", "toggle-pages", "resume-language"]],
+      ["Document", ["open-history", "open-checks", "open-design", "open-tailor", "toggle-pages", "resume-language"]],
       ["Output", ["open-export"]],
       ["App", ["open-settings", "more-menu"]],
     ]);
@@ -97,7 +98,7 @@ describe("the toolbar", () => {
     await fireEvent.click(screen.getByTestId("more-menu"));
     const items = screen.getAllByRole("menuitem").map((i) => [i.dataset.testid, i.classList.contains("moved")]);
     expect(items).toEqual([
-      ["menu-tailor", true], ["menu-letter", false], ["menu-settings", true], ["menu-new", false], ["menu-new-sample", false],
+      ["menu-design", true], ["menu-tailor", true], ["menu-letter", false], ["menu-settings", true], ["menu-new", false], ["menu-new-sample", false],
       ["menu-import", false], ["menu-documents", false],
     ]);
   });

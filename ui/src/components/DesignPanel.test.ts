@@ -1,0 +1,83 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+const calls: { set: unknown[][]; thumbs: string[]; fit: unknown[][] } = { set: [], thumbs: [], fit: [] };
+const state = { documentId: 1, revision: 2, title: "R", demo: false, undo: null, redo: null };
+
+vi.mock("../lib/backend", () => ({
+  errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
+  designs: async () => [
+    { name: "classic", label: "Classic", description: "", builtIn: true },
+    { name: "mine", label: "Mine", description: "made from Modern", builtIn: false },
+  ],
+  designThumbnail: async (template: string) => {
+    calls.thumbs.push(template);
+    return `blob:${template}`;
+  },
+  setDesign: async (base: number, design: unknown) => {
+    calls.set.push([base, design]);
+    return state;
+  },
+  fitPages: async (base: number, pages: number) => {
+    calls.fit.push([base, pages]);
+    return { state, summary: "Fitted to one page: spacing 0.8", fit: { fits: true, cut: [] } };
+  },
+}));
+
+import DesignPanel from "./DesignPanel.svelte";
+
+afterEach(() => {
+  cleanup();
+  calls.set.length = 0;
+  calls.thumbs.length = 0;
+  calls.fit.length = 0;
+});
+
+const resume = { basics: { name: "R" }, work: [{ name: "Pied Piper" }], interests: [{ name: "Chess" }], meta: { design: { template: "modern", accent: "#003366" } } };
+const onchange = async (act: () => Promise<unknown>) => {
+  await act();
+};
+
+describe("the design panel", () => {
+  it("shows every design as a thumbnail of this resume, the one it keeps pressed", async () => {
+    render(DesignPanel, { resume, revision: 7, onclose: () => {}, onchange });
+    await waitFor(() => expect(calls.thumbs.length).toBe(8));
+    expect(screen.getByTestId("design-modern").getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTestId("design-classic").getAttribute("aria-pressed")).toBe("false");
+    await waitFor(() => expect(screen.getByTestId("design-elegant").querySelector("img")?.getAttribute("src")).toBe("blob:elegant"));
+    expect(await screen.findByText(/— in Pages and Export/)).toBeTruthy();
+  });
+
+  it("makes each choice a revision from the one on screen, keeping the other options", async () => {
+    render(DesignPanel, { resume, revision: 7, onclose: () => {}, onchange });
+    await fireEvent.click(screen.getByTestId("design-elegant"));
+    await fireEvent.change(screen.getByTestId("design-size"), { target: { value: "10.5" } });
+    await fireEvent.change(screen.getByTestId("design-font"), { target: { value: "carlito" } });
+    expect(calls.set).toEqual([
+      [7, { template: "elegant", accent: "#003366" }],
+      [7, { template: "modern", accent: "#003366", size: 10.5 }],
+      [7, { template: "modern", accent: "#003366", font: "carlito" }],
+    ]);
+  });
+
+  it("hides a section and shows it again, as the design keeps it", async () => {
+    render(DesignPanel, { resume, revision: 7, onclose: () => {}, onchange });
+    expect(screen.queryByTestId("design-show-education")).toBeNull();
+    await fireEvent.click(screen.getByTestId("design-show-interests"));
+    expect(calls.set.at(-1)).toEqual([7, { template: "modern", accent: "#003366", sections: { hide: ["interests"] } }]);
+  });
+
+  it("refuses a size out of its bounds in words, and changes nothing", async () => {
+    render(DesignPanel, { resume, revision: 7, onclose: () => {}, onchange });
+    await fireEvent.change(screen.getByTestId("design-size"), { target: { value: "30" } });
+    expect(screen.getByTestId("design-problem").textContent).toContain("between 9 and 12");
+    expect(calls.set).toEqual([]);
+  });
+
+  it("fits to one page and says what it did", async () => {
+    render(DesignPanel, { resume, revision: 7, onclose: () => {}, onchange });
+    await fireEvent.click(screen.getByTestId("design-fit"));
+    expect((await screen.findByTestId("design-said")).textContent).toBe("Fitted to one page: spacing 0.8.");
+    expect(calls.fit).toEqual([[7, 1]]);
+  });
+});

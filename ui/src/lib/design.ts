@@ -1,0 +1,35 @@
+// A resume's design as it keeps it (`/meta/design`: the design and its options), read tolerantly for the
+// design panel, and each option's bounds as the engine holds them (`redline_resume::design`: SIZE, MARGINS,
+// SPACING). The engine checks every change again; these only keep the panel's fields within them.
+import type { Design } from "../bindings/Design";
+import type { Font } from "../bindings/Font";
+
+/** Each number option: its least and greatest value, its step, its field's label and its name in a sentence. */
+export const BOUNDS = {
+  size: { min: 9, max: 12, step: 0.5, label: "Text size (pt)", words: "text size (pt)" },
+  margins: { min: 8, max: 30, step: 1, label: "Margins (mm)", words: "margins (mm)" },
+  spacing: { min: 0.6, max: 1.5, step: 0.05, label: "Spacing", words: "spacing" },
+} as const;
+
+/** The bundled font families a design may be set in. */
+export const FONTS: readonly { value: Font; label: string }[] = [
+  { value: "dejavu-sans", label: "DejaVu Sans" },
+  { value: "dejavu-serif", label: "DejaVu Serif" },
+  { value: "carlito", label: "Carlito" },
+  { value: "eb-garamond", label: "EB Garamond" },
+];
+
+/** The design `resume` keeps, or none (`{}`) when it keeps none or one that is not an object. */
+export function designOf(resume: unknown): Design {
+  const meta = (resume as { meta?: { design?: unknown } } | null)?.meta;
+  const design = meta?.design;
+  return design && typeof design === "object" && !Array.isArray(design) ? ({ ...design } as Design) : {};
+}
+
+/** `design` with option `key` set to `value`, or without it (the design's own) when `value` is undefined. */
+export function withOption<K extends keyof Design>(design: Design, key: K, value: Design[K] | undefined): Design {
+  const next = { ...design };
+  if (value === undefined) delete next[key];
+  else next[key] = value;
+  return next;
+}
