@@ -195,6 +195,14 @@ fn design_said(before: &Design, after: &Design) -> String {
     if before.spacing != after.spacing {
         parts.push(format!("spacing {}", number(after.spacing, "")));
     }
+    if before.dates != after.dates {
+        let dates = match after.dates.unwrap_or_default() {
+            redline_resume::words::Dates::Month => "dates by the month's name",
+            redline_resume::words::Dates::Numeric => "dates as numbers",
+            redline_resume::words::Dates::Year => "dates by the year",
+        };
+        parts.push(dates.to_owned());
+    }
     if before.page != after.page {
         parts.push(format!("paper {}", after.page.unwrap_or(Page::A4).label()));
     }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::export::{Page, Template};
 use crate::outline::{Header, Section};
-use crate::words::SECTIONS;
+use crate::words::{Dates, SECTIONS};
 
 /// Where the design lives in a resume.
 pub const POINTER: &str = "/meta/design";
@@ -126,6 +126,10 @@ pub struct Design {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub page: Option<Page>,
+    /// How dates are written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub dates: Option<Dates>,
 }
 
 fn sections_default(s: &Sections) -> bool {

@@ -7,6 +7,7 @@
 //! [`crate::outline`], the ATS check, and the window's view, which reads [`table`] as the JSON file
 //! `ui/src/lib/words.json` (a test keeps that file equal to this one).
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// A language Redline has the words for.
@@ -315,6 +316,17 @@ impl Language {
     }
 }
 
+/// How the resume's dates are written: the month's name (`Dec 2013`, in the resume's language), its
+/// number (`12/2013`), or the year alone (`2013`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dates {
+    #[default]
+    Month,
+    Numeric,
+    Year,
+}
+
 /// A resume's words: its language, direction and headings, and how it writes dates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Words {
@@ -324,6 +336,8 @@ pub struct Words {
     /// Written right to left.
     pub rtl: bool,
     headings: [String; 11],
+    /// How a date is written (the design's `dates`).
+    dates: Dates,
 }
 
 /// A tag kept only if it looks like BCP 47: letters, digits and hyphens, a letter first, at most 35
@@ -357,11 +371,14 @@ pub fn words(resume: &Value) -> Words {
             .map(|h| h.chars().take(MAX_HEADING_CHARS).collect())
             .unwrap_or_else(|| language.table().headings[i].to_owned())
     });
+    // The design's own key (`/meta/design/dates`), read here: the design's other options are not words.
+    let dates = serde_json::from_value(meta["design"]["dates"].clone()).unwrap_or_default();
     Words {
         language,
         tag,
         rtl,
         headings,
+        dates,
     }
 }
 
@@ -405,20 +422,30 @@ impl Words {
     }
 
     /// A JSON Resume date as a reader of the language writes it: `2013-12-01` → `Dec 2013`, `Dez. 2013`,
-    /// `2013年12月`; a year alone stays; anything else is shown as written.
+    /// `2013年12月`; or as the design asks, `12/2013` (`2013/12` in Chinese and Japanese) or `2013`; a year
+    /// alone stays; anything else is shown as written.
     pub fn month_year(&self, date: &str) -> String {
         let date = date.trim();
         let parts: Vec<&str> = date.split('-').collect();
         match parts.as_slice() {
             [y, m, ..] if y.len() == 4 && y.bytes().all(|b| b.is_ascii_digit()) => {
                 match m.parse::<usize>() {
-                    Ok(n @ 1..=12) if m.bytes().all(|b| b.is_ascii_digit()) => {
-                        let table = self.language.table();
-                        table
-                            .month_year
-                            .replace("{year}", y)
-                            .replace("{month}", table.months[n - 1])
-                    }
+                    Ok(n @ 1..=12) if m.bytes().all(|b| b.is_ascii_digit()) => match self.dates {
+                        Dates::Month => {
+                            let table = self.language.table();
+                            table
+                                .month_year
+                                .replace("{year}", y)
+                                .replace("{month}", table.months[n - 1])
+                        }
+                        Dates::Numeric
+                            if self.language.table().month_year.starts_with("{year}") =>
+                        {
+                            format!("{y}/{n:02}")
+                        }
+                        Dates::Numeric => format!("{n:02}/{y}"),
+                        Dates::Year => (*y).to_owned(),
+                    },
                     _ => date.to_owned(),
                 }
             }

@@ -108,6 +108,31 @@ fn dates_follow_the_language() {
 }
 
 #[test]
+fn dates_are_written_as_the_design_asks() {
+    for (tag, dates, dec) in [
+        ("en", "numeric", "12/2013"),
+        ("de", "numeric", "12/2013"),
+        ("ja", "numeric", "2013/12"),
+        ("en", "year", "2013"),
+        ("ar", "year", "2013"),
+        ("fr", "month", "déc. 2013"),
+    ] {
+        let mut resume = in_language(tag);
+        resume["meta"]["design"] = json!({ "dates": dates });
+        let w = words(&resume);
+        assert_eq!(w.month_year("2013-12-01"), dec, "{tag} {dates}");
+        assert_eq!(w.month_year("soon"), "soon");
+        // Every export writes them so: the text export of the sample has its first job's start.
+        let text = export::text(&resume);
+        assert!(text.contains(&w.month_year("2013-12-01")), "{tag} {dates}");
+    }
+    // A design the schema refuses (an unknown way of writing dates) is no design: the month's name.
+    let mut resume = in_language("en");
+    resume["meta"]["design"] = json!({ "dates": "roman" });
+    assert_eq!(words(&resume).month_year("2013-12-01"), "Dec 2013");
+}
+
+#[test]
 fn exports_are_written_in_the_resume_s_language() {
     let mut german = in_language("de");
     german["work"][0].as_object_mut().unwrap().remove("endDate");

@@ -53,10 +53,12 @@ describe("the design panel", () => {
     await fireEvent.click(screen.getByTestId("design-elegant"));
     await fireEvent.change(screen.getByTestId("design-size"), { target: { value: "10.5" } });
     await fireEvent.change(screen.getByTestId("design-font"), { target: { value: "carlito" } });
+    await fireEvent.change(screen.getByTestId("design-dates"), { target: { value: "numeric" } });
     expect(calls.set).toEqual([
       [7, { template: "elegant", accent: "#003366" }],
       [7, { template: "modern", accent: "#003366", size: 10.5 }],
       [7, { template: "modern", accent: "#003366", font: "carlito" }],
+      [7, { template: "modern", accent: "#003366", dates: "numeric" }],
     ]);
   });
 

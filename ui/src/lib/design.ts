@@ -19,6 +19,14 @@ export const FONTS: readonly { value: Font; label: string }[] = [
   { value: "eb-garamond", label: "EB Garamond" },
 ];
 
+/** How dates may be written, as the design panel names each (in English; exports write the resume's
+ * language). */
+export const DATES: readonly { value: NonNullable<Design["dates"]>; label: string }[] = [
+  { value: "month", label: "Dec 2013" },
+  { value: "numeric", label: "12/2013" },
+  { value: "year", label: "2013" },
+];
+
 /** The design `resume` keeps, or none (`{}`) when it keeps none or one that is not an object. */
 export function designOf(resume: unknown): Design {
   const meta = (resume as { meta?: { design?: unknown } } | null)?.meta;
