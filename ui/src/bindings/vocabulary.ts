@@ -12,3 +12,5 @@ export const IMPORT_FORMATS: readonly { value: ImportFormat; label: string }[] =
 export const TEMPLATES: readonly { value: Template; label: string }[] = [{ value: "classic", label: "Classic" }, { value: "modern", label: "Modern" }, { value: "sidebar", label: "Sidebar" }, { value: "compact", label: "Compact" }, { value: "academic", label: "Academic CV" }, { value: "engineering", label: "Engineering" }, { value: "elegant", label: "Elegant" }, { value: "banner", label: "Banner" }];
 
 export const PAGES: readonly { value: Page; label: string }[] = [{ value: "a4", label: "A4" }, { value: "letter", label: "US Letter" }];
+
+export const TEMPLATE_ACCENTS: Readonly<Record<Template, string>> = { "classic": "#1d2230", "modern": "#c0392b", "sidebar": "#1f5f6b", "compact": "#2b4c7e", "academic": "#3b3b3b", "engineering": "#004f90", "elegant": "#7a5c2e", "banner": "#2c3e70" };

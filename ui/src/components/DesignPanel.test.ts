@@ -62,6 +62,11 @@ describe("the design panel", () => {
     ]);
   });
 
+  it("starts the colour field at the design's own accent when the resume keeps none", async () => {
+    render(DesignPanel, { resume: { basics: {}, meta: { design: { template: "elegant" } } }, revision: 7, onclose: () => {}, onchange });
+    expect((screen.getByTestId("design-accent") as HTMLInputElement).value).toBe("#7a5c2e");
+  });
+
   it("hides a section and shows it again, as the design keeps it", async () => {
     render(DesignPanel, { resume, revision: 7, onclose: () => {}, onchange });
     expect(screen.queryByTestId("design-show-education")).toBeNull();
