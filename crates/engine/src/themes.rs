@@ -129,14 +129,17 @@ impl Engine {
         };
         let (folder, manifest) = self.theme(name)?;
         let (document, sender) = self.with_sender(doc).await?;
-        if format != Format::Pdf || sender.is_some() {
-            return self.render_of(doc, in_design(manifest.from)).await;
-        }
-        let request = theme::request(&folder, &document, page, None)
-            .map_err(|e| Error::new(ErrorKind::Refused, e.0))?;
-        tokio::task::spawn_blocking(move || laid_out(&request, &manifest.name))
-            .await
-            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
+        // The document read once: made here in the design the theme was made from, or by the child.
+        tokio::task::spawn_blocking(move || {
+            if format != Format::Pdf || sender.is_some() {
+                let template = manifest.from;
+                return crate::export::file_of(&document, sender.as_ref(), format, template, page);
+            }
+            let request = manifest.request(&folder, &document, page, None);
+            laid_out(&request, &manifest.name)
+        })
+        .await
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?
     }
 
     /// Document `doc` in `look`, written to `output` (never over a file there unless `force`): how many
@@ -190,13 +193,12 @@ impl Engine {
         have: &[String],
     ) -> Result<(crate::ipc::PageImages, Vec<std::sync::Arc<[u8]>>), Error> {
         let (folder, manifest) = self.theme(name)?;
-        let request = theme::request(
+        let request = manifest.request(
             &folder,
             &document,
             page,
             Some(crate::export::PAGE_PIXELS_PER_POINT),
-        )
-        .map_err(|e| Error::new(ErrorKind::Refused, e.0))?;
+        );
         let bytes = tokio::task::spawn_blocking(move || laid_out(&request, &manifest.name))
             .await
             .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;

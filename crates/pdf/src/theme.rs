@@ -12,7 +12,7 @@
 //! - [`Manifest`]: `theme.json`, read and checked ([`Manifest::read`]); [`Manifest::style`] is the look a
 //!   resume gets in the theme (its defaults, the resume's own options within its bounds).
 //! - [`create`]: a new theme's folder, copied from a built-in design.
-//! - [`request`] and [`render`]: what the parent hands the child, and the child's PDF of it.
+//! - [`Manifest::request`] and [`render`]: what the parent hands the child, and the child's PDF of it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -279,20 +279,22 @@ pub struct Request {
     pub pages: Option<f32>,
 }
 
-/// The request to lay `resume` out in the theme in `folder` on `page`: its PDF, or with `pages` its first
-/// pages drawn at that scale.
-pub fn request(
-    folder: &Path,
-    resume: &Value,
-    page: Page,
-    pages: Option<f32>,
-) -> Result<Request, ThemeError> {
-    let manifest = Manifest::read(folder)?;
-    Ok(Request {
-        folder: folder.to_owned(),
-        outline: data(resume, &manifest.style(resume), page),
-        pages,
-    })
+impl Manifest {
+    /// The request to lay `resume` out in this theme (its folder `folder`) on `page`: its PDF, or with
+    /// `pages` its first pages drawn at that scale.
+    pub fn request(
+        &self,
+        folder: &Path,
+        resume: &Value,
+        page: Page,
+        pages: Option<f32>,
+    ) -> Request {
+        Request {
+            folder: folder.to_owned(),
+            outline: data(resume, &self.style(resume), page),
+            pages,
+        }
+    }
 }
 
 /// The child's side: `request`'s theme laid out, and made into a tagged PDF or its pages' images
@@ -542,7 +544,7 @@ mod tests {
     }
 
     fn rendered(folder: &Path) -> Result<Vec<u8>, ThemeError> {
-        render(&request(folder, &sample(), Page::A4, None)?)
+        render(&Manifest::read(folder)?.request(folder, &sample(), Page::A4, None))
     }
 
     #[test]
@@ -562,7 +564,8 @@ mod tests {
     fn a_theme_s_pages_are_drawn_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let folder = made_in(dir.path(), "drawn");
-        let bytes = render(&request(&folder, &sample(), Page::A4, Some(0.5)).unwrap()).unwrap();
+        let manifest = Manifest::read(&folder).unwrap();
+        let bytes = render(&manifest.request(&folder, &sample(), Page::A4, Some(0.5))).unwrap();
         let pages = Pages::from_bytes(&bytes).expect("the child's frames");
         assert!(pages.count >= 1 && pages.pngs.len() == pages.count.min(crate::MAX_PAGE_IMAGES));
         assert!(pages.pngs.iter().all(|p| p.starts_with(b"\x89PNG")));
