@@ -322,3 +322,39 @@ pub fn print_theme(path: &Path) -> Result<Vec<u8>, Error> {
         .map_err(|e| Error::new(ErrorKind::Invalid, format!("the request: {e}")))?;
     theme::render(&request).map_err(|e| Error::new(ErrorKind::Refused, e.0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stamp the Page view asks for every second: a theme's folder of thousands of files is looked at
+    /// no further than its bound, and a change to its Typst changes the stamp.
+    #[test]
+    fn a_theme_s_stamp_is_bounded_and_follows_its_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        let made = engine.new_theme("many", Template::Classic).unwrap();
+        let folder = PathBuf::from(&made.path);
+        let before = engine.theme_stamp("many").unwrap();
+        assert_eq!(
+            engine.theme_stamp("many").unwrap(),
+            before,
+            "the same files, the same stamp"
+        );
+        std::fs::write(folder.join("main.typ"), "Changed.").unwrap();
+        assert_ne!(
+            engine.theme_stamp("many").unwrap(),
+            before,
+            "a file changed"
+        );
+        for i in 0..3 * STAMP_FILES {
+            std::fs::write(folder.join(format!("junk-{i}.txt")), "x").unwrap();
+        }
+        let mut seen = Vec::new();
+        stamp_of(&folder, 0, &mut seen);
+        assert_eq!(seen.len(), STAMP_FILES);
+        engine.theme_stamp("many").unwrap();
+        assert!(engine.theme_stamp("../x").is_err());
+        assert!(engine.theme_stamp("none").is_err());
+    }
+}

@@ -653,6 +653,27 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_or_deep_manifest_is_refused_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = made_in(dir.path(), "huge");
+        let huge = format!(
+            "{{\"name\": \"huge\", \"label\": \"{}\"}}",
+            "x".repeat(1 << 20)
+        );
+        std::fs::write(folder.join(MANIFEST), huge).unwrap();
+        let said = Manifest::read(&folder).unwrap_err().0;
+        assert!(said.contains("larger than"), "{said}");
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        std::fs::write(folder.join(MANIFEST), &deep[..60_000]).unwrap();
+        assert!(
+            Manifest::read(&folder)
+                .unwrap_err()
+                .0
+                .contains("theme.json")
+        );
+    }
+
+    #[test]
     fn the_resume_s_options_stay_within_the_theme_s_bounds() {
         let mut manifest = Manifest::new("narrow", Template::Classic);
         manifest.options.size = Range {
