@@ -29,6 +29,8 @@ const COMMANDS: &[&str] = &[
     "design_thumbnail",
     "set_design",
     "fit_pages",
+    "remove_photo",
+    "choose_photo",
     "export_sent",
     "list_documents",
     "document_state",

@@ -190,6 +190,9 @@ engine_commands! {
     /// The resume on screen fitted to `pages` pages (spacing, then margins, then size), as a revision.
     fn fit_pages(base: u64, pages: usize) -> redline_engine::ipc::FitDone = fit(base, pages);
 
+    /// The photo of the resume on screen taken away (`basics.image`), as a revision.
+    fn remove_photo(base: u64) -> DocState = set_photo(base, None);
+
     /// An edit made by hand in the resume view (operations against revision `base`), checked and committed
     /// like the model's, as a revision of the user's own.
     fn edit_document(base: u64, ops: Vec<redline_patch::Operation>) -> DocState = edit(base, ops);
@@ -502,6 +505,42 @@ async fn resume_file<R: Runtime>(app: &AppHandle<R>, path: Option<String>) -> Op
             .pick_file(done)
     })
     .await
+}
+
+/// Sets the photo of the resume on screen (from revision `base`) from the image at `path`, or from the one
+/// the user picks in the system's open dialog, as a revision; `None` when they cancel.
+#[tauri::command]
+pub async fn choose_photo<R: Runtime>(
+    app: AppHandle<R>,
+    engine: State<'_, Engine>,
+    base: u64,
+    path: Option<String>,
+) -> Result<Option<DocState>, Error> {
+    use tauri_plugin_dialog::DialogExt;
+    let path = match path {
+        Some(path) => PathBuf::from(path),
+        None => {
+            let chosen = picked(|done| {
+                app.dialog()
+                    .file()
+                    .set_title("Choose a photo")
+                    .add_filter(
+                        "Photos (JPEG, PNG, WebP, GIF)",
+                        &["jpg", "jpeg", "png", "webp", "gif"],
+                    )
+                    .pick_file(done)
+            })
+            .await;
+            match chosen {
+                Some(path) => path,
+                None => return Ok(None),
+            }
+        }
+    };
+    engine
+        .set_photo(base, Some(path), &mut emitter(app))
+        .await
+        .map(Some)
 }
 
 /// What happened at start that the user should hear of (a file given to open that could not be), once.

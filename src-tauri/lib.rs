@@ -84,6 +84,8 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
             commands::design_thumbnail,
             commands::set_design,
             commands::fit_pages,
+            commands::remove_photo,
+            commands::choose_photo,
             commands::export_sent,
             commands::list_documents,
             commands::document_state,

@@ -106,6 +106,63 @@ fn fit_tightens_the_resume_to_one_page_as_a_revision_undo_takes_back() {
 }
 
 #[test]
+fn photo_sets_the_photo_every_design_draws_and_undo_takes_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    // A real picture: the sample's first page, drawn.
+    let picture =
+        redline_pdf::thumbnail(&redline_resume::sample(), Template::Modern, Page::A4, 1.0).unwrap();
+    let file = dir.path().join("me.png");
+    std::fs::write(&file, picture).unwrap();
+    let before = shown(dir.path());
+    let chosen = json_of(&common::succeeded(redline(
+        dir.path(),
+        &["photo", file.to_str().unwrap(), "--json"],
+    )));
+    assert_eq!(chosen["changed"], json!(true));
+    let resume = shown(dir.path());
+    let url = resume["basics"]["image"].as_str().unwrap();
+    assert!(url.starts_with("data:image/jpeg;base64,"), "{url:.40}");
+    // The PDF the command line makes draws it.
+    let out = dir.path().join("with-photo.pdf");
+    common::succeeded(redline(
+        dir.path(),
+        &[
+            "export",
+            "--format",
+            "pdf",
+            "--template",
+            "sidebar",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    ));
+    // poppler's `pdfimages` lists two lines of heading, then one line an image.
+    let listed = std::process::Command::new("pdfimages")
+        .args(["-list", out.to_str().unwrap()])
+        .output()
+        .expect("pdfimages (poppler-utils) is needed: scripts/setup.sh --test installs it");
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).lines().count(), 3);
+    // A file that is not a photo: refused in words, nothing saved.
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "hello").unwrap();
+    let refused = redline(dir.path(), &["photo", text.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("not a photo"),
+        "{refused:?}"
+    );
+    assert_eq!(shown(dir.path()), resume);
+    let removed = common::succeeded(redline(dir.path(), &["photo", "--remove"]));
+    assert!(String::from_utf8_lossy(&removed.stdout).contains("Photo removed"));
+    // The sample's empty `image` is gone with the photo; nothing else changed.
+    let mut without = before.clone();
+    without["basics"].as_object_mut().unwrap().remove("image");
+    assert_eq!(shown(dir.path()), without);
+    common::succeeded(redline(dir.path(), &["undo"]));
+    assert_eq!(shown(dir.path()), resume);
+}
+
+#[test]
 fn a_resume_too_long_to_fit_says_what_to_cut() {
     let dir = tempfile::tempdir().unwrap();
     let mut long = redline_resume::sample();

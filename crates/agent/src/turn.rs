@@ -848,7 +848,8 @@ impl Turn<'_> {
     /// The resume the document belongs to, when the document is a letter ([`crate::letter`]).
     fn sender(&self) -> Result<Option<Value>, StoreError> {
         match self.document_id {
-            Some(doc) => crate::letter::sender(self.store, doc),
+            Some(doc) => Ok(crate::letter::sender(self.store, doc)?
+                .map(|resume| redline_resume::photo::for_model(&resume).into_owned())),
             None => Ok(None),
         }
     }
@@ -862,7 +863,7 @@ impl Turn<'_> {
                 crate::letter::CHAT_RULES, head.number, head.document, crate::letter::SENDER_HEADING
             )}),
             None => {
-                json!({"role": "system", "content": format!("{CHAT_RULES}\n\nResume (revision {}):\n{}", head.number, head.document)})
+                json!({"role": "system", "content": format!("{CHAT_RULES}\n\nResume (revision {}):\n{}", head.number, redline_resume::photo::for_model(&head.document))})
             }
         }];
         if let Some(job) = &self.job {
@@ -951,7 +952,9 @@ impl Turn<'_> {
         for attempt in 0..2 {
             let head = self.store.head(self.doc())?;
             let reach = match &scope {
-                Scope::Targets(targets) => Reach::of(&head.document, targets),
+                Scope::Targets(targets) => {
+                    Reach::of(&redline_resume::photo::for_model(&head.document), targets)
+                }
                 _ => None,
             };
             let asking = Asking {
@@ -1144,7 +1147,7 @@ impl Turn<'_> {
                     format!(
                         "{}\n{}\n\nRequested changes: {}\nTarget pointers: {targets}\n",
                         resume_heading(head.number),
-                        head.document,
+                        redline_resume::photo::for_model(&head.document),
                         request.changes
                     ),
                 )

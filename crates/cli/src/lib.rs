@@ -262,6 +262,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Set the photo the designs draw in the header from an image file (JPEG, PNG, WebP or GIF; kept small
+    /// in the resume at basics.image), or remove it. A revision of your own (undo it with `redline undo`).
+    Photo {
+        /// The image file.
+        #[arg(required_unless_present = "remove", conflicts_with = "remove")]
+        file: Option<PathBuf>,
+        /// Remove the photo instead.
+        #[arg(long)]
+        remove: bool,
+        /// The document's id (see `redline list`); default: the one changed last.
+        #[arg(long, value_name = "ID")]
+        doc: Option<i64>,
+        /// Print the resume's state and whether it changed as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// The designs a resume can be shown in (`redline export --template NAME`).
     Theme {
         #[command(subcommand)]
@@ -634,6 +650,7 @@ fn run(cli: Cli) -> Result<()> {
         | Command::Language { .. }
         | Command::Heading { .. }
         | Command::Fit { .. }
+        | Command::Photo { .. }
         | Command::Held { .. }
         | Command::Review { .. } => on_document(&data_dir, command, out),
         command => on_data(&data_dir, command, out),
@@ -664,6 +681,9 @@ fn on_document(data_dir: &Path, command: Command, out: &mut impl Write) -> Resul
         }
         Command::Held { action, doc, json } => cmd::held::run(data_dir, doc, action, json, out),
         Command::Fit { pages, doc, json } => cmd::fit::run(data_dir, doc, pages, json, out),
+        Command::Photo {
+            file, doc, json, ..
+        } => cmd::photo::run(data_dir, doc, file, json, out),
         Command::Review { switch, json } => cmd::review::run(data_dir, switch, json, out),
         _ => unreachable!("only the commands on the resume on screen come here"),
     }

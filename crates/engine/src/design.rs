@@ -57,6 +57,45 @@ impl Engine {
         )
     }
 
+    /// Sets the photo of the resume on screen (`basics.image`), from revision `base`, to the image file at
+    /// `path` (a JPEG, PNG, WebP or GIF, made small and upright: `redline_pdf::photo::prepare`), or removes
+    /// it (`None`): a revision of the user's own ("Photo: chosen"), undoable. A file that is not a photo, or
+    /// too large to read, is refused in words and nothing is saved.
+    pub async fn set_photo(
+        &self,
+        base: u64,
+        path: Option<std::path::PathBuf>,
+        emit: Emit<'_>,
+    ) -> Result<DocState, Error> {
+        self.idle()?;
+        let url = match path {
+            Some(path) => Some(
+                tokio::task::spawn_blocking(move || read_photo(&path))
+                    .await
+                    .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??,
+            ),
+            None => None,
+        };
+        let mut open = self.open()?.lock().await;
+        let resume = open.store.checkout(open.document_id, base)?.document;
+        let Some(ops) = photo_ops(&resume, url) else {
+            drop(open);
+            return self.state().await;
+        };
+        let said = match ops.last() {
+            Some(Operation::Remove { .. }) => "Photo: removed",
+            _ => "Photo: chosen",
+        };
+        crate::documents::commit_yours(
+            &mut open,
+            base,
+            &ops,
+            &photo_policy(),
+            (Source::User, said.to_owned()),
+            emit,
+        )
+    }
+
     /// The first page of the resume on screen, at its head, in `template` on its own paper, drawn small
     /// for the design gallery (PNG). Each is drawn once per revision and kept.
     pub async fn design_thumbnail(
@@ -168,6 +207,72 @@ fn design_policy() -> Policy {
     }
 }
 
+/// The policy a photo of the user's own is written under: the design's, with room for the photo's `data:`
+/// URL (a model's edit is held to the default limits, and never writes a photo unconfirmed).
+fn photo_policy() -> Policy {
+    let limit = redline_resume::photo::MAX_URL_BYTES + 64;
+    Policy {
+        max_string_chars: limit,
+        max_value_bytes: limit,
+        ..design_policy()
+    }
+}
+
+/// The image file at `path` as the `data:` URL a resume keeps its photo in, read within bounds.
+fn read_photo(path: &std::path::Path) -> Result<String, Error> {
+    use std::io::Read as _;
+    let cannot = |e: std::io::Error| {
+        Error::new(
+            ErrorKind::NotFound,
+            format!("the photo {} cannot be read: {e}", path.display()),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(redline_pdf::photo::MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > redline_pdf::photo::MAX_FILE_BYTES {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!(
+                "the photo {} is larger than {} MB; choose a smaller file",
+                path.display(),
+                redline_pdf::photo::MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    redline_pdf::photo::prepare(&bytes).map_err(|e| Error::new(ErrorKind::Invalid, e.to_string()))
+}
+
+/// The operations that set the photo to `url` (or remove it, `None`); `None` when nothing would change.
+fn photo_ops(resume: &serde_json::Value, url: Option<String>) -> Option<Vec<Operation>> {
+    let pointer = redline_resume::photo::POINTER;
+    let kept = resume.pointer(pointer);
+    match url {
+        None => kept.is_some().then(|| {
+            vec![Operation::Remove {
+                path: pointer.to_owned(),
+            }]
+        }),
+        Some(url) if kept.and_then(|v| v.as_str()) == Some(url.as_str()) => None,
+        Some(url) => {
+            let mut ops = Vec::new();
+            if resume.get("basics").is_none_or(|b| !b.is_object()) {
+                ops.push(Operation::Add {
+                    path: "/basics".to_owned(),
+                    value: serde_json::json!({}),
+                });
+            }
+            ops.push(Operation::Add {
+                path: pointer.to_owned(),
+                value: url.into(),
+            });
+            Some(ops)
+        }
+    }
+}
+
 /// A change of design in words, for the history: the design named when it changed, then each option
 /// that changed ("Design: Modern; accent #003366, size 10 pt").
 fn design_said(before: &Design, after: &Design) -> String {
@@ -208,6 +313,12 @@ fn design_said(before: &Design, after: &Design) -> String {
     }
     if before.sections != after.sections {
         parts.push("sections shown and their order".to_owned());
+    }
+    if before.photo != after.photo {
+        parts.push(match after.photo {
+            Some(false) => "photo hidden".to_owned(),
+            _ => "photo shown".to_owned(),
+        });
     }
     let named = after.template.unwrap_or(Template::Classic).label();
     match (before.template != after.template, parts.is_empty()) {
@@ -308,6 +419,67 @@ mod tests {
         };
         assert_eq!(Design::of(&head.document).template, Some(Template::Elegant));
         assert_eq!(Design::of(&head.document).size, None);
+    }
+
+    /// A photo chosen from a file is kept small in the resume, said in words in the history, and removed
+    /// or taken back by Undo; a file that is not a photo is refused in words and nothing is saved.
+    #[tokio::test]
+    async fn a_photo_chosen_from_a_file_is_a_revision_and_undone() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        let base = engine.state().await.unwrap().revision;
+        // A real PNG, 595 pixels wide: the sample's first page drawn.
+        let picture =
+            redline_pdf::thumbnail(&redline_resume::sample(), Template::Classic, Page::A4, 1.0)
+                .unwrap();
+        let file = dir.path().join("me.png");
+        std::fs::write(&file, &picture).unwrap();
+        let chosen = engine
+            .set_photo(base, Some(file), &mut quiet())
+            .await
+            .unwrap();
+        assert_eq!(chosen.revision, base + 1);
+        let photo = redline_resume::photo::of(&head(&engine).await)
+            .unwrap()
+            .unwrap();
+        assert_eq!(photo.format, redline_resume::photo::Format::Jpeg);
+        assert_eq!(photo.height, redline_pdf::photo::KEPT_SIDE);
+        let not_a_photo = dir.path().join("notes.txt");
+        std::fs::write(&not_a_photo, "not a photo").unwrap();
+        let refused = engine
+            .set_photo(chosen.revision, Some(not_a_photo), &mut quiet())
+            .await
+            .unwrap_err();
+        assert!(refused.to_string().contains("not a photo"), "{refused}");
+        let removed = engine
+            .set_photo(chosen.revision, None, &mut quiet())
+            .await
+            .unwrap();
+        assert_eq!(removed.revision, chosen.revision + 1);
+        assert!(head(&engine).await.pointer("/basics/image").is_none());
+        let page = engine
+            .history(&crate::ipc::HistoryQuery {
+                before: None,
+                limit: Some(2),
+                words: None,
+            })
+            .await
+            .unwrap();
+        let said: Vec<&str> = page.rows.iter().map(|r| r.summary.as_str()).collect();
+        assert_eq!(said, ["Photo: removed", "Photo: chosen"]);
+        engine.undo(&mut quiet()).await.unwrap();
+        assert!(
+            redline_resume::photo::of(&head(&engine).await)
+                .unwrap()
+                .is_some()
+        );
+    }
+
+    async fn head(engine: &Engine) -> serde_json::Value {
+        let crate::ipc::SurfaceUpdate::Create(head) = engine.open_surface().await.unwrap() else {
+            panic!("a create")
+        };
+        head.document
     }
 
     /// Each thumbnail is a small PNG of the resume on screen, drawn once per revision and design.

@@ -49,6 +49,8 @@ pub const IDENTITY: &[&str] = &[
     "/basics/url",
     "/basics/location",
     "/basics/profiles",
+    // The person's photo: chosen by the person, never by a model (nor by a posting that asks one).
+    "/basics/image",
 ];
 
 /// Every string under a `url` key in `value`, at any depth (a new work entry, a profile).

@@ -74,7 +74,8 @@ fn draw(
     page: Page,
 ) -> Result<PagedDocument, PdfError> {
     let style = design.style(template);
-    let mut outline = data(sender, &style, page);
+    let photo = crate::photo::drawn(sender, &style);
+    let mut outline = data(sender, &style, page, photo.as_ref());
     outline["summary"] = json!("");
     outline["sections"] = json!([]);
     outline["title"] = json!(match (o.subject.is_empty(), o.sender.is_empty()) {
@@ -91,7 +92,7 @@ fn draw(
         "closing": o.closing,
         "sender": o.sender,
     });
-    compile(&outline, template)
+    compile(&outline, template, photo.as_ref())
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! - [`ats`]: how an applicant tracking system reads a PDF back, per section, against the resume.
 //! - [`fit`]: the resume's spacing, margins and size tightened until it takes the pages asked.
 //! - [`letter`]: a cover letter as a PDF in the design of the resume that sends it.
+//! - [`photo`]: the person's photo in a design's header, and a chosen photo made small for the resume to keep.
 //! - [`theme`]: a theme of the user's own, a folder of Typst laid out in a world that reaches only it.
 //! - `templates/`: the built-in designs' Typst (`common.typ` and one file each), reading the outline and the
 //!   design's options (`/meta/design`, [`redline_resume::design`]) as data.
@@ -24,6 +25,7 @@
 pub mod ats;
 pub mod fit;
 pub mod letter;
+pub mod photo;
 pub mod theme;
 
 pub use fit::{Fitted, fit};
@@ -35,6 +37,7 @@ use std::sync::{Arc, OnceLock};
 use redline_resume::design::{Design, Style};
 use redline_resume::export::{Page, Template};
 use redline_resume::outline::{Item, outline};
+use redline_resume::photo::Photo;
 use redline_resume::words::words;
 use serde_json::{Value, json};
 use typst::diag::{FileError, FileResult};
@@ -135,11 +138,22 @@ fn library() -> &'static LazyHash<Library> {
     LIBRARY.get_or_init(|| LazyHash::new(Library::default()))
 }
 
-/// One document's world: the template as the main file and the outline as the only other file.
+/// One document's world: the template as the main file, the outline, and the photo if one is drawn.
 struct ResumeWorld {
     main: Source,
     data_id: FileId,
     data: Bytes,
+    photo: Option<(FileId, Bytes)>,
+}
+
+/// The photo as Typst reads it: the file name the outline gives (`"photo"`), and its bytes.
+fn photo_file(photo: Option<&Photo>) -> Option<(FileId, Bytes)> {
+    photo.map(|p| {
+        (
+            FileId::new(None, VirtualPath::new(p.format.file_name())),
+            Bytes::new(p.bytes.clone()),
+        )
+    })
 }
 
 impl World for ResumeWorld {
@@ -165,9 +179,11 @@ impl World for ResumeWorld {
 
     fn file(&self, id: FileId) -> FileResult<Bytes> {
         if id == self.data_id {
-            Ok(self.data.clone())
-        } else {
-            Err(FileError::NotFound(id.vpath().as_rootless_path().into()))
+            return Ok(self.data.clone());
+        }
+        match &self.photo {
+            Some((photo, bytes)) if *photo == id => Ok(bytes.clone()),
+            _ => Err(FileError::NotFound(id.vpath().as_rootless_path().into())),
         }
     }
 
@@ -246,8 +262,9 @@ fn families(style: &Style) -> Vec<&'static str> {
     fonts
 }
 
-/// The outline as the templates read it, the sections as `style` arranges them.
-fn data(resume: &Value, style: &Style, page: Page) -> Value {
+/// The outline as the templates read it, the sections as `style` arranges them, and the file name of the
+/// photo drawn (`photo`, whose bytes the world serves under it).
+fn data(resume: &Value, style: &Style, page: Page, photo: Option<&Photo>) -> Value {
     let (header, sections) = outline(resume);
     let sections = style.arrange(sections);
     let words = words(resume);
@@ -271,6 +288,7 @@ fn data(resume: &Value, style: &Style, page: Page) -> Value {
         "contacts": header.contacts.iter().map(item).collect::<Vec<_>>(),
         "profiles": header.profiles.iter().map(item).collect::<Vec<_>>(),
         "summary": header.summary,
+        "photo": photo.map(|p| p.format.file_name()),
         "design": {
             "accent": style.accent,
             "fonts": families(style),
@@ -317,11 +335,21 @@ fn layout_in(
     template: Template,
     page: Page,
 ) -> Result<PagedDocument, PdfError> {
-    compile(&data(resume, &design.style(template), page), template)
+    let style = design.style(template);
+    let photo = photo::drawn(resume, &style);
+    compile(
+        &data(resume, &style, page, photo.as_ref()),
+        template,
+        photo.as_ref(),
+    )
 }
 
-/// The template laid out with `data` as its outline.
-fn compile(data: &Value, template: Template) -> Result<PagedDocument, PdfError> {
+/// The template laid out with `data` as its outline, and `photo` (the one `data` names) to draw.
+fn compile(
+    data: &Value,
+    template: Template,
+    photo: Option<&Photo>,
+) -> Result<PagedDocument, PdfError> {
     let main = Source::new(
         FileId::new(None, VirtualPath::new("main.typ")),
         format!("{COMMON}\n{}", body(template)),
@@ -330,6 +358,7 @@ fn compile(data: &Value, template: Template) -> Result<PagedDocument, PdfError> 
         main,
         data_id: FileId::new(None, VirtualPath::new("outline.json")),
         data: Bytes::new(data.to_string().into_bytes()),
+        photo: photo_file(photo),
     };
     typst::compile::<PagedDocument>(&world)
         .output
@@ -558,7 +587,7 @@ mod widest_tests {
     use super::*;
 
     fn pdf_of(data: &Value, template: Template) -> Vec<u8> {
-        let document = compile(data, template).unwrap();
+        let document = compile(data, template, None).unwrap();
         typst_pdf::pdf(&document, &typst_pdf::PdfOptions::default()).unwrap()
     }
 
@@ -598,7 +627,7 @@ mod widest_tests {
             };
             for page in [Page::A4, Page::Letter] {
                 for &template in templates {
-                    let data = data(resume, &Style::of(template), page);
+                    let data = data(resume, &Style::of(template), page, None);
                     fast += data["sections"]
                         .as_array()
                         .unwrap()

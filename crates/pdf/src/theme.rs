@@ -209,6 +209,7 @@ impl Manifest {
             style.order = design.sections.order.clone();
         }
         style.hide = design.sections.hide.clone();
+        style.photo = design.photo.unwrap_or(true);
         style
     }
 }
@@ -277,6 +278,9 @@ pub struct Request {
     /// `None`: the PDF. A scale (pixels per point): the Page view's pages, as [`Pages`] frames them.
     #[serde(default)]
     pub pages: Option<f32>,
+    /// The photo the outline names, as the `data:` URL the resume keeps it in (checked again in the child).
+    #[serde(default)]
+    pub photo: Option<String>,
 }
 
 impl Manifest {
@@ -289,10 +293,13 @@ impl Manifest {
         page: Page,
         pages: Option<f32>,
     ) -> Request {
+        let style = self.style(resume);
+        let photo = crate::photo::drawn(resume, &style);
         Request {
             folder: folder.to_owned(),
-            outline: data(resume, &self.style(resume), page),
+            outline: data(resume, &style, page, photo.as_ref()),
             pages,
+            photo: photo.map(|p| redline_resume::photo::to_url(p.format, &p.bytes)),
         }
     }
 }
@@ -300,7 +307,13 @@ impl Manifest {
 /// The child's side: `request`'s theme laid out, and made into a tagged PDF or its pages' images
 /// ([`Pages::to_bytes`]). A Typst error is said with its file, line and message.
 pub fn render(request: &Request) -> Result<Vec<u8>, ThemeError> {
-    let world = ThemeWorld::new(&request.folder, &request.outline)?;
+    let photo = match &request.photo {
+        Some(url) => {
+            Some(redline_resume::photo::from_url(url).map_err(|e| ThemeError(e.to_string()))?)
+        }
+        None => None,
+    };
+    let world = ThemeWorld::new(&request.folder, &request.outline, photo.as_ref())?;
     let document = typst::compile::<PagedDocument>(&world)
         .output
         .map_err(|errors| ThemeError(world.said(&errors)))?;
@@ -377,6 +390,8 @@ struct ThemeWorld {
     main: FileId,
     outline_id: FileId,
     outline: Bytes,
+    /// The person's photo, under the name the outline gives it.
+    photo: Option<(FileId, Bytes)>,
     /// Each file read in this layout (read once, counted once), and how much of the folder that is.
     read: Mutex<(HashMap<FileId, FileResult<Bytes>>, u64)>,
     /// Each Typst file parsed in this layout.
@@ -384,7 +399,11 @@ struct ThemeWorld {
 }
 
 impl ThemeWorld {
-    fn new(folder: &Path, outline: &Value) -> Result<ThemeWorld, ThemeError> {
+    fn new(
+        folder: &Path,
+        outline: &Value,
+        photo: Option<&redline_resume::photo::Photo>,
+    ) -> Result<ThemeWorld, ThemeError> {
         let root = folder
             .canonicalize()
             .map_err(|e| ThemeError(format!("cannot read {}: {e}", folder.display())))?;
@@ -393,6 +412,7 @@ impl ThemeWorld {
             main: FileId::new(None, VirtualPath::new(MAIN)),
             outline_id: FileId::new(None, VirtualPath::new("outline.json")),
             outline: Bytes::new(outline.to_string().into_bytes()),
+            photo: crate::photo_file(photo),
             read: Mutex::new((HashMap::new(), 0)),
             sources: Mutex::new(HashMap::new()),
         })
@@ -501,7 +521,10 @@ impl World for ThemeWorld {
         if id == self.outline_id {
             return Ok(self.outline.clone());
         }
-        self.bytes(id)
+        match &self.photo {
+            Some((photo, bytes)) if *photo == id => Ok(bytes.clone()),
+            _ => self.bytes(id),
+        }
     }
 
     fn font(&self, index: usize) -> Option<TypstFont> {

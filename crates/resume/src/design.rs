@@ -130,6 +130,10 @@ pub struct Design {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub dates: Option<Dates>,
+    /// Whether the photo at `basics.image` shows (`None`: it does, when there is one to show).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub photo: Option<bool>,
 }
 
 fn sections_default(s: &Sections) -> bool {
@@ -280,6 +284,7 @@ impl Design {
             style.order = self.sections.order.clone();
         }
         style.hide = self.sections.hide.clone();
+        style.photo = self.photo.unwrap_or(true);
         style
     }
 }
@@ -301,6 +306,8 @@ pub struct Style {
     pub order: Vec<String>,
     /// Sections not shown.
     pub hide: Vec<String>,
+    /// Whether the photo shows, when the resume has one ([`crate::photo`]).
+    pub photo: bool,
 }
 
 impl Style {
@@ -328,6 +335,7 @@ impl Style {
             spacing: 1.0,
             order,
             hide: Vec::new(),
+            photo: true,
         }
     }
 

@@ -20,6 +20,7 @@
 //! - [`coverage`]: which terms of a job description a resume has, computed locally.
 //! - [`place`]: where a JSON Pointer is, in a person's words (“the summary of your job at Pied Piper”).
 //! - [`posting`]: the role and the company a job posting names, from its own words.
+//! - [`photo`]: the person's photo, kept in the resume as a `data:` URL and bounded before it is drawn.
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
 //! - [`words`]: a resume's words (headings, months, “present”, direction) in its own language, `meta.language`.
 //! - [`export`]: HTML (self-contained, per template, print CSS), Markdown, plain text and JSON Resume;
@@ -36,6 +37,7 @@ pub mod docx;
 pub mod export;
 pub mod letter;
 pub mod outline;
+pub mod photo;
 pub mod place;
 pub mod posting;
 pub mod unseen;

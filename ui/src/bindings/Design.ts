@@ -44,4 +44,8 @@ page?: Page,
 /**
  * How dates are written.
  */
-dates?: Dates, };
+dates?: Dates, 
+/**
+ * Whether the photo at `basics.image` shows (`None`: it does, when there is one to show).
+ */
+photo?: boolean, };

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-const calls: { set: unknown[][]; thumbs: string[]; fit: unknown[][] } = { set: [], thumbs: [], fit: [] };
+const calls: { set: unknown[][]; thumbs: string[]; fit: unknown[][]; photo: unknown[][] } = { set: [], thumbs: [], fit: [], photo: [] };
 const state = { documentId: 1, revision: 2, title: "R", demo: false, undo: null, redo: null };
 
 vi.mock("../lib/backend", () => ({
@@ -18,6 +18,18 @@ vi.mock("../lib/backend", () => ({
     calls.set.push([base, design]);
     return state;
   },
+  choosePhoto: async (base: number, path: string | null) => {
+    calls.photo.push(["choose", base, path]);
+    return null;
+  },
+  removePhoto: async (base: number) => {
+    calls.photo.push(["remove", base]);
+    return state;
+  },
+  documentState: async () => {
+    calls.photo.push(["state"]);
+    return state;
+  },
   fitPages: async (base: number, pages: number) => {
     calls.fit.push([base, pages]);
     return { state, summary: "Fitted to one page: spacing 0.8", fit: { fits: true, cut: [] } };
@@ -31,6 +43,7 @@ afterEach(() => {
   calls.set.length = 0;
   calls.thumbs.length = 0;
   calls.fit.length = 0;
+  calls.photo.length = 0;
 });
 
 const resume = { basics: { name: "R" }, work: [{ name: "Pied Piper" }], interests: [{ name: "Chess" }], meta: { design: { template: "modern", accent: "#003366" } } };
@@ -86,5 +99,29 @@ describe("the design panel", () => {
     await fireEvent.click(screen.getByTestId("design-fit"));
     expect((await screen.findByTestId("design-said")).textContent).toBe("Fitted to one page: spacing 0.8.");
     expect(calls.fit).toEqual([[7, 1]]);
+  });
+
+  it("shows the photo the resume keeps, hides it as a design option, and removes it", async () => {
+    const url = "data:image/jpeg;base64,/9j/4AAQ";
+    render(DesignPanel, { resume: { ...resume, basics: { name: "R", image: url } }, revision: 7, onclose: () => {}, onchange });
+    expect(screen.getByTestId("design-photo-image").getAttribute("src")).toBe(url);
+    expect(screen.getByTestId("design-photo-choose").textContent?.trim()).toBe("Change photo…");
+    await fireEvent.click(screen.getByTestId("design-photo-show"));
+    expect(calls.set).toEqual([[7, { template: "modern", accent: "#003366", photo: false }]]);
+    await fireEvent.click(screen.getByTestId("design-photo-remove"));
+    expect(calls.photo).toEqual([["remove", 7]]);
+  });
+
+  it("chooses a photo in the system's dialog, and a cancelled choice changes nothing", async () => {
+    render(DesignPanel, { resume, revision: 7, onclose: () => {}, onchange });
+    expect(screen.queryByTestId("design-photo-remove")).toBeNull();
+    await fireEvent.click(screen.getByTestId("design-photo-choose"));
+    await waitFor(() => expect(calls.photo).toEqual([["choose", 7, null], ["state"]]));
+  });
+
+  it("says why a web address is not drawn, and never shows it", () => {
+    render(DesignPanel, { resume: { ...resume, basics: { image: "https://tracker.example/me.png" } }, revision: 7, onclose: () => {}, onchange });
+    expect(screen.getByTestId("design-photo-why").textContent).toMatch(/never fetches/);
+    expect(screen.queryByTestId("design-photo-image")).toBeNull();
   });
 });

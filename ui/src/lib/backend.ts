@@ -190,6 +190,10 @@ export const setDesign = (base: number, design: Design) => invoke<DocState>("set
 
 /** The resume on screen fitted to `pages` pages (spacing, then margins, then size), as a revision. */
 export const fitPages = (base: number, pages: number) => invoke<FitDone>("fit_pages", { base, pages });
+/** The photo from the image at `path`, or from the one picked in the system's dialog (`null`: cancelled). */
+export const choosePhoto = (base: number, path: string | null) =>
+  invoke<DocState | null>("choose_photo", { base, path });
+export const removePhoto = (base: number) => invoke<DocState>("remove_photo", { base });
 
 /** The first page of the resume on screen in `template`, small, as an object URL (the caller revokes it). */
 export async function designThumbnail(template: Template): Promise<string> {

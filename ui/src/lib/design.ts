@@ -41,3 +41,22 @@ export function withOption<K extends keyof Design>(design: Design, key: K, value
   else next[key] = value;
   return next;
 }
+
+/** What the resume keeps at `basics.image`, as the design panel shows it: nothing, a photo written into the
+ * resume (shown from its own bytes, a `data:` URL: never fetched), or something else that the designs do not
+ * draw, with why. The engine decides what is drawn (`redline_resume::photo`); this only chooses the words. */
+export type PhotoShown =
+  | { kind: "none" }
+  | { kind: "photo"; url: string }
+  | { kind: "other"; why: string };
+
+export function photoOf(resume: unknown): PhotoShown {
+  const image = (resume as { basics?: { image?: unknown } } | null)?.basics?.image;
+  if (typeof image !== "string" || image.trim() === "") return { kind: "none" };
+  const url = image.trim();
+  if (/^data:image\/(png|jpeg|jpg);base64,/i.test(url)) return { kind: "photo", url };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^www\./i.test(url)) {
+    return { kind: "other", why: "Your photo is a web address; Redline never fetches one. Choose the photo from this computer to show it." };
+  }
+  return { kind: "other", why: "What the resume keeps as its photo is not a picture Redline can draw. Choose a photo to replace it." };
+}

@@ -18,6 +18,7 @@ pub mod key;
 pub mod letter;
 pub mod lint;
 pub mod list;
+pub mod photo;
 pub mod provider;
 pub mod rename;
 pub mod review;
