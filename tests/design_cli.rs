@@ -224,14 +224,6 @@ fn export_takes_every_design_by_name() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("elegant"));
 }
 
-/// The sidebar's floor in the importer: far below the goal of 99 %. The importer reads a page by where its
-/// glyphs are, and lines of the band and of the summary beside it at the same height are read as one line
-/// (the contacts run into the summary); right to left, with the band on the right, most of the first entry
-/// is lost too. Measured here: 76.6 % in English, 74.2 % in Japanese, 62.2 % in Arabic (with Lato in the
-/// band, 94.4, 90.4 and 63.4 %). Its ATS read-back, in the PDF's order, is whole in every language
-/// (`crates/pdf/tests/pdf.rs`).
-const SIDEBAR_FLOOR: f64 = 0.6;
-
 #[test]
 fn the_importer_reads_every_design_back_in_each_family_of_languages() {
     let mut below = Vec::new();
@@ -245,12 +237,9 @@ fn the_importer_reads_every_design_back_in_each_family_of_languages() {
                 redline_import::import("test", &pdf).unwrap_or_else(|e| panic!("{name}: {e}"));
             let shown = redline_pdf::ats::extract(&pdf).unwrap().join("\n");
             let s = import_common::scored(&name, &read, &want, &shown);
-            let floor = if template == Template::Sidebar {
-                SIDEBAR_FLOOR
-            } else {
-                0.99
-            };
-            if s.ratio() < floor {
+            // The sidebar's two columns are read one after the other (the band first, on either side),
+            // an address wrapped in the band is one place, a link carried under its line is its last part.
+            if s.ratio() < 0.99 {
                 below.push(format!("{name}: {:.1} %", s.ratio() * 100.0));
             }
         }

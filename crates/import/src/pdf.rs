@@ -133,7 +133,39 @@ pub fn lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
             logical(&line.text)
         };
     }
+    links_rejoined(&mut out);
     Ok(out)
+}
+
+/// A link alone on a line under a line of parts set apart by " · " (dates · company · place), in the same
+/// size and with no space between: the last part of that line, carried over where a separator stood when
+/// the line did not fit (a narrow column, a long month's name).
+fn links_rejoined(lines: &mut Vec<Line>) {
+    let link = |text: &str| {
+        !text.contains(char::is_whitespace)
+            && ["http://", "https://", "www."].iter().any(|p| {
+                text.get(..p.len())
+                    .is_some_and(|h| h.eq_ignore_ascii_case(p))
+            })
+    };
+    let mut kept: Vec<Line> = Vec::with_capacity(lines.len());
+    for line in lines.drain(..) {
+        if let Some(last) = kept.last_mut()
+            && link(line.text.trim())
+            && last.text.contains(" · ")
+            && !link(last.text.rsplit(" · ").next().unwrap_or_default().trim())
+            && !line.gap
+            && !line.heading
+            && !line.bullet
+            && (last.size - line.size).abs() < 0.02
+        {
+            last.text.push_str(" · ");
+            last.text.push_str(line.text.trim());
+            continue;
+        }
+        kept.push(line);
+    }
+    *lines = kept;
 }
 
 /// A line laid out right to left, as drawn (left to right), back in the order it is written: its parts
@@ -396,24 +428,26 @@ fn bands(runs: &[Run], x: f64) -> Vec<Band> {
 }
 
 /// Whether a band's two sides are columns read one after the other: both have a real share of its lines,
-/// most of each side's start at its left edge, neither is only dates (right-aligned dates beside each title leave a gutter too), and their lines do not
+/// most of each side's start at its left edge (or end at its right edge, on a right-to-left page whose
+/// right side holds its largest text: a sidebar with the name at its top), neither is only dates (right-aligned dates beside each title leave a gutter too), and their lines do not
 /// stand on the same baselines (a heading or a date beside each entry is read across, as a row).
-fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band) -> bool {
+fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band, rtl: Option<f64>) -> bool {
     let (left, right) = (band.left.len(), band.right.len());
+    let rtl = rtl.is_some_and(|largest| band.right.iter().any(|&i| runs[i].size >= largest - 0.01));
     let all = left + right;
-    if left < 3 || right < 3 || left * 6 < all || right * 6 < all {
+    if left < 3 || right < 3 || left * 12 < all || right * 12 < all {
         return false;
     }
     let dated = |side: &[usize]| side.iter().filter(|&&i| dated_runs[i]).count() * 2 >= side.len();
     // A column's lines start at its left edge, most of them: chips or a date far right are not one.
     let edged = |side: &[usize]| {
         let edge = side.iter().map(|&i| runs[i].x0).fold(f64::MAX, f64::min);
+        let end = side.iter().map(|&i| runs[i].x1).fold(f64::MIN, f64::max);
         let size = side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min);
-        side.iter()
-            .filter(|&&i| runs[i].x0 - edge <= size * 1.5)
-            .count()
-            * 2
-            >= side.len()
+        let share = |at_edge: &dyn Fn(&Run) -> bool| {
+            side.iter().filter(|&&i| at_edge(&runs[i])).count() * 2 >= side.len()
+        };
+        share(&|r| r.x0 - edge <= size * 1.5) || (rtl && share(&|r| end - r.x1 <= size * 1.5))
     };
     // Places and dates set flush right beside each title (a LaTeX or Typst template's right-hand column)
     // end together and start where their length puts them: not a column of text, whose lines start
@@ -431,8 +465,7 @@ fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band) -> bool {
         || dated(&band.right)
         || !edged(&band.left)
         || !edged(&band.right)
-        || flush_right(&band.left)
-        || flush_right(&band.right)
+        || (!rtl && (flush_right(&band.left) || flush_right(&band.right)))
     {
         return false;
     }
@@ -458,9 +491,20 @@ fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band) -> bool {
 
 /// The page's runs in reading order, as groups each read top to bottom: where a gutter runs down part of
 /// the page (a sidebar beside the main column, two columns under a full-width header), that part's left
-/// column, then its right; the rest across the whole width.
+/// column, then its right (on a right-to-left page, its right column first); the rest across the whole
+/// width.
 fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
     runs.sort_by(|a, b| a.y.total_cmp(&b.y));
+    // A right-to-left page: one run in twenty or more has a right-to-left letter (its headings, its dates),
+    // though the rest may be in English.
+    let rtl = runs
+        .iter()
+        .filter(|r| r.text.chars().any(redline_resume::words::right_to_left))
+        .count()
+        * 20
+        >= runs.len().max(1);
+    let largest = runs.iter().map(|r| r.size).fold(0.0, f64::max);
+    let rtl = rtl.then_some(largest);
     let dated: Vec<bool> = runs
         .iter()
         .map(|r| crate::dates::only(&r.text).is_some())
@@ -470,7 +514,7 @@ fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
     while x < width * 0.85 {
         let score: usize = bands(&runs, x)
             .iter()
-            .filter(|b| columns_in(&runs, &dated, b))
+            .filter(|b| columns_in(&runs, &dated, b, rtl))
             .map(|b| b.left.len().min(b.right.len()))
             .sum();
         if score > 0 && best.is_none_or(|(_, b)| score > b) {
@@ -483,9 +527,13 @@ fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
     };
     let mut out: Vec<Vec<usize>> = vec![Vec::new()];
     for band in bands(&runs, x) {
-        if columns_in(&runs, &dated, &band) {
-            out.push(band.left);
-            out.push(band.right);
+        if columns_in(&runs, &dated, &band, rtl) {
+            let (first, then) = match rtl.is_some() {
+                true => (band.right, band.left),
+                false => (band.left, band.right),
+            };
+            out.push(first);
+            out.push(then);
             out.push(Vec::new());
         } else if let Some(across) = out.last_mut() {
             across.extend(band.left);
@@ -697,6 +745,95 @@ mod tests {
         assert_eq!(texts[0], ["Ada Lovelace, Analytical Engineer and more"]);
         assert!(texts[1].iter().all(|t| *t == "side"));
         assert!(texts[2].iter().all(|t| *t == "main column line"));
+    }
+
+    /// A right-to-left page's sidebar: a band at the right, its lines flush right, the name at its top and
+    /// larger than anything else; the main column at the left with its headings in Arabic. The band is read
+    /// first, then the main column; a short main column of few lines beside it is still a column.
+    #[test]
+    fn a_right_to_left_sidebar_is_read_band_first() {
+        let flush = |end: f64, text: &str| Run {
+            x0: end - 6.0 * text.chars().count() as f64,
+            x1: end,
+            ..run(0.0, 0.0, text)
+        };
+        let mut runs = vec![Run {
+            size: 20.0,
+            y: 40.0,
+            ..flush(560.0, "Ada Lovelace")
+        }];
+        for (k, text) in ["ada@example.com", "+1 555 0100", "London, UK"]
+            .iter()
+            .enumerate()
+        {
+            runs.push(Run {
+                y: 70.0 + 14.0 * k as f64,
+                ..flush(560.0, text)
+            });
+        }
+        // The main column: a heading flush right every sixth line, prose at the left.
+        for k in 0..30 {
+            let y = 45.0 + 15.0 * k as f64;
+            runs.push(match k % 6 {
+                0 => Run {
+                    y,
+                    ..flush(360.0, "الخبرة العملية")
+                },
+                _ => run(
+                    40.0,
+                    y,
+                    "a main column's line of prose, set the width of it",
+                ),
+            });
+        }
+        let groups = columns(runs, 600.0);
+        let first: Vec<&str> = groups[0].iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            first,
+            [
+                "Ada Lovelace",
+                "ada@example.com",
+                "+1 555 0100",
+                "London, UK"
+            ],
+            "{groups:?}"
+        );
+        assert!(groups[1].iter().all(|r| r.x1 <= 360.0));
+    }
+
+    /// A link carried under its line of parts is that line's last part; a link that stands on its own line
+    /// after a gap, or under a line that ends in one, is not.
+    #[test]
+    fn a_link_carried_under_its_line_is_its_last_part() {
+        let line = |text: &str, size: f32, gap: bool| Line {
+            size,
+            gap,
+            ..Line::plain(text)
+        };
+        let mut lines = vec![
+            line("Aug 2016 · Smoogle · application", 0.9, false),
+            line("http://missdirection.example.com", 0.9, false),
+            line(
+                "Dec 2013 · Pied Piper · https://piedpiper.example.com",
+                0.9,
+                false,
+            ),
+            line("https://other.example.com", 0.9, false),
+            line("May 2014 · Hooli", 0.9, false),
+            line("https://hooli.example.com", 0.9, true),
+        ];
+        links_rejoined(&mut lines);
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Aug 2016 · Smoogle · application · http://missdirection.example.com",
+                "Dec 2013 · Pied Piper · https://piedpiper.example.com",
+                "https://other.example.com",
+                "May 2014 · Hooli",
+                "https://hooli.example.com",
+            ]
+        );
     }
 
     #[test]

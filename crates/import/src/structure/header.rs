@@ -31,8 +31,14 @@ pub(super) fn header(
         return;
     };
     let mut prose: Vec<&Line> = Vec::new();
+    // The place read from the line before, while the next line may still continue it.
+    let mut place: Option<String> = None;
     for (i, line) in lines.iter().enumerate() {
         let text = line.text.trim();
+        if let Some(joined) = place.take().and_then(|before| continued(&before, line)) {
+            basics.insert("location".into(), location(&joined));
+            continue;
+        }
         if i == name_at {
             basics.insert("name".into(), json!(text));
         } else if contacts(text, basics) {
@@ -44,6 +50,7 @@ pub(super) fn header(
             && text.contains([',', '、', '،'])
         {
             basics.insert("location".into(), location(text));
+            place = Some(text.to_owned());
         } else if short(text) && i < name_at {
             unplaced.push(text.to_owned());
         } else {
@@ -51,6 +58,26 @@ pub(super) fn header(
         }
     }
     summary.extend(paragraphs(&prose));
+}
+
+/// `before` (a place) and `line` as one place, when `line` continues it: an address wrapped in a narrow
+/// column ("2712 Broadway St, CA 94115, San", then "Francisco, California, US") reads as more of a place
+/// joined than alone. A line after a gap, a bullet or a line of prose is not a place's rest.
+fn continued(before: &str, line: &Line) -> Option<String> {
+    let text = line.text.trim();
+    if line.gap || line.bullet || !short(text) || contacts(text, &mut Map::new()) {
+        return None;
+    }
+    let joined = format!("{before} {text}");
+    let fields = |place: &Value| {
+        place.as_object().map_or(0, |o| {
+            o.values()
+                .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+                .count()
+        })
+    };
+    let (alone, together) = (location(before), location(&joined));
+    (fields(&together) > fields(&alone)).then_some(joined)
 }
 
 /// A summary's block, which beside a sidebar often holds the contact details too ("About"): where it
