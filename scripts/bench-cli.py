@@ -12,11 +12,13 @@ measured in the same run, each run beside one of this build's.
 """
 
 import os
+import struct
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 50
 TARGET = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "target", "release")
@@ -73,6 +75,23 @@ def measure(name, argv, before=None):
         print(f"{label:<44} p50 {statistics.median(times):6.1f} ms  p99 {p99:6.1f} ms  {memory}")
 
 
+DESIGNS = ("classic", "modern", "sidebar", "compact", "academic", "engineering", "elegant", "banner")
+
+
+def gradient_png(width, height):
+    """A photo-sized PNG (a gradient), written with zlib alone."""
+    rows = b"".join(
+        b"\0" + bytes(v for x in range(width) for v in (x * 255 // width, y * 255 // height, 120))
+        for y in range(height)
+    )
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 def libraries(binary):
     out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
     return len([line for line in out.splitlines() if "=>" in line or line.strip().startswith("/")])
@@ -98,6 +117,17 @@ def main():
                 [CLI, "--data-dir", data, *args],
                 [before, "--data-dir", data, *args] if before and what != "list" else None,
             )
+        # Each design's PDF as a whole process (the README's budget holds for every design), then the
+        # sidebar with a photo in its band.
+        for design in DESIGNS:
+            measure(f"redline export --format pdf --template {design}",
+                    [CLI, "--data-dir", data, "export", "--format", "pdf", "--template", design, "-o", "-"])
+        photo = os.path.join(data, "photo.png")
+        with open(photo, "wb") as out:
+            out.write(gradient_png(600, 800))
+        subprocess.run([CLI, "--data-dir", data, "photo", photo], check=True, stdout=subprocess.DEVNULL)
+        measure("redline export --format pdf --template sidebar, with a photo",
+                [CLI, "--data-dir", data, "export", "--format", "pdf", "--template", "sidebar", "-o", "-"])
 
 
 if __name__ == "__main__":

@@ -976,16 +976,49 @@ async fn designs_are_chosen_from_thumbnails_as_revisions_of_your_own() {
     click(&client, "design-fit").await;
     let said = wait_for_text(&client, "design-said", |t| t.contains("one page")).await;
     assert!(said.contains("one page"), "{said}");
+    // A photo, as Choose photo… hands the engine the file the system's dialog picked (a dialog WebDriver
+    // cannot drive): shown in the panel, drawn in the thumbnails.
+    let picture = redline_pdf::thumbnail(
+        &redline_resume::sample(),
+        redline_resume::export::Template::Modern,
+        redline_resume::export::Page::A4,
+        1.0,
+    )
+    .unwrap();
+    let photo = _data_dir.path().join("me.png");
+    std::fs::write(&photo, picture).unwrap();
+    const CLASSIC_THUMB: &str =
+        "return document.querySelector(\"[data-testid='design-classic'] img\")?.src ?? null;";
+    let before = run_js(&client, CLASSIC_THUMB).await;
+    client
+        .execute_async(
+            "const [path, done] = arguments; const invoke = window.__TAURI_INTERNALS__.invoke; \
+             invoke('document_state').then((s) => invoke('choose_photo', { base: s.revision, path })).then(() => done(true));",
+            vec![json!(photo.to_str().unwrap())],
+        )
+        .await
+        .unwrap();
+    element(&client, "design-photo-image").await;
+    until_script(
+        &client,
+        &format!(
+            "return (document.querySelector(\"[data-testid='design-classic'] img\")?.src ?? null) !== {before};"
+        ),
+        json!(true),
+        "the thumbnails were never drawn again with the photo",
+    )
+    .await;
     frame_at_sizes(&client, "design").await;
 
-    // In the history, in words; Undo takes the fit, the size and the design back one at a time.
+    // In the history, in words; Undo takes the photo, the fit, the size and the design back one at a time.
     click(&client, "open-history").await;
     let rows = wait_for_text(&client, "history-dialog", |t| t.contains("Design: Elegant")).await;
     assert!(rows.contains("Design options: text size 10.5 pt"), "{rows}");
+    assert!(rows.contains("Photo: chosen"), "{rows}");
     press(&client, "Close").await;
     gone(&client, "history-dialog").await;
     click(&client, "open-design").await;
-    for _ in 0..3 {
+    for _ in 0..4 {
         click(&client, "undo").await;
         tokio::time::sleep(Duration::from_millis(300)).await;
     }

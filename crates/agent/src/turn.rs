@@ -128,7 +128,7 @@ Answer with one JSON object {\"operations\": [...]} and nothing else. Each opera
 replace, move, copy, test, or the text operations appendSentence, prependSentence, appendParagraph, \
 prependParagraph, which only apply to summaries and descriptions), \"path\" (a JSON Pointer into the resume), \
 \"value\" where the operation needs one, and \"from\" for move and copy. Change only what the requested changes \
-ask for; keep every other field exactly as it is. Never touch /meta. Never invent numbers, employers, titles or \
+ask for; keep every other field exactly as it is. Never touch /meta but for /meta/design, below. Never invent numbers, employers, titles or \
 dates that the resume or the user did not give. Use \"-\" to append to a list.";
 
 /// The patch model's rules, with the shape of a JSON Resume (the schema itself, some 2,500 tokens, would
@@ -137,8 +137,9 @@ fn patch_rules() -> &'static str {
     static RULES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     RULES.get_or_init(|| {
         format!(
-            "{PATCH_RULES}\n\nThe resume must keep the JSON Resume shape:\n{}",
-            redline_resume::shape()
+            "{PATCH_RULES}\n\nThe resume must keep the JSON Resume shape:\n{}\n\n{}",
+            redline_resume::shape(),
+            redline_resume::design::shape()
         )
     })
 }

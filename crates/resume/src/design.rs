@@ -289,6 +289,30 @@ impl Design {
     }
 }
 
+/// The design's options in a few lines, for a model's prompt: what may be written at [`POINTER`] and within
+/// which bounds ("make the headings dark blue", "put education first", "fit it on one page").
+pub fn shape() -> String {
+    let names = |all: &mut dyn Iterator<Item = &'static str>| all.collect::<Vec<_>>().join(" | ");
+    [
+        format!("How the resume looks is kept at {POINTER} (an option left out is the design's own):"),
+        format!("template: {}", names(&mut Template::ALL.iter().map(|t| t.name()))),
+        "accent: \"#rrggbb\", dark enough to read on white paper".to_owned(),
+        format!("font: {}", names(&mut Font::ALL.iter().map(|f| f.name()))),
+        format!("size: text size in points, {} to {}", SIZE.0, SIZE.1),
+        format!("margins: millimetres, {} to {}", MARGINS.0, MARGINS.1),
+        format!("spacing: {} to {} (1 is the design's own)", SPACING.0, SPACING.1),
+        format!(
+            "sections: {{\"order\": [keys to put first], \"hide\": [keys not to show]}}; the keys: {}",
+            SECTIONS.join(", ")
+        ),
+        "dates: month | numeric | year".to_owned(),
+        "page: a4 | letter".to_owned(),
+        "photo: true | false".to_owned(),
+        format!("To change one option, add it at {POINTER}/OPTION."),
+    ]
+    .join("\n")
+}
+
 /// A design's look with every value set: what the PDF templates read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Style {
@@ -408,5 +432,33 @@ mod tests {
         assert_eq!(ids[0].id, "skills");
         assert!(ids.iter().all(|s| s.id != "work"));
         assert_eq!(ids.len(), plain.len() - 1);
+    }
+
+    /// Every value the model's lines name is one the design takes, and its bounds are the design's own.
+    #[test]
+    fn the_shape_a_model_is_shown_names_only_what_the_design_takes() {
+        let shape = shape();
+        let listed = |key: &str| -> Vec<String> {
+            let line = shape
+                .lines()
+                .find(|l| l.starts_with(&format!("{key}: ")))
+                .unwrap();
+            line[key.len() + 2..]
+                .split(" | ")
+                .map(str::to_owned)
+                .collect()
+        };
+        for key in ["template", "font", "dates", "page"] {
+            for value in listed(key) {
+                let design = Design::read(&serde_json::json!({ key: value }));
+                assert!(design.is_ok(), "{key}: {value}: {design:?}");
+            }
+        }
+        assert_eq!(listed("template").len(), Template::ALL.len());
+        assert!(
+            shape.contains(&format!("{} to {}", SIZE.0, SIZE.1)),
+            "{shape}"
+        );
+        assert!(Design::read(&serde_json::json!({"photo": false})).is_ok());
     }
 }
