@@ -71,7 +71,8 @@ engine_commands! {
     fn open_surface() -> SurfaceUpdate = open_surface();
 
     /// How an applicant tracking system reads the resume's PDF (`request`'s template and page size).
-    fn ats_check(request: ExportRequest) -> crate::ipc::AtsView = ats(&request);
+    fn ats_check(request: ExportRequest, theme: Option<String>) -> crate::ipc::AtsView
+        = ats(&request, theme);
 
     /// A page of the conversation about the document on screen: its newest lines before `before`, oldest
     /// first.

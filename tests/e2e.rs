@@ -1091,6 +1091,16 @@ async fn a_theme_of_your_own_is_drawn_in_the_page_view_and_redrawn_as_it_changes
         "the mended theme's first page was never drawn again",
     )
     .await;
+    // The export dialog in the theme: its own PDF, laid out by its child, read back as an ATS reads it.
+    press(&client, "Export…").await;
+    element(&client, "export-dialog").await;
+    choose(&client, "export-template", "mine").await;
+    click(&client, "ats-check").await;
+    let said = wait_for_text(&client, "ats-status", |t| {
+        t.contains("reads back") || t.contains("not read") || t.contains("failed")
+    })
+    .await;
+    assert!(said.contains("Every field reads back, in order"), "{said}");
     quit(client, driver).await;
 }
 

@@ -366,7 +366,14 @@ impl Engine {
 
     /// How an applicant tracking system reads the document on screen: its PDF (in `request`'s template
     /// and page size) made and read back in-process, per section, with what is missing or out of order.
-    pub async fn ats(&self, request: &ExportRequest) -> Result<AtsView, Error> {
+    pub async fn ats(
+        &self,
+        request: &ExportRequest,
+        theme: Option<String>,
+    ) -> Result<AtsView, Error> {
+        if let Some(name) = theme {
+            return self.ats_in_theme(&name, request.page).await;
+        }
         let id = self.open()?.lock().await.document_id;
         Ok(AtsView::from(self.ats_of(id, *request, None).await?))
     }

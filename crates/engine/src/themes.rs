@@ -183,6 +183,30 @@ impl Engine {
         crate::export::save_new(folder, &title, format.name(), &bytes)
     }
 
+    /// How an applicant tracking system reads the document on screen in theme `name`: its PDF laid out by
+    /// the bounded child, then read back by another bounded child, per section, as [`Engine::ats`] says it.
+    pub async fn ats_in_theme(&self, name: &str, page: Page) -> Result<crate::ipc::AtsView, Error> {
+        let id = self.open()?.lock().await.document_id;
+        let look = Look::Theme(name.to_owned());
+        let pdf = self.render_in(id, &look, Format::Pdf, page).await?;
+        let fail = |e: std::io::Error| {
+            Error::new(
+                ErrorKind::Internal,
+                format!("the theme's PDF could not be read back: {e}"),
+            )
+        };
+        let file = tempfile::NamedTempFile::new().map_err(fail)?;
+        std::fs::write(file.path(), &pdf).map_err(fail)?;
+        let request = ExportRequest {
+            format: Format::Pdf,
+            template: self.theme(name)?.1.from,
+            page,
+        };
+        Ok(crate::ipc::AtsView::from(
+            self.ats_of(id, request, Some(file.path())).await?,
+        ))
+    }
+
     /// The pages of `document` (the view's, previews included) in theme `name`, drawn by the bounded child
     /// for the Page view, as [`Engine::page_images`] gives them.
     pub async fn theme_page_images(

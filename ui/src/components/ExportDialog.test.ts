@@ -11,8 +11,8 @@ vi.mock("../lib/backend", () => ({
     calls.preview.push(request);
     return "<p>preview</p>";
   },
-  atsCheck: async (request: unknown) => {
-    calls.ats.push(request);
+  atsCheck: async (request: unknown, theme: string | null = null) => {
+    calls.ats.push(theme === null ? request : [request, theme]);
     return {
       pages: 1,
       sections: [
@@ -54,7 +54,7 @@ describe("export dialog", () => {
     expect((screen.getByTestId("export-preview") as HTMLIFrameElement).getAttribute("sandbox")).toBe("");
   });
 
-  it("exports in a theme of the user's own, without the built-in design's check", async () => {
+  it("exports in a theme of the user's own, and reads the theme's own PDF back", async () => {
     render(ExportDialog, { onclose: () => {} });
     const select = screen.getByTestId("export-template") as HTMLSelectElement;
     await waitFor(() => expect([...select.options].map((o) => o.value)).toContain("mine"));
@@ -62,8 +62,7 @@ describe("export dialog", () => {
     await fireEvent.click(screen.getByTestId("export-save"));
     expect(await screen.findByText("Saved to /home/u/Downloads/Richard.html")).toBeTruthy();
     expect(calls.save).toEqual([{ request: { format: "pdf", template: "classic", page: "a4" }, theme: "mine" }]);
-    expect(calls.ats).toEqual([]);
-    expect((screen.getByTestId("ats-check") as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect(calls.ats).toEqual([[{ format: "pdf", template: "classic", page: "a4" }, "mine"]]));
   });
 
   it("shows a failure in plain words", async () => {

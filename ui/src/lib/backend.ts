@@ -320,7 +320,9 @@ export async function pageImages(
 }
 
 /** How an applicant tracking system reads the resume's PDF (in `request`'s template and page size). */
-export const atsCheck = (request: ExportRequest) => invoke<AtsView>("ats_check", { request });
+/** How an ATS reads the PDF in a built-in design, or in the user's theme `theme` (laid out by its child). */
+export const atsCheck = (request: ExportRequest, theme: string | null = null) =>
+  invoke<AtsView>("ats_check", { request, theme });
 
 /** A copy of the resume on screen tailored to a job posting, opened, with its coverage report. */
 export const tailorDocument = (posting: string) => invoke<TailorView>("tailor_document", { posting });
