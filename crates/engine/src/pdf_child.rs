@@ -61,10 +61,14 @@ pub fn lines_of(path: &Path, name: &str) -> Result<Vec<redline_import::Line>, Er
     })
 }
 
-/// What this program, run again in `mode` on `path`, printed.
+/// What the `redline` program (this one, or the one beside the app's), run in `mode` on `path`, printed.
 fn bounded(mode: &str, path: &Path) -> Result<Vec<u8>, Error> {
-    let program =
-        std::env::current_exe().map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
+    let program = child::reader().ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotConfigured,
+            "a PDF is read back by the `redline` program, which is not beside this one",
+        )
+    })?;
     child::run(&program, mode, path).map_err(|e| match e {
         // The child said what was wrong, with its exit status: pass both on.
         ChildError::Said { code, message } => Error::new(kind_of_status(code), message),
