@@ -256,20 +256,7 @@ fn photo_ops(resume: &serde_json::Value, url: Option<String>) -> Option<Vec<Oper
             }]
         }),
         Some(url) if kept.and_then(|v| v.as_str()) == Some(url.as_str()) => None,
-        Some(url) => {
-            let mut ops = Vec::new();
-            if resume.get("basics").is_none_or(|b| !b.is_object()) {
-                ops.push(Operation::Add {
-                    path: "/basics".to_owned(),
-                    value: serde_json::json!({}),
-                });
-            }
-            ops.push(Operation::Add {
-                path: pointer.to_owned(),
-                value: url.into(),
-            });
-            Some(ops)
-        }
+        Some(url) => Some(added_under(resume, "basics", pointer, url.into())),
     }
 }
 
@@ -330,16 +317,27 @@ fn design_said(before: &Design, after: &Design) -> String {
 
 /// The operations that write `design` at `/meta/design`, making `meta` first when the resume has none.
 fn design_ops(resume: &serde_json::Value, design: &Design) -> Vec<Operation> {
+    added_under(resume, "meta", POINTER, design.to_value())
+}
+
+/// The operations that add `value` at `pointer`, below the top-level object `parent`, making that object
+/// first when the resume has none.
+fn added_under(
+    resume: &serde_json::Value,
+    parent: &str,
+    pointer: &str,
+    value: serde_json::Value,
+) -> Vec<Operation> {
     let mut ops = Vec::new();
-    if resume.get("meta").is_none_or(|m| !m.is_object()) {
+    if resume.get(parent).is_none_or(|m| !m.is_object()) {
         ops.push(Operation::Add {
-            path: "/meta".to_owned(),
+            path: format!("/{parent}"),
             value: serde_json::json!({}),
         });
     }
     ops.push(Operation::Add {
-        path: POINTER.to_owned(),
-        value: design.to_value(),
+        path: pointer.to_owned(),
+        value,
     });
     ops
 }
