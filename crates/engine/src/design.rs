@@ -250,11 +250,14 @@ fn photo_ops(resume: &serde_json::Value, url: Option<String>) -> Option<Vec<Oper
     let pointer = redline_resume::photo::POINTER;
     let kept = resume.pointer(pointer);
     match url {
-        None => kept.is_some().then(|| {
-            vec![Operation::Remove {
-                path: pointer.to_owned(),
-            }]
-        }),
+        // An empty `basics.image` (JSON Resume's templates write one) is no photo: nothing to remove.
+        None => kept
+            .is_some_and(|v| v.as_str().is_none_or(|s| !s.trim().is_empty()))
+            .then(|| {
+                vec![Operation::Remove {
+                    path: pointer.to_owned(),
+                }]
+            }),
         Some(url) if kept.and_then(|v| v.as_str()) == Some(url.as_str()) => None,
         Some(url) => Some(added_under(resume, "basics", pointer, url.into())),
     }
@@ -426,6 +429,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::in_test_folder(dir.path());
         let base = engine.state().await.unwrap().revision;
+        // The sample's `basics.image` is empty: no photo, so nothing is removed.
+        let none = engine.set_photo(base, None, &mut quiet()).await.unwrap();
+        assert_eq!(none.revision, base);
         // A real PNG, 595 pixels wide: the sample's first page drawn.
         let picture =
             redline_pdf::thumbnail(&redline_resume::sample(), Template::Classic, Page::A4, 1.0)

@@ -1,5 +1,6 @@
 //! Exports: one self-contained HTML file per template (inline CSS, print CSS, no scripts, nothing fetched
-//! from elsewhere, every value escaped, links only to `http(s):`/`mailto:`), Markdown, plain text, and
+//! from elsewhere — a photo is written in as checked data — every value escaped, links only to
+//! `http(s):`/`mailto:`), Markdown, plain text, and
 //! JSON Resume (lossless: unknown fields and `meta` kept, key order kept).
 
 use std::fmt::Write;
@@ -370,10 +371,11 @@ h3{margin:0;font-size:15px}.dates{font-size:12px;color:#666;white-space:nowrap}\
 .sub ul{list-style:none;margin:0;margin-inline-start:-1em;padding:0;display:flex;flex-wrap:wrap}.sub li{margin:0;position:relative;padding-inline-start:1em}\
 .sep{position:absolute;inset-inline-start:0;width:1em;text-align:center}.keywords{list-style:none;padding:0!important;display:flex;flex-wrap:wrap;gap:4px}\
 .keywords li{font-size:12px;border:1px solid #ccc;border-radius:10px;padding:1px 8px}\
+.photo{width:96px;height:96px;border-radius:50%;object-fit:cover;float:inline-end;margin-inline-start:16px}\
 @media print{body{background:#fff}.page{margin:0;max-width:none;box-shadow:none;padding:0}a{text-decoration:none}}";
 
 const CLASSIC_CSS: &str = "body{font-family:Georgia,'Times New Roman','Noto Serif','Noto Serif CJK SC',serif}\
-.basics{text-align:center}.contacts,.profiles{justify-content:center}h2{border-bottom:1px solid #1d2230;color:#1d2230}";
+.basics{text-align:center}.basics .photo{float:none;display:block;margin:0 auto 12px}.contacts,.profiles{justify-content:center}h2{border-bottom:1px solid #1d2230;color:#1d2230}";
 
 const MODERN_CSS: &str = "body{font-family:'Helvetica Neue',Arial,'Noto Sans','Noto Sans CJK SC','Noto Sans Arabic',sans-serif}\
 .basics{border-inline-start:6px solid #c0392b;padding-inline-start:16px}h2{color:#c0392b;border-bottom:2px solid #f0d5d1}\
@@ -419,6 +421,7 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
         template.name(),
     );
     out.push_str("<header class=\"basics\">\n");
+    html_photo(&mut out, resume, template, &header.name);
     if !header.name.is_empty() {
         let _ = writeln!(
             out,
@@ -469,6 +472,23 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
 }
 
 /// A summary (the header's or an entry's) as a paragraph in its own direction; nothing when it is empty.
+/// The photo the resume keeps, as the design draws it (a circle in the header), unless the design hides it.
+/// Its bytes are written again from the checked photo, never copied from the resume's string: what lands in
+/// the page is a PNG or JPEG as base64, whatever `basics.image` held. A web address is never fetched.
+fn html_photo(out: &mut String, resume: &Value, template: Template, name: &str) {
+    if !crate::design::Design::of(resume).style(template).photo {
+        return;
+    }
+    if let Ok(Some(photo)) = crate::photo::of(resume) {
+        let _ = writeln!(
+            out,
+            "<img class=\"photo\" src=\"{}\" alt=\"{}\">",
+            escape(&crate::photo::to_url(photo.format, &photo.bytes)),
+            escape(name)
+        );
+    }
+}
+
 fn html_summary(out: &mut String, summary: &str) {
     if !summary.is_empty() {
         let _ = writeln!(

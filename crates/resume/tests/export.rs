@@ -399,3 +399,41 @@ document.body.append(out);
     );
     assert!(bullets > 200, "{bullets} bullets");
 }
+
+#[test]
+fn the_photo_is_drawn_from_its_checked_bytes_and_never_fetched() {
+    use redline_resume::photo::{Format, to_url};
+    // A PNG's signature and header: enough for its size to be read and checked.
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend_from_slice(&[0, 0, 0, 40, 0, 0, 0, 50, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    let url = to_url(Format::Png, &png);
+    let with = |image: &str, design: Value| serde_json::json!({"basics": {"name": "Ada <Lovelace>", "image": image}, "meta": {"design": design}});
+    for template in HTML_LOOKS {
+        let html = export::html(&with(&url, serde_json::json!({})), template, Page::A4);
+        assert!(
+            html.contains(&format!(
+                "<img class=\"photo\" src=\"{url}\" alt=\"Ada &lt;Lovelace&gt;\">"
+            )),
+            "{html}"
+        );
+        assert_eq!(html.matches(" src=").count(), 1, "{html}");
+        // Hidden by the design, and not drawn when it is not a photo of this computer's.
+        let hidden = export::html(
+            &with(&url, serde_json::json!({"photo": false})),
+            template,
+            Page::A4,
+        );
+        assert!(!hidden.contains("<img"), "{hidden}");
+        for image in [
+            "https://example.com/me.jpg",
+            "data:image/png;base64,\"><script>alert(1)</script>",
+            "data:image/svg+xml;base64,PHN2Zz4=",
+        ] {
+            let html = export::html(&with(image, serde_json::json!({})), template, Page::A4);
+            assert!(
+                !html.contains("<img") && !html.contains(" src=") && !html.contains("<script"),
+                "{image}: {html}"
+            );
+        }
+    }
+}
