@@ -68,6 +68,7 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
     .await;
     assert_eq!(frame["problems"], json!([]), "{frame}");
     assert!(frame["checked"].as_u64().unwrap() > 10, "{frame}");
+    frame_at_sizes(&client, "first-start").await;
     // The command palette: Ctrl+K, every action of the toolbar and its menu, Escape closes it.
     client
         .find(Locator::Css("body"))
@@ -79,6 +80,7 @@ async fn the_window_shows_the_sample_resume_on_first_start() {
     let actions = all(&client, "command-palette-item").await;
     assert!(actions.len() >= 10, "{} actions", actions.len());
     screenshot(&client, "command-palette.png").await;
+    frame_at_sizes(&client, "command-palette").await;
     client
         .find(Locator::Css("[data-testid='command-palette-input']"))
         .await
@@ -189,6 +191,7 @@ async fn the_demo_edits_the_resume_live_in_the_window() {
     )
     .await;
     screenshot_after(&client, 600, "demo.png").await;
+    frame_at_sizes(&client, "demo").await;
     quit(client, driver).await;
 
     // What the window showed is what the store holds — in the demo's own copy, which is not the resume the
@@ -235,6 +238,7 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert_eq!(text_of(&client, "basics-label").await, label);
     screenshot(&client, "held.png").await;
+    frame_at_sizes(&client, "held").await;
     apply.click().await.unwrap();
     wait_for_text(&client, "basics-label", |t| t == "Pythonista").await;
     assert!(
@@ -305,6 +309,7 @@ async fn settings_point_the_app_at_a_model_server() {
         "{report}"
     );
     screenshot(&client, "settings.png").await;
+    frame_at_sizes(&client, "settings").await;
     // Appearance: dark, at once, from the one set of colour variables; then back to the system's (the choice
     // is kept in the webview's storage, which the next tests share).
     let theme = element(&client, "settings-theme").await;
@@ -316,6 +321,7 @@ async fn settings_point_the_app_at_a_model_server() {
         "the dark theme's desk colour"
     );
     screenshot_after(&client, 300, "settings-dark.png").await;
+    frame_at_sizes(&client, "settings-dark").await;
     theme.select_by_value("system").await.unwrap();
     let system = run_js(
         &client,
@@ -414,6 +420,7 @@ async fn first_run_finds_a_local_server_and_the_key_stays_in_the_keychain() {
     let found = wait_for_text(&client, "first-run-server", |t| t.contains("Ollama")).await;
     assert!(found.contains("Ollama"), "{found}");
     screenshot(&client, "first-run.png").await;
+    frame_at_sizes(&client, "first-run").await;
     click(&client, "first-run-use").await;
     assert!(chat_says(&client, "Redline will use replay-chat on Ollama").await);
 
@@ -558,6 +565,7 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     wait_for_text(&client, "history-changes", |t| t.contains("Python")).await;
     // (For the picture only: WebKit paints the selection a moment after the DOM has it.)
     screenshot_after(&client, 500, "history.png").await;
+    frame_at_sizes(&client, "history").await;
     rows[4].click().await.unwrap();
     wait_for_text(&client, "history-changes", |t| t.contains("first saved")).await;
     // Revision 2 (the AI's edit, undone since) is made the resume again.
@@ -625,6 +633,7 @@ async fn your_own_resume_with_undo_redo_history_and_documents() {
     let rows = all(&client, "documents-row").await;
     assert_eq!(rows.len(), 2);
     screenshot(&client, "documents.png").await;
+    frame_at_sizes(&client, "documents").await;
     press(&client, "Open Richard Hendriks — Programmer").await;
     wait_for_text(&client, "basics-name", |t| t == "Richard Hendriks").await;
     press(&client, "Open Ada Lovelace — Analyst").await;
@@ -659,6 +668,7 @@ async fn tailoring_to_a_job_makes_a_copy_and_reports_its_terms() {
     let found = text_of(&client, "tailor-found").await;
     assert!(found.contains("javascript"), "{found}");
     screenshot_after(&client, 300, "tailor.png").await;
+    frame_at_sizes(&client, "tailor").await;
     press(&client, "Close").await;
     let title = wait_for_text(&client, "document-title", |t| {
         t.contains("Compression Engineer")
@@ -712,6 +722,7 @@ async fn a_cover_letter_is_written_into_the_window() {
         "{title}"
     );
     screenshot_after(&client, 300, "letter.png").await;
+    frame_at_sizes(&client, "letter").await;
     quit(client, driver).await;
 }
 
@@ -764,6 +775,7 @@ async fn a_posting_becomes_a_copy_a_letter_and_an_application_in_the_window() {
     let made = std::fs::read(&window_pdf).unwrap();
     let _ = std::fs::remove_file(&window_pdf);
     screenshot_after(&client, 300, "applications.png").await;
+    frame_at_sizes(&client, "applications").await;
     quit(client, driver).await;
 
     let cli_pdf = data_dir.path().join("sent.pdf");
@@ -1146,6 +1158,7 @@ async fn in_review_mode_an_ai_edit_waits_for_accept() {
         .await
         .expect("the list the proposal adds to is outlined");
     screenshot_after(&client, 300, "review.png").await;
+    frame_at_sizes(&client, "review").await;
     // The title change is rejected on its own; the rest is accepted.
     assert!(chat_says(&client, "Change your title to “Pythonista”").await);
     let rejects = client
@@ -1267,6 +1280,7 @@ async fn a_pdf_opened_with_redline_is_reviewed_fixed_and_imported() {
     label.clear().await.unwrap();
     label.send_keys("Programmer").await.unwrap();
     screenshot(&client, "import-review.png").await;
+    frame_at_sizes(&client, "import-review").await;
     click(&client, "import-confirm").await;
     wait_for_text(&client, "basics-name", |t| t == "Grace Hopper").await;
     wait_for_text(&client, "basics-label", |t| t == "Programmer").await;

@@ -5,9 +5,9 @@
 // documents, tailoring, the keyboard shortcuts (opened from the app's menu) — the history panel, the writing
 // checks' panel, the page view, and the page view with the history. Any serious or critical violation
 // (colour contrast AA included) fails it; each is printed with the rule, the element and how to fix it.
-// Then each screen with text at 200%: nothing may run off the side of the window. Then the frame at 1024×700
-// and 1920×1080 in both themes, and with the resume in each of the eight languages: its toolbar on one row,
-// and no control of the frame over another or out of the window.
+// Then each screen with text at 200%: nothing may run off the side of the window. Then every screen at
+// 1024×700 and 1920×1080 in both themes, and the frame with the resume in each of the eight languages: its
+// toolbar on one row, and no control of the frame or of an open dialog over another or out of the window.
 //
 // Usage: node audit/run.mjs [DIST] (default: dist-audit).
 import { createServer } from "node:http";
@@ -155,10 +155,10 @@ for (const theme of ["light", "dark"]) {
 }
 
 
-// The frame at the sizes it is drawn for, in both themes: the toolbar one row, every control of the frame (the
-// navigation, the toolbar and its menu, the panels' heads, the chat's composer) inside the window and clear of
-// the others. What scrolls inside a pane (the resume, a list) is the pane's, and left out.
-const FRAME_SCREENS = ["main window", "page view", "history panel", "writing checks panel", "design panel", "applications board", "page view and history panel", "the toolbar's More menu"];
+// Every screen at the sizes the frame is drawn for, in both themes: the toolbar one row, every control of the
+// frame (the navigation, the toolbar and its menu, the panels' heads, the chat's composer) and of an open
+// dialog inside the window and clear of the others. What scrolls inside a pane (the resume, a list) is the
+// pane's, and left out.
 for (const [width, height] of [[1024, 700], [1920, 1080]]) {
   for (const theme of ["light", "dark"]) {
     const page = await browser.newPage({ viewport: { width, height } });
@@ -167,7 +167,7 @@ for (const [width, height] of [[1024, 700], [1920, 1080]]) {
         localStorage.setItem("redline.theme", t);
       } catch {}
     }, theme);
-    for (const screen of screens.filter((s) => FRAME_SCREENS.includes(s.name))) {
+    for (const screen of screens) {
       await show(page, screen);
       const found = await page.evaluate(frameProblems);
       checked++;
@@ -211,6 +211,18 @@ for (const [width, height] of [[1024, 700], [1920, 1080]]) {
   const { problems } = await page.evaluate(frameProblems);
   if (!problems.some((p) => p.includes("overlaps")) || !problems.some((p) => p.includes("more than one row"))) {
     console.error(`frame check: a toolbar wrapped and overlapping passed (${problems.join("; ")}): the check is not working`);
+    failures++;
+  }
+  await page.close();
+}
+// … and a dialog whose actions lie over its fields without staying in view over them (not sticky).
+{
+  const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+  await show(page, screens.find((s) => s.name === "settings"));
+  await page.addStyleTag({ content: "dialog.modal .actions { position: static !important; margin-block-start: -80px !important; }" });
+  const { problems } = await page.evaluate(frameProblems);
+  if (!problems.some((p) => p.includes("overlaps"))) {
+    console.error(`frame check: a dialog's actions over its fields passed (${problems.join("; ")}): the check is not working`);
     failures++;
   }
   await page.close();
