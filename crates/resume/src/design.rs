@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::export::{Page, Template};
+use crate::choices::{Page, Template};
 use crate::outline::{Header, Section};
 use crate::words::{Dates, SECTIONS};
 

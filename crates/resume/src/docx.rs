@@ -12,8 +12,8 @@ use std::io::Write as _;
 
 use serde_json::Value;
 
+use crate::choices::{Page, Template};
 use crate::design::{Design, Style};
-use crate::export::{Page, Template};
 use crate::outline::{Entry, Header, Item, outline};
 use crate::words::{Words, words};
 

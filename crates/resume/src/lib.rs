@@ -31,6 +31,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod choices;
 pub mod coverage;
 pub mod design;
 pub mod docx;
