@@ -74,7 +74,7 @@ fn draw(
     page: Page,
 ) -> Result<PagedDocument, PdfError> {
     let style = design.style(template);
-    let photo = crate::photo::drawn(sender, &style);
+    let photo = redline_resume::photo::drawn(sender, &style);
     let mut outline = data(sender, &style, page, photo.as_ref());
     outline["summary"] = json!("");
     outline["sections"] = json!([]);

@@ -336,7 +336,7 @@ fn layout_in(
     page: Page,
 ) -> Result<PagedDocument, PdfError> {
     let style = design.style(template);
-    let photo = photo::drawn(resume, &style);
+    let photo = redline_resume::photo::drawn(resume, &style);
     compile(
         &data(resume, &style, page, photo.as_ref()),
         template,

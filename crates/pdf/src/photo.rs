@@ -1,12 +1,10 @@
-//! The photo drawn in a design's header ([`redline_resume::photo`] keeps and bounds it), and a photo the
-//! user chose made into one a resume keeps ([`prepare`]).
+//! A photo the user chose made into one a resume keeps ([`prepare`]); [`redline_resume::photo`] keeps,
+//! bounds and picks the photo a design draws.
 
 use std::io::Cursor;
 
 use image::{DynamicImage, ImageDecoder as _, ImageReader, Limits};
-use redline_resume::design::Style;
-use redline_resume::photo::{Format, Photo};
-use serde_json::Value;
+use redline_resume::photo::Format;
 
 use crate::PdfError;
 
@@ -16,15 +14,6 @@ pub const MAX_FILE_BYTES: u64 = 32 << 20;
 /// The longest side of a photo as a resume keeps it, in pixels: 26 mm at 300 dpi, a design draws it at most
 /// 25 mm wide.
 pub const KEPT_SIDE: u32 = 320;
-
-/// The photo a design draws for `resume`: the one it keeps, unless the design hides it or it cannot be drawn
-/// (a web address, an image out of bounds: the Design panel says why).
-pub(crate) fn drawn(resume: &Value, style: &Style) -> Option<Photo> {
-    if !style.photo {
-        return None;
-    }
-    redline_resume::photo::of(resume).ok().flatten()
-}
 
 /// A photo file's bytes (PNG, JPEG, WebP or GIF, as a camera or a screenshot makes it) as the `data:` URL a
 /// resume keeps: turned upright as its EXIF says, scaled to at most [`KEPT_SIDE`] pixels a side and saved as

@@ -294,7 +294,7 @@ impl Manifest {
         pages: Option<f32>,
     ) -> Request {
         let style = self.style(resume);
-        let photo = crate::photo::drawn(resume, &style);
+        let photo = redline_resume::photo::drawn(resume, &style);
         Request {
             folder: folder.to_owned(),
             outline: data(resume, &style, page, photo.as_ref()),

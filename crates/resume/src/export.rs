@@ -266,10 +266,8 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
 /// Its bytes are written again from the checked photo, never copied from the resume's string: what lands in
 /// the page is a PNG or JPEG as base64, whatever `basics.image` held. A web address is never fetched.
 fn html_photo(out: &mut String, resume: &Value, template: Template, name: &str) {
-    if !crate::design::Design::of(resume).style(template).photo {
-        return;
-    }
-    if let Ok(Some(photo)) = crate::photo::of(resume) {
+    let style = crate::design::Design::of(resume).style(template);
+    if let Some(photo) = crate::photo::drawn(resume, &style) {
         let _ = writeln!(
             out,
             "<img class=\"photo\" src=\"{}\" alt=\"{}\">",

@@ -147,6 +147,16 @@ fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
         .then(|| &s[prefix.len()..])
 }
 
+/// The photo a design draws for `resume` (every export that draws one: the PDF, a theme, the HTML): the one
+/// it keeps, unless the design's `style` hides it or it cannot be drawn (a web address, an image out of
+/// bounds: the Design panel says why).
+pub fn drawn(resume: &Value, style: &crate::design::Style) -> Option<Photo> {
+    if !style.photo {
+        return None;
+    }
+    of(resume).ok().flatten()
+}
+
 /// `bytes` of `format` as the `data:` URL a resume keeps.
 pub fn to_url(format: Format, bytes: &[u8]) -> String {
     format!(
