@@ -32,6 +32,21 @@ describe("resume view", () => {
     expect(screen.getByTestId("section-projects").textContent).toContain("Won award at AIHacks 2016");
   });
 
+  it("on the window's first frame draws the top of the resume, and the rest once asked", async () => {
+    // (App.svelte: the first three sections until the first paint, then all.)
+    const { rerender } = render(ResumeView, { resume: full, first: 2 });
+    const drawn = () => SECTIONS.filter((id) => screen.queryByTestId(`section-${id}`) !== null);
+    expect(screen.getByTestId("basics-name").textContent).toBe("Richard Hendriks");
+    expect(drawn()).toEqual(["work", "volunteer"]);
+    await rerender({ resume: full, first: undefined });
+    expect(drawn()).toEqual(SECTIONS);
+  });
+
+  it("counts only the sections that have entries among the first", () => {
+    render(ResumeView, { resume: { ...full, work: [], volunteer: undefined }, first: 2 });
+    expect(SECTIONS.filter((id) => screen.queryByTestId(`section-${id}`) !== null)).toEqual(["education", "awards"]);
+  });
+
   it("gives each field of the resume its own direction, as the exports do", () => {
     // In an Arabic resume an English summary reads left to right with its "!" at its end, a phone number
     // "(912) 555-4321"; an Arabic bullet in an English resume right to left. What is left in the resume's

@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
-import FilePlus from "@lucide/svelte/icons/file-plus";
+import { FilePlus } from "lucide";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WindowAction } from "../../lib/actions";
 import OverflowMenu, { type MenuEntry } from "./OverflowMenu.svelte";
