@@ -10,7 +10,7 @@ mod import_common;
 use std::path::Path;
 use std::process::Output;
 
-use common::redline;
+use common::{export_pdf, redline};
 use redline_resume::export::{Page, Template};
 use serde_json::{Value, json};
 
@@ -124,18 +124,7 @@ fn photo_sets_the_photo_every_design_draws_and_undo_takes_it_back() {
     assert!(url.starts_with("data:image/jpeg;base64,"), "{url:.40}");
     // The PDF the command line makes draws it.
     let out = dir.path().join("with-photo.pdf");
-    common::succeeded(redline(
-        dir.path(),
-        &[
-            "export",
-            "--format",
-            "pdf",
-            "--template",
-            "sidebar",
-            "-o",
-            out.to_str().unwrap(),
-        ],
-    ));
+    common::succeeded(export_pdf(dir.path(), "sidebar", out.to_str().unwrap()));
     // poppler's `pdfimages` lists two lines of heading, then one line an image.
     let listed = std::process::Command::new("pdfimages")
         .args(["-list", out.to_str().unwrap()])
@@ -193,33 +182,15 @@ fn export_takes_every_design_by_name() {
     let dir = tempfile::tempdir().unwrap();
     for template in Template::ALL {
         let path = dir.path().join(format!("{}.pdf", template.name()));
-        common::succeeded(redline(
+        common::succeeded(export_pdf(
             dir.path(),
-            &[
-                "export",
-                "--format",
-                "pdf",
-                "--template",
-                template.name(),
-                "-o",
-                path.to_str().unwrap(),
-            ],
+            template.name(),
+            path.to_str().unwrap(),
         ));
         let bytes = std::fs::read(&path).unwrap();
         assert!(bytes.starts_with(b"%PDF-"), "{}", template.name());
     }
-    let out = redline(
-        dir.path(),
-        &[
-            "export",
-            "--format",
-            "pdf",
-            "--template",
-            "comic",
-            "-o",
-            "-",
-        ],
-    );
+    let out = export_pdf(dir.path(), "comic", "-");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("elegant"));
 }

@@ -31,21 +31,9 @@ fn with_theme(name: &str, from: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, folder)
 }
 
-/// `redline export --format pdf --template NAME -o FILE` in `dir`.
+/// `redline export --format pdf --template NAME -o FILE` in `dir`, the file in `dir` too.
 fn export(dir: &Path, template: &str, file: &str) -> Output {
-    let path = dir.join(file);
-    redline(
-        dir,
-        &[
-            "export",
-            "--format",
-            "pdf",
-            "--template",
-            template,
-            "-o",
-            path.to_str().unwrap(),
-        ],
-    )
+    common::export_pdf(dir, template, dir.join(file).to_str().unwrap())
 }
 
 fn pdftotext(pdf: &Path) -> String {

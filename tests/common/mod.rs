@@ -16,6 +16,23 @@ pub fn redline(data_dir: &Path, args: &[&str]) -> Output {
         .expect("the redline binary runs")
 }
 
+/// `redline export --format pdf --template TEMPLATE -o OUT` on the data folder `data_dir` (`-` for standard
+/// output).
+pub fn export_pdf(data_dir: &Path, template: &str, out: &str) -> Output {
+    redline(
+        data_dir,
+        &[
+            "export",
+            "--format",
+            "pdf",
+            "--template",
+            template,
+            "-o",
+            out,
+        ],
+    )
+}
+
 /// `out`, once it is known to have succeeded; otherwise the test fails with what the process said on its
 /// standard error.
 #[track_caller]

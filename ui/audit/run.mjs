@@ -74,6 +74,18 @@ const screens = [
   { name: "keyboard shortcuts", open: null, menu: "shortcuts", ready: "[data-testid='shortcuts-dialog'] kbd" },
 ];
 
+/** A new page at `viewport` in `theme`, which the window reads from its storage as it starts. (Also set in the
+ * export preview's sandboxed frame, which has no storage.) */
+async function themedPage(viewport, theme) {
+  const page = await browser.newPage({ viewport });
+  await page.addInitScript((t) => {
+    try {
+      localStorage.setItem("redline.theme", t);
+    } catch {}
+  }, theme);
+  return page;
+}
+
 /** Opens `screen` from a fresh load of the main window. */
 async function show(page, screen) {
   await page.goto(url + (screen.query ?? ""));
@@ -101,14 +113,8 @@ async function show(page, screen) {
 let failures = 0;
 let checked = 0;
 for (const theme of ["light", "dark"]) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const page = await themedPage({ width: 1280, height: 860 }, theme);
   page.on("pageerror", (err) => { console.error(`page error (${theme}): ${err.message}`); failures++; });
-  // (Also run in the export preview's sandboxed frame, which has no storage.)
-  await page.addInitScript((t) => {
-    try {
-      localStorage.setItem("redline.theme", t);
-    } catch {}
-  }, theme);
   for (const screen of screens) {
     await show(page, screen);
     // Transitions (the controls' fade, a tooltip's coming) settle before colours are measured.
@@ -161,12 +167,7 @@ for (const theme of ["light", "dark"]) {
 // pane's, and left out.
 for (const [width, height] of [[1024, 700], [1920, 1080]]) {
   for (const theme of ["light", "dark"]) {
-    const page = await browser.newPage({ viewport: { width, height } });
-    await page.addInitScript((t) => {
-      try {
-        localStorage.setItem("redline.theme", t);
-      } catch {}
-    }, theme);
+    const page = await themedPage({ width, height }, theme);
     for (const screen of screens) {
       await show(page, screen);
       const found = await page.evaluate(frameProblems);

@@ -325,8 +325,8 @@ fn html_entry(out: &mut String, e: &Entry) {
     out.push_str("</article>\n");
 }
 
-/// Markdown with its special characters escaped, so a value is always read as text.
-fn md(text: &str) -> String {
+/// Markdown with its special characters escaped, so a value (a resume's, a letter's) is always read as text.
+pub(crate) fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if "\\`*_{}[]<>()#+-.!|~".contains(c) {

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 
 use crate::SchemaViolation;
-use crate::export::escape;
+use crate::export::{escape, md};
 use crate::outline::{Item, outline};
 use crate::unseen::visible;
 
@@ -170,18 +170,6 @@ pub fn text(letter: &Value, resume: &Value) -> String {
         block(vec![p.clone()]);
     }
     block(vec![o.closing.clone(), o.sender.clone()]);
-    out
-}
-
-/// Markdown's special characters escaped, so that a letter's text stays text.
-fn md(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if "\\`*_{}[]<>()#+-.!|~".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
     out
 }
 

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WindowAction } from "../lib/actions";
+import { actionMaker } from "../lib/actions.fixture";
 import CommandPalette from "./CommandPalette.svelte";
 
 afterEach(() => {
@@ -10,14 +11,7 @@ afterEach(() => {
 
 /** The window's actions, each run recorded in `ran`. */
 function windowActions(ran: string[], undoable = true): WindowAction[] {
-  const action = (id: string, label: string, group: string, shortcut?: string, enabled?: () => boolean): WindowAction => ({
-    id,
-    label,
-    group,
-    shortcut,
-    enabled,
-    run: () => ran.push(id),
-  });
+  const action = actionMaker(ran);
   return [
     action("import", "Import…", "File", "CmdOrCtrl+O"),
     action("export", "Export…", "File", "CmdOrCtrl+Shift+E"),

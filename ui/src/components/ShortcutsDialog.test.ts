@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WindowAction } from "../lib/actions";
+import { actionMaker } from "../lib/actions.fixture";
 import { paletteShortcut, shortcutLabel, type Platform } from "../lib/commands";
 import ShortcutsDialog from "./ShortcutsDialog.svelte";
 
@@ -9,13 +10,7 @@ afterEach(() => {
   document.body.innerHTML = "";
 });
 
-const action = (id: string, label: string, group: string, shortcut?: string): WindowAction => ({
-  id,
-  label,
-  group,
-  shortcut,
-  run: () => {},
-});
+const action = actionMaker();
 
 const actions: WindowAction[] = [
   action("undo", "Undo", "Edit", "CmdOrCtrl+Z"),

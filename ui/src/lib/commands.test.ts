@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WindowAction } from "./actions";
+import { actionMaker } from "./actions.fixture";
 import {
   groupActions,
   isPaletteKey,
@@ -13,13 +14,7 @@ import {
   shortcutsByGroup,
 } from "./commands";
 
-const action = (id: string, label: string, group: string, shortcut?: string): WindowAction => ({
-  id,
-  label,
-  group,
-  shortcut,
-  run: () => {},
-});
+const action = actionMaker();
 
 const actions: WindowAction[] = [
   action("new", "New Resume", "File", "CmdOrCtrl+N"),

@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
 import { FilePlus } from "lucide";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WindowAction } from "../../lib/actions";
+import { actionMaker } from "../../lib/actions.fixture";
 import OverflowMenu, { type MenuEntry } from "./OverflowMenu.svelte";
 
 afterEach(() => {
@@ -11,9 +12,9 @@ afterEach(() => {
 
 /** Four entries, each run recorded in `ran`; "Import…" cannot run when `importable` is false. */
 function entries(ran: string[], importable = true): MenuEntry[] {
-  const action = (id: string, label: string, shortcut?: string, enabled?: () => boolean): WindowAction => ({
-    id, label, group: "Resumes", shortcut, enabled, run: () => ran.push(id),
-  });
+  const make = actionMaker(ran);
+  const action = (id: string, label: string, shortcut?: string, enabled?: () => boolean): WindowAction =>
+    make(id, label, "Resumes", shortcut, enabled);
   return [
     { action: action("new", "New resume", "CmdOrCtrl+N"), icon: FilePlus, testid: "menu-new" },
     { action: action("new-sample", "New from the sample"), icon: FilePlus, testid: "menu-new-sample" },

@@ -1,15 +1,14 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WindowAction } from "../../lib/actions";
+import { actionMaker } from "../../lib/actions.fixture";
 import Toolbar from "./Toolbar.svelte";
 
 afterEach(cleanup);
 
 /** The window's actions as App.svelte gives them, each run recorded in `ran`; Redo cannot run. */
 function actions(ran: string[]): WindowAction[] {
-  const action = (id: string, label: string, group: string, shortcut?: string, enabled?: () => boolean): WindowAction => ({
-    id, label, group, shortcut, enabled, run: () => ran.push(id),
-  });
+  const action = actionMaker(ran);
   return [
     action("undo", "Undo", "Edit", "CmdOrCtrl+Z"),
     action("redo", "Redo", "Edit", "CmdOrCtrl+Shift+Z", () => false),
