@@ -129,6 +129,11 @@ impl UnknownName {
             choices,
         }
     }
+
+    /// What kind of failure it is: a request that was wrong.
+    pub fn kind(&self) -> redline_error_kind::ErrorKind {
+        redline_error_kind::ErrorKind::Invalid
+    }
 }
 
 impl std::fmt::Display for UnknownName {
@@ -143,13 +148,6 @@ impl std::fmt::Display for UnknownName {
 }
 
 impl std::error::Error for UnknownName {}
-
-impl UnknownName {
-    /// What kind of failure it is: a request that was wrong.
-    pub fn kind(&self) -> redline_error_kind::ErrorKind {
-        redline_error_kind::ErrorKind::Invalid
-    }
-}
 
 /// The paper size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]

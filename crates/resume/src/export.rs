@@ -261,7 +261,6 @@ pub fn html(resume: &Value, template: Template, page: Page) -> String {
     out
 }
 
-/// A summary (the header's or an entry's) as a paragraph in its own direction; nothing when it is empty.
 /// The photo the resume keeps, as the design draws it (a circle in the header), unless the design hides it.
 /// Its bytes are written again from the checked photo, never copied from the resume's string: what lands in
 /// the page is a PNG or JPEG as base64, whatever `basics.image` held. A web address is never fetched.
@@ -277,6 +276,7 @@ fn html_photo(out: &mut String, resume: &Value, template: Template, name: &str) 
     }
 }
 
+/// A summary (the header's or an entry's) as a paragraph in its own direction; nothing when it is empty.
 fn html_summary(out: &mut String, summary: &str) {
     if !summary.is_empty() {
         let _ = writeln!(
