@@ -1946,6 +1946,36 @@ fn a_server_s_stream_is_bounded_as_its_bytes_arrive() {
     nowhere_under(dir.path(), &[MARKER.as_bytes()]);
 }
 
+/// One field read wrongly does not cost the file: the value is left out, named, and listed among the lines
+/// not placed; the rest is imported.
+#[test]
+fn import_leaves_out_a_value_that_does_not_fit_its_field_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ada.txt");
+    std::fs::write(
+        &file,
+        "Ada Lovelace\nada.@example.com\n\nExperience\nEngineer, Engines Ltd, 2019 - 2020\n",
+    )
+    .unwrap();
+    let said = ok(redline(dir.path(), &["import", file.to_str().unwrap()]));
+    assert!(
+        said.contains("“ada.@example.com” was read as your e-mail but is not an e-mail address"),
+        "{said}"
+    );
+    let imported = json(redline(
+        dir.path(),
+        &["import", file.to_str().unwrap(), "--json"],
+    ));
+    assert_eq!(imported["document"]["basics"]["name"], "Ada Lovelace");
+    assert!(imported["document"]["basics"].get("email").is_none());
+    assert_eq!(imported["document"]["work"][0]["name"], "Engines Ltd");
+    assert_eq!(imported["misfits"][0]["pointer"], "/basics/email");
+    assert_eq!(
+        imported["unplaced"],
+        serde_json::json!(["ada.@example.com"])
+    );
+}
+
 #[test]
 fn import_reads_a_pdf_and_text_by_their_content_and_dry_run_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();

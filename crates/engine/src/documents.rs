@@ -201,6 +201,7 @@ impl Engine {
             state: show(&mut open, id, emit)?,
             format: imported.format,
             unplaced: imported.unplaced,
+            misfits: imported.misfits,
         })
     }
 
@@ -233,6 +234,7 @@ impl Engine {
             document: imported.document,
             lines: imported.lines,
             unplaced: imported.unplaced,
+            misfits: imported.misfits,
         })
     }
 
@@ -255,6 +257,7 @@ impl Engine {
             state: show(&mut open, id, emit)?,
             format,
             unplaced: Vec::new(),
+            misfits: Vec::new(),
         })
     }
 

@@ -343,6 +343,8 @@ pub struct ImportDone {
     /// What the file was read as (its label in `IMPORT_FORMATS`: "PDF", "Word document", …).
     pub format: ImportFormat,
     pub unplaced: Vec<String>,
+    /// Values read into a field they do not fit, left out and named (their text is among `unplaced`).
+    pub misfits: Vec<redline_import::Misfit>,
 }
 
 /// A file read for the import review, nothing written yet: what it was read as, the resume read, and the
@@ -359,6 +361,8 @@ pub struct ImportPreview {
     /// The file's lines in reading order (none for JSON Resume and LinkedIn's export, read by field).
     pub lines: Vec<String>,
     pub unplaced: Vec<String>,
+    /// Values read into a field they do not fit, left out and named (their text is among `unplaced`).
+    pub misfits: Vec<redline_import::Misfit>,
 }
 
 /// A file that was imported, as "Tidy with the model" needs it: its name and format, its own lines, and

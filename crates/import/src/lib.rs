@@ -16,6 +16,7 @@ pub mod dates;
 mod docx;
 pub mod headings;
 mod linkedin;
+pub mod misfits;
 pub mod pdf;
 pub mod score;
 mod section;
@@ -28,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use bounds::{MAX_LINES, MAX_LINK_BYTES, MAX_TEXT_BYTES};
+pub use misfits::Misfit;
 pub use section::Section;
 pub use structure::Read;
 
@@ -187,8 +189,10 @@ pub struct Imported {
     pub format: Format,
     /// The resume: valid JSON Resume.
     pub document: Value,
-    /// The source's lines that found no place in it, in their order.
+    /// The source's lines that found no place in it, in their order, then the text of each misfit.
     pub unplaced: Vec<String>,
+    /// Values read into a field they do not fit, left out of the resume and named.
+    pub misfits: Vec<Misfit>,
     /// The source's lines as read, in reading order (empty for JSON Resume and LinkedIn's export, which
     /// are read by their fields): what an import review shows beside the fields.
     pub lines: Vec<String>,
@@ -297,11 +301,17 @@ fn finish(format: Format, read: Read, lines: Vec<String>) -> Result<Imported, Im
     if !has_name && sections == 0 {
         return Err(ImportError::Empty);
     }
-    check(&document)?;
+    // One field read wrongly does not cost the file: a value the schema refuses is taken out and named.
+    let (document, misfits) =
+        misfits::take_out(document.clone()).ok_or_else(|| invalid(&document))?;
+    within_size(&document)?;
+    let mut unplaced = read.unplaced;
+    unplaced.extend(misfits.iter().map(|m| m.text.clone()));
     Ok(Imported {
         format,
         document,
-        unplaced: read.unplaced,
+        unplaced,
+        misfits,
         lines,
     })
 }
@@ -314,13 +324,19 @@ pub fn reviewed(document: &Value) -> Result<(), ImportError> {
 
 /// A resume as it must be to be imported: valid against the schema and within the size a document may have.
 fn check(document: &Value) -> Result<(), ImportError> {
-    redline_resume::validate(document).map_err(|problems| {
-        ImportError::Invalid(format!(
-            "it is not a valid JSON Resume; nothing was imported:\n{}",
-            redline_resume::listed(&problems).join("\n")
-        ))
-    })?;
+    if redline_resume::validate(document).is_err() {
+        return Err(invalid(document));
+    }
     within_size(document)
+}
+
+/// Why `document` (which the schema refuses) is not imported, each problem named.
+fn invalid(document: &Value) -> ImportError {
+    let problems = redline_resume::validate(document).err().unwrap_or_default();
+    ImportError::Invalid(format!(
+        "it is not a valid JSON Resume; nothing was imported:\n{}",
+        redline_resume::listed(&problems).join("\n")
+    ))
 }
 
 /// A resume within the size a document may have.
@@ -376,6 +392,7 @@ fn json(name: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
         format: Format::Json,
         document,
         unplaced: Vec::new(),
+        misfits: Vec::new(),
         lines: Vec::new(),
     })
 }

@@ -16,6 +16,7 @@ vi.mock("../lib/backend", () => ({
       state: { documentId: 5, title: "Ada Lovelace", demo: false, revision: 1, undo: null, redo: null },
       format,
       unplaced: [],
+      misfits: [],
     };
   },
 }));
@@ -28,6 +29,7 @@ const PREVIEW: ImportPreview = {
   document: { basics: { name: "Ada Lovelace", label: "Enginer" }, work: [{ name: "Analytical Engines", position: "Lead" }] },
   lines: ["Ada Lovelace", "Enginer", "Work", "Lead", "Analytical Engines", "Things I Keep"],
   unplaced: ["Things I Keep"],
+  misfits: [],
 };
 
 afterEach(() => {
@@ -53,6 +55,16 @@ describe("the import review", () => {
     expect(screen.getByTestId("import-unplaced-count").textContent).toContain("One line found no place");
     const fields = [...document.querySelectorAll<HTMLInputElement>("input[data-pointer]")].map((i) => i.dataset.pointer);
     expect(fields).toEqual(["/basics/name", "/basics/label", "/work/0/name", "/work/0/position"]);
+  });
+
+  it("names a value that did not fit its field, its line marked among those not placed", () => {
+    const misfit = { pointer: "/basics/email", field: "your e-mail", text: "ada at example", reason: "is not an e-mail address" };
+    const preview = { ...PREVIEW, lines: [...PREVIEW.lines, "ada at example"], unplaced: ["Things I Keep", "ada at example"], misfits: [misfit] };
+    render(ImportReview, { preview, onclose: () => {}, onimported: () => {} });
+    expect(screen.getByTestId("import-misfit").textContent).toBe(
+      "“ada at example” was read as your e-mail but is not an e-mail address; it was left out.",
+    );
+    expect(screen.getAllByTestId("import-line-unplaced").map((l) => l.textContent?.trim())).toEqual(["Things I Keep", "ada at example"]);
   });
 
   it("a field fixed by hand is what Import writes; nothing is written before", async () => {

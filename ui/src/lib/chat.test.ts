@@ -102,15 +102,22 @@ describe("importedNotice", () => {
   const state = { documentId: 4, title: "Ada — Engineer", demo: false, revision: 1, undo: null, redo: null };
 
   it("says what the file was read as, and quotes every line that found no place", () => {
-    expect(importedNotice({ state, format: "pdf", unplaced: [] })).toBe("Imported “Ada — Engineer” (PDF).");
-    const said = importedNotice({ state, format: "docx", unplaced: ["Things I Keep", "A clock"] });
+    expect(importedNotice({ state, format: "pdf", unplaced: [], misfits: [] })).toBe("Imported “Ada — Engineer” (PDF).");
+    const said = importedNotice({ state, format: "docx", unplaced: ["Things I Keep", "A clock"], misfits: [] });
     expect(said).toContain("2 lines of it found no place");
     expect(said.split("\n").slice(1)).toEqual(["• Things I Keep", "• A clock"]);
   });
 
+  it("names each value that did not fit its field, whose text is among the lines not placed", () => {
+    const misfits = [{ pointer: "/basics/email", field: "your e-mail", text: "ada at example", reason: "is not an e-mail address" }];
+    const said = importedNotice({ state, format: "pdf", unplaced: ["ada at example"], misfits });
+    expect(said.split("\n")[0]).toContain("“ada at example” was read as your e-mail but is not an e-mail address; it was left out.");
+    expect(said.split("\n").slice(1)).toEqual(["• ada at example"]);
+  });
+
   it("counts what it does not quote", () => {
     const unplaced = Array.from({ length: 25 }, (_, i) => `line ${i}`);
-    const lines = importedNotice({ state, format: "text", unplaced }).split("\n");
+    const lines = importedNotice({ state, format: "text", unplaced, misfits: [] }).split("\n");
     expect(lines).toHaveLength(1 + 20 + 1);
     expect(lines.at(-1)).toBe("and 5 more");
   });

@@ -4,6 +4,7 @@ import type { ChatEvent } from "../bindings/ChatEvent";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { Hold } from "../bindings/Hold";
 import type { ImportDone } from "../bindings/ImportDone";
+import type { ImportMisfit } from "../bindings/ImportMisfit";
 import type { TidySource } from "../bindings/TidySource";
 import type { ImportFormat } from "../bindings/ImportFormat";
 import { IMPORT_FORMATS } from "../bindings/vocabulary";
@@ -123,10 +124,15 @@ export function importFormatLabel(format: ImportFormat): string {
   return IMPORT_FORMATS.find((f) => f.value === format)?.label ?? format;
 }
 
+/** A value read into a field it does not fit, left out of the resume, in words. */
+export function misfitSaid(misfit: ImportMisfit): string {
+  return `“${misfit.text}” was read as ${misfit.field} but ${misfit.reason}; it was left out.`;
+}
+
 /** What the chat says after an import: what the file was read as, and every line that found no place in
  * the resume (the first ones quoted, the rest counted), so that nothing is dropped in silence. */
 export function importedNotice(done: ImportDone): string {
-  const said = `Imported “${done.state.title}” (${importFormatLabel(done.format)}).`;
+  const said = [`Imported “${done.state.title}” (${importFormatLabel(done.format)}).`, ...done.misfits.map(misfitSaid)].join(" ");
   const n = done.unplaced.length;
   if (n === 0) return said;
   const quoted = done.unplaced.slice(0, MAX_QUOTED).map((line) => `• ${line}`);

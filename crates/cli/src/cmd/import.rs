@@ -62,6 +62,7 @@ pub fn run(
                 "format": imported.format,
                 "document": imported.document,
                 "unplaced": imported.unplaced,
+                "misfits": imported.misfits,
             }),
         )?;
         return tidied(data_dir, tidy, json, out);
@@ -104,6 +105,9 @@ fn say(
             )?;
             writeln!(out, "{}", import::text(&imported.document))?;
         }
+    }
+    for misfit in &imported.misfits {
+        writeln!(out, "{}.", super::plain(&misfit.to_string()))?;
     }
     if !imported.unplaced.is_empty() {
         writeln!(
