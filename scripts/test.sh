@@ -66,6 +66,12 @@ step "Rust: formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets "${FEATURES[@]}" -- -D warnings
 
+# The import's generated corpus (200 resumes, each drawn by every published JSON Resume theme that renders
+# offline and printed by Chromium): built once per version of its scripts and themes into the cache, so that
+# its minutes are spent here, not inside a test's time limit (crates/import/tests/generated.rs).
+step "Import corpus: generated resumes drawn by the published themes (cached)"
+node crates/import/corpus/build.mjs --cached
+
 step "Rust: unit, integration and command tests"
 logged cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast
 logged cargo test --workspace --doc "${FEATURES[@]}"

@@ -273,6 +273,8 @@ enum Column {
     Dates,
     /// A list of one item, the text of this column (Education's notes as a course).
     One(&'static str),
+    /// A description: its lines that open with a bullet are the entry's highlights, the rest its summary.
+    Described,
 }
 
 /// An entry's fields, each with where it is read from, in the order JSON Resume lists them.
@@ -288,7 +290,7 @@ const ENTRIES: &[(Section, &str, Fields)] = &[
             ("position", Column::Text(&["title"])),
             ("location", Column::Text(&["location"])),
             ("", Column::Dates),
-            ("summary", Column::Text(&["description"])),
+            ("", Column::Described),
         ],
     ),
     (
@@ -301,7 +303,7 @@ const ENTRIES: &[(Section, &str, Fields)] = &[
             ),
             ("position", Column::Text(&["role"])),
             ("", Column::Dates),
-            ("summary", Column::Text(&["description"])),
+            ("", Column::Described),
         ],
     ),
     (
@@ -375,6 +377,7 @@ fn entries(rows: &[Row], fields: Fields) -> Vec<Row> {
                     Column::Text(columns) => put(&mut m, field, get(r, columns)),
                     Column::Date(columns) => put(&mut m, field, &date(get(r, columns))),
                     Column::Dates => dated(&mut m, r),
+                    Column::Described => described(&mut m, get(r, &["description"])),
                     Column::One(column) => {
                         let text = get(r, &[column]).trim();
                         if !text.is_empty() {
@@ -386,6 +389,23 @@ fn entries(rows: &[Row], fields: Fields) -> Vec<Row> {
             m
         })
         .collect()
+}
+
+/// A position's description into `m`: the lines that open with a bullet as its highlights, the others
+/// (joined) as its summary.
+fn described(m: &mut Row, description: &str) {
+    let mut summary = Vec::new();
+    let mut highlights = Vec::new();
+    for line in description.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match crate::structure::strip_bullet(line) {
+            Some(item) => highlights.push(json!(item.trim())),
+            None => summary.push(line),
+        }
+    }
+    put(m, "summary", &summary.join(" "));
+    if !highlights.is_empty() {
+        m.insert("highlights".into(), Value::Array(highlights));
+    }
 }
 
 /// `Skills.csv`'s rows as one skill, each row's name a keyword of it; none when there are none.

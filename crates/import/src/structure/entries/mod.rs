@@ -53,6 +53,10 @@ pub(super) fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
         last_was_head: false,
         items_spaced: false,
         entry_indent: lines.first().map_or(0.0, |l| l.indent),
+        title_style: None,
+        styled_otherwise: false,
+        last_style: None,
+        title_pair: None,
     };
     let mut skip = 0;
     for (at, &line) in lines.iter().enumerate() {
@@ -86,16 +90,72 @@ struct Entries<'a> {
     items_spaced: bool,
     /// Where the entry's text stands: its title's indent.
     entry_indent: f32,
+    /// How the entry's first line is set, when the source marks it (a heading, or bold throughout).
+    title_style: Option<Style>,
+    /// A line set otherwise has been read into the entry since its first.
+    styled_otherwise: bool,
+    /// How the line before was set.
+    last_style: Option<Style>,
+    /// How the entry's first two lines are set, when they are set apart from each other (a title over a
+    /// smaller line of dates and places).
+    title_pair: Option<(Style, Style)>,
+}
+
+/// How a line is set: marked a heading, bold, its size (in twentieths of the body's).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Style {
+    heading: bool,
+    bold: bool,
+    size: i32,
+}
+
+impl Style {
+    fn of(line: &Line) -> Style {
+        Style {
+            heading: line.heading,
+            bold: line.bold,
+            size: (line.size * 20.0).round() as i32,
+        }
+    }
+
+    /// Whether the source sets it apart from body text: a heading, bold, or larger.
+    fn marked(self) -> bool {
+        self.heading || self.bold || self.size >= 22
+    }
 }
 
 impl<'a> Entries<'a> {
     /// Reads `line` (the one at `at`) into the entry being read, or starts the next entry with it; how many
     /// of the lines after it were read with it (a list of keywords, one to a line).
     fn line(&mut self, at: usize, line: &'a Line) -> usize {
-        let text = line.text.trim();
-        if text.is_empty() {
+        if line.text.trim().is_empty() {
             return 0;
         }
+        let (started, entries) = (self.current.is_empty(), self.out.len());
+        let read = self.read(at, line);
+        let style = Style::of(line);
+        if started || self.out.len() > entries {
+            self.title_style = style.marked().then_some(style);
+            self.styled_otherwise = false;
+            self.title_pair = self
+                .style_pair(at)
+                .filter(|(first, second)| first != second);
+        } else if self.title_style.is_some_and(|s| s != style) {
+            self.styled_otherwise = true;
+        }
+        self.last_style = Some(style);
+        read
+    }
+
+    /// How the line at `at` and the one after it are set.
+    fn style_pair(&self, at: usize) -> Option<(Style, Style)> {
+        let next = self.lines.get(at + 1)?;
+        Some((Style::of(self.lines[at]), Style::of(next)))
+    }
+
+    /// [`Entries::line`]'s reading, `line` not blank.
+    fn read(&mut self, at: usize, line: &'a Line) -> usize {
+        let text = line.text.trim();
         let text = self.undated(text);
         let after_head = std::mem::replace(&mut self.last_was_head, false);
         if self.labelled(text) {
@@ -270,6 +330,23 @@ impl<'a> Entries<'a> {
                 .get(at + 1)
                 .is_some_and(|next| dates::find(&next.text).is_some())
         };
+        // A line set as the entry's title was (a heading, bold throughout, larger), after lines set
+        // otherwise: the next entry's title, whatever its words, and no paragraph's end.
+        let style = Some(Style::of(line));
+        let styled_as_title =
+            self.styled_otherwise && self.title_style == style && self.last_style != style;
+        // A short line over a line set as the entry's first two were, after a sentence or a bullet
+        // ended: the next entry's title and its line of dates and places.
+        let body_ended = !current.in_paragraph
+            || (current.paragraphs.last()).is_some_and(|p| p.trim_end().ends_with(['.', '!', '?']));
+        let paired_as_title = headish
+            && current.has_body()
+            && body_ended
+            && self.title_pair.is_some()
+            && self.style_pair(at) == self.title_pair;
+        if !current.is_empty() && (styled_as_title || paired_as_title) {
+            return true;
+        }
         !current.is_empty()
             && headish
             && !continues_paragraph

@@ -1,0 +1,216 @@
+//! The generated corpus read back (issue #49): resumes the reader has never seen, drawn by the published JSON
+//! Resume themes, by Redline's own designs, written as Word files by pandoc and by a word processor, and
+//! as LinkedIn exports. Each test prints each source's figure in the tuning part and in the held-out part;
+//! the floors are on the held-out part (see `common/corpus.rs` for the split).
+//!
+//! The floors are today's figures, so that a change that reads unseen files worse fails the run; the goal
+//! is 95 % over the held-out part and 90 % in every theme (docs/benchmarks.md has the history).
+
+mod common;
+
+use std::process::Command;
+
+use common::corpus::{Corpus, Resume, Tally};
+use common::{run, tool};
+use redline_resume::export::{self, Page, Template};
+
+/// Runs `read` on every `(source, resume)` pair on two threads (the machines this runs on have two cores
+/// at least), each with its own tally, and adds the tallies up.
+fn tally_of<'a, S: Sync>(
+    jobs: &[(S, &'a Resume)],
+    read: impl Fn(&mut Tally, &S, &'a Resume) + Sync,
+) -> Tally {
+    let half = jobs.len().div_ceil(2);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .chunks(half.max(1))
+            .map(|chunk| {
+                let read = &read;
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    for (source, resume) in chunk {
+                        read(&mut tally, source, resume);
+                    }
+                    tally
+                })
+            })
+            .collect();
+        let mut all = Tally::default();
+        for h in handles {
+            all.merge(h.join().unwrap());
+        }
+        all
+    })
+}
+
+/// The held-out part's total and lowest source, held to their floors.
+fn at_least(family: &str, tally: &Tally, total_floor: f64, lowest_floor: f64) {
+    let (total, lowest) = tally.report(family);
+    assert!(
+        total.ratio() >= total_floor,
+        "{family}: {:.3} held out",
+        total.ratio()
+    );
+    if let Some((source, ratio)) = lowest {
+        assert!(ratio >= lowest_floor, "{family}: {source} {ratio:.3}");
+    }
+}
+
+#[test]
+fn generated_resumes_printed_from_published_themes_read_back() {
+    let corpus = Corpus::open();
+    let resumes = corpus.resumes();
+    let themes = corpus.themes();
+    let jobs: Vec<(&str, &Resume)> = (themes.iter())
+        .flat_map(|t| resumes.iter().map(move |r| (t.as_str(), r)))
+        .collect();
+    let tally = tally_of(&jobs, |tally, theme, resume| {
+        let Some(pdf) = corpus.pdf(theme, resume.index) else {
+            return;
+        };
+        let shown = redline_pdf::ats::extract(&pdf).unwrap().join("\n");
+        let part = (*theme, resume.index, corpus.held_out(theme, resume.index));
+        tally.read(part, &pdf, &resume.document, &shown);
+    });
+    // Today: 39.1 % held out, the lowest theme (github) 8.2 %. The goal: 95 %, and 90 % in every theme.
+    at_least("published themes", &tally, 0.38, 0.07);
+}
+
+#[test]
+fn generated_resumes_in_redlines_own_designs_read_back() {
+    let corpus = Corpus::open();
+    let resumes = corpus.resumes();
+    let jobs: Vec<(Template, &Resume)> = (Template::ALL.into_iter())
+        .flat_map(|t| resumes.iter().map(move |r| (t, r)))
+        .collect();
+    let tally = tally_of(&jobs, |tally, template, resume| {
+        let pdf = redline_pdf::pdf(&resume.document, *template, Page::Letter).unwrap();
+        let shown = redline_pdf::ats::extract(&pdf).unwrap().join("\n");
+        let part = (template.name(), resume.index, resume.index % 2 == 1);
+        tally.read(part, &pdf, &resume.document, &shown);
+    });
+    // Today: 74.7 % held out, the lowest design (sidebar) 67.0 %.
+    at_least("Redline's designs", &tally, 0.73, 0.65);
+}
+
+#[test]
+fn generated_resumes_as_word_files_read_back() {
+    let corpus = Corpus::open();
+    let resumes = corpus.resumes();
+    let jobs: Vec<((), &Resume)> = resumes.iter().map(|r| ((), r)).collect();
+    let mut tally = tally_of(&jobs, |tally, (), resume| {
+        let docx = pandoc(&export::markdown(&resume.document));
+        let shown = export::text(&resume.document);
+        let part = ("pandoc", resume.index, resume.index % 2 == 1);
+        tally.read(part, &docx, &resume.document, &shown);
+    });
+    // The word processor opens one theme's page of each resume, the themes taken in turn.
+    let themes: Vec<String> = (corpus.themes().into_iter())
+        .filter(|t| !WRITER_HANGS_ON.contains(&t.as_str()))
+        .collect();
+    let pages: Vec<(usize, String)> = (resumes.iter())
+        .filter_map(|r| {
+            let theme = themes.get(r.index / 2 % themes.len().max(1))?;
+            corpus.html(theme, r.index).map(|html| (r.index, html))
+        })
+        .collect();
+    for (index, docx, shown) in saved_by_writer(&pages) {
+        let part = ("word processor", index, index % 2 == 1);
+        tally.read(part, &docx, &resumes[index].document, &shown);
+    }
+    // Today: 72.9 % held out; pandoc's 91.4 %, LibreOffice Writer's 48.0 %.
+    at_least("Word files", &tally, 0.72, 0.47);
+}
+
+#[test]
+fn generated_resumes_as_linkedin_exports_read_back() {
+    let corpus = Corpus::open();
+    let mut tally = Tally::default();
+    for resume in corpus.resumes() {
+        let (zip, want, shown) = common::linkedin::export(&resume.document);
+        let part = ("linkedin", resume.index, resume.index % 2 == 1);
+        tally.read(part, &zip, &want, &shown);
+    }
+    // Today: every field, in both parts.
+    at_least("LinkedIn exports", &tally, 0.99, 0.99);
+}
+
+/// `markdown` as pandoc writes it to a Word file.
+fn pandoc(markdown: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("r.md"), dir.path().join("r.docx"));
+    std::fs::write(&input, markdown).unwrap();
+    run(
+        Command::new(tool("pandoc"))
+            .arg(&input)
+            .arg("-o")
+            .arg(&output),
+        "pandoc",
+    );
+    std::fs::read(output).unwrap()
+}
+
+/// Each page opened in LibreOffice Writer and saved as a Word file (a Writer on each of two threads), with
+/// the file's text as pandoc reads it. A page not saved within [`WRITER_SECONDS`] is given up, and named.
+fn saved_by_writer(pages: &[(usize, String)]) -> Vec<(usize, Vec<u8>, String)> {
+    let half = pages.len().div_ceil(2).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (pages.chunks(half))
+            .map(|chunk| {
+                scope.spawn(move || chunk.iter().filter_map(saved_page).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    })
+}
+
+/// The themes whose pages LibreOffice Writer 7.4 hangs on, more often than not (onepage-efficient's: it
+/// spins until stopped), left out of the word processor's turn.
+const WRITER_HANGS_ON: [&str; 1] = ["onepage-efficient"];
+
+/// How long Writer may take to save one page.
+const WRITER_SECONDS: u64 = 30;
+
+/// One page saved by Writer as a Word file, with its text as pandoc reads it; `None` when Writer gave up.
+/// `timeout` runs Writer in a process group of its own, so that the office process it starts is stopped
+/// with it.
+fn saved_page((index, html): &(usize, String)) -> Option<(usize, Vec<u8>, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join(format!("{index:03}.html"));
+    std::fs::write(&page, html).unwrap();
+    let status = Command::new(tool("timeout"))
+        .args(["--kill-after=5", &WRITER_SECONDS.to_string()])
+        .arg(tool("soffice"))
+        .arg(format!(
+            "-env:UserInstallation=file://{}",
+            dir.path().join("profile").display()
+        ))
+        .args([
+            "--headless",
+            "--convert-to",
+            "docx:MS Word 2007 XML",
+            "--outdir",
+        ])
+        .arg(dir.path())
+        .arg(&page)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    if status.code() == Some(124) || status.code() == Some(137) {
+        eprintln!("word processor {index:03}: LibreOffice gave up after {WRITER_SECONDS} s");
+        return None;
+    }
+    let docx = dir.path().join(format!("{index:03}.docx"));
+    let bytes = std::fs::read(&docx).ok()?;
+    let shown = run(
+        Command::new(tool("pandoc"))
+            .arg(&docx)
+            .args(["-t", "plain", "--wrap=none"]),
+        "pandoc",
+    );
+    Some((*index, bytes, String::from_utf8_lossy(&shown).into_owned()))
+}
