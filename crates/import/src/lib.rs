@@ -302,8 +302,7 @@ fn finish(format: Format, read: Read, lines: Vec<String>) -> Result<Imported, Im
         return Err(ImportError::Empty);
     }
     // One field read wrongly does not cost the file: a value the schema refuses is taken out and named.
-    let (document, misfits) =
-        misfits::take_out(document.clone()).ok_or_else(|| invalid(&document))?;
+    let (document, misfits) = misfits::take_out(document).map_err(|shape| invalid(&shape))?;
     within_size(&document)?;
     let mut unplaced = read.unplaced;
     unplaced.extend(misfits.iter().map(|m| m.text.clone()));

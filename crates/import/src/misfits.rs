@@ -34,26 +34,39 @@ impl std::fmt::Display for Misfit {
 /// is needed only when taking one out leaves its entry empty in a way the schema refuses.
 const MAX_ROUNDS: usize = 4;
 
-/// `document` with every value the schema refuses taken out, and those values named. `None` when what the
-/// schema refuses is not a value that can be taken out (the document's own shape): the import is then
-/// refused as before.
-pub fn take_out(mut document: Value) -> Option<(Value, Vec<Misfit>)> {
+/// `document` with every value the schema refuses taken out, and those values named. `Err` with the
+/// document as far as it was mended when what the schema refuses is not a value that can be taken out (the
+/// document's own shape): the import is then refused, its remaining problems named.
+pub fn take_out(mut document: Value) -> Result<(Value, Vec<Misfit>), Value> {
     let mut misfits = Vec::new();
     for _ in 0..MAX_ROUNDS {
         let Err(problems) = redline_resume::validate(&document) else {
-            return Some((document, misfits));
+            return Ok((document, misfits));
         };
         let mut pointers: Vec<String> = problems.into_iter().map(|p| p.pointer).collect();
-        // The deepest and the last first, so that taking one out does not move another's index.
-        pointers.sort_by(|a, b| b.cmp(a));
+        // The deepest and the last first (`/work/10` before `/work/9`), so that taking one out does not
+        // move another's index.
+        pointers.sort_by_cached_key(|p| std::cmp::Reverse(tokens(p)));
         pointers.dedup();
         for pointer in pointers {
-            misfits.push(remove(&mut document, &pointer)?);
+            match remove(&mut document, &pointer) {
+                Some(misfit) => misfits.push(misfit),
+                None => return Err(document),
+            }
         }
     }
-    redline_resume::validate(&document)
-        .is_ok()
-        .then_some((document, misfits))
+    match redline_resume::validate(&document) {
+        Ok(()) => Ok((document, misfits)),
+        Err(_) => Err(document),
+    }
+}
+
+/// A pointer's tokens, an index as its number, so that pointers order as the places they name.
+fn tokens(pointer: &str) -> Vec<(usize, String)> {
+    pointer
+        .split('/')
+        .map(|t| (t.parse().unwrap_or(usize::MAX), t.to_owned()))
+        .collect()
 }
 
 /// Takes the text value at `pointer` out of `document`, naming it; `None` when it is not a text value in an
@@ -107,6 +120,7 @@ mod tests {
             ]
         });
         let (kept, misfits) = take_out(document).unwrap();
+        assert_eq!(misfits.len(), 3);
         assert!(redline_resume::validate(&kept).is_ok());
         assert_eq!(kept["basics"]["url"], "https://ada.example");
         assert_eq!(kept["work"][0]["highlights"][0], "Wrote it");
@@ -142,8 +156,30 @@ mod tests {
     }
 
     #[test]
+    fn thousands_of_values_that_do_not_fit_are_each_taken_out_once() {
+        let profiles: Vec<Value> = (0..5_000)
+            .map(|i| json!({"network": "Site", "url": format!("not a url {i}")}))
+            .collect();
+        let document = json!({"basics": {"name": "Ada", "profiles": profiles}});
+        let (kept, misfits) = take_out(document).unwrap();
+        assert_eq!(misfits.len(), 5_000);
+        assert_eq!(misfits[0].pointer, "/basics/profiles/4999/url");
+        assert_eq!(kept["basics"]["profiles"][10], json!({"network": "Site"}));
+    }
+
+    #[test]
+    fn pointers_order_as_the_places_they_name() {
+        let mut pointers = vec!["/work/9", "/work/10", "/work/2/url", "/basics/email"];
+        pointers.sort_by_cached_key(|p| std::cmp::Reverse(tokens(p)));
+        assert_eq!(
+            pointers,
+            ["/work/10", "/work/9", "/work/2/url", "/basics/email"]
+        );
+    }
+
+    #[test]
     fn a_document_whose_shape_is_wrong_is_not_mended() {
-        assert!(take_out(json!({"basics": {"name": "Ada", "profiles": {"x": 1}}})).is_none());
-        assert!(take_out(json!({"basics": {"name": 7}})).is_none());
+        assert!(take_out(json!({"basics": {"name": "Ada", "profiles": {"x": 1}}})).is_err());
+        assert!(take_out(json!({"basics": {"name": 7}})).is_err());
     }
 }

@@ -11,7 +11,7 @@ mod common;
 use std::process::Command;
 
 use common::corpus::{Corpus, Resume, Tally};
-use common::{run, tool};
+use common::{run, saved_by_writer, tool};
 use redline_resume::export::{self, Page, Template};
 
 /// Runs `read` on every `(source, resume)` pair on two threads (the machines this runs on have two cores
@@ -108,16 +108,19 @@ fn generated_resumes_as_word_files_read_back() {
     let themes: Vec<String> = (corpus.themes().into_iter())
         .filter(|t| !WRITER_HANGS_ON.contains(&t.as_str()))
         .collect();
-    let pages: Vec<(usize, String)> = (resumes.iter())
+    let pages: Vec<(String, &Resume)> = (resumes.iter())
         .filter_map(|r| {
             let theme = themes.get(r.index / 2 % themes.len().max(1))?;
-            corpus.html(theme, r.index).map(|html| (r.index, html))
+            corpus.html(theme, r.index).map(|html| (html, r))
         })
         .collect();
-    for (index, docx, shown) in saved_by_writer(&pages) {
-        let part = ("word processor", index, index % 2 == 1);
-        tally.read(part, &docx, &resumes[index].document, &shown);
-    }
+    tally.merge(tally_of(&pages, |tally, html, resume| {
+        let index = resume.index;
+        if let Some((docx, shown)) = saved_by_writer(&format!("{index:03}"), html) {
+            let part = ("word processor", index, index % 2 == 1);
+            tally.read(part, &docx, &resume.document, &shown);
+        }
+    }));
     // Today: 72.9 % held out; pandoc's 91.4 %, LibreOffice Writer's 48.0 %.
     at_least("Word files", &tally, 0.72, 0.47);
 }
@@ -150,67 +153,6 @@ fn pandoc(markdown: &str) -> Vec<u8> {
     std::fs::read(output).unwrap()
 }
 
-/// Each page opened in LibreOffice Writer and saved as a Word file (a Writer on each of two threads), with
-/// the file's text as pandoc reads it. A page not saved within [`WRITER_SECONDS`] is given up, and named.
-fn saved_by_writer(pages: &[(usize, String)]) -> Vec<(usize, Vec<u8>, String)> {
-    let half = pages.len().div_ceil(2).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (pages.chunks(half))
-            .map(|chunk| {
-                scope.spawn(move || chunk.iter().filter_map(saved_page).collect::<Vec<_>>())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    })
-}
-
 /// The themes whose pages LibreOffice Writer 7.4 hangs on, more often than not (onepage-efficient's: it
 /// spins until stopped), left out of the word processor's turn.
 const WRITER_HANGS_ON: [&str; 1] = ["onepage-efficient"];
-
-/// How long Writer may take to save one page.
-const WRITER_SECONDS: u64 = 30;
-
-/// One page saved by Writer as a Word file, with its text as pandoc reads it; `None` when Writer gave up.
-/// `timeout` runs Writer in a process group of its own, so that the office process it starts is stopped
-/// with it.
-fn saved_page((index, html): &(usize, String)) -> Option<(usize, Vec<u8>, String)> {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join(format!("{index:03}.html"));
-    std::fs::write(&page, html).unwrap();
-    let status = Command::new(tool("timeout"))
-        .args(["--kill-after=5", &WRITER_SECONDS.to_string()])
-        .arg(tool("soffice"))
-        .arg(format!(
-            "-env:UserInstallation=file://{}",
-            dir.path().join("profile").display()
-        ))
-        .args([
-            "--headless",
-            "--convert-to",
-            "docx:MS Word 2007 XML",
-            "--outdir",
-        ])
-        .arg(dir.path())
-        .arg(&page)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    if status.code() == Some(124) || status.code() == Some(137) {
-        eprintln!("word processor {index:03}: LibreOffice gave up after {WRITER_SECONDS} s");
-        return None;
-    }
-    let docx = dir.path().join(format!("{index:03}.docx"));
-    let bytes = std::fs::read(&docx).ok()?;
-    let shown = run(
-        Command::new(tool("pandoc"))
-            .arg(&docx)
-            .args(["-t", "plain", "--wrap=none"]),
-        "pandoc",
-    );
-    Some((*index, bytes, String::from_utf8_lossy(&shown).into_owned()))
-}

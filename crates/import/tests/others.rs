@@ -11,8 +11,8 @@ use std::process::Command;
 
 use common::pdf::{one_page, pdf_of, stream_object};
 use common::{
-    RENDERCV_THEMES, print, print_lines_if_asked, rendercv, rendercv_resumes, run, scored, themes,
-    tool, total_at_least,
+    RENDERCV_THEMES, print, print_lines_if_asked, rendercv, rendercv_resumes, saved_by_writer,
+    scored, themes, tool, total_at_least,
 };
 use hostile::zip_of;
 
@@ -118,45 +118,13 @@ fn pdfs_rendercv_made_with_its_typst_themes_read_back() {
 fn word_files_a_word_processor_saved_from_the_themes_read_back() {
     let want = redline_resume::sample();
     let scores = themes().into_iter().map(|(theme, html)| {
-        let (docx, shown) = saved_by_writer(&theme, &html);
+        let (docx, shown) = saved_by_writer(&theme, &html)
+            .unwrap_or_else(|| panic!("LibreOffice did not save {theme}'s page"));
         let name = format!("word processor {theme}");
         check(&name, &docx, Format::Docx, &want, &shown)
     });
     // The goal (docs/benchmarks.md says what the reader still misses).
     total_at_least("word processor files", scores, 0.95);
-}
-
-/// The page `html` opened in LibreOffice Writer and saved as a Word file (`theme`.docx), with its text as
-/// pandoc reads it.
-fn saved_by_writer(theme: &str, html: &str) -> (Vec<u8>, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join(format!("{theme}.html"));
-    std::fs::write(&page, html).unwrap();
-    let out = Command::new(tool("soffice"))
-        .arg(format!(
-            "-env:UserInstallation=file://{}",
-            dir.path().join("profile").display()
-        ))
-        .args([
-            "--headless",
-            "--convert-to",
-            "docx:MS Word 2007 XML",
-            "--outdir",
-        ])
-        .arg(dir.path())
-        .arg(&page)
-        .output()
-        .unwrap();
-    let docx = dir.path().join(format!("{theme}.docx"));
-    assert!(docx.exists(), "{}", String::from_utf8_lossy(&out.stderr));
-    let shown = run(
-        Command::new(tool("pandoc"))
-            .arg(&docx)
-            .args(["-t", "plain", "--wrap=none"]),
-        "pandoc",
-    );
-    let bytes = std::fs::read(&docx).unwrap();
-    (bytes, String::from_utf8_lossy(&shown).into_owned())
 }
 
 #[test]

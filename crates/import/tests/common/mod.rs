@@ -203,3 +203,48 @@ pub fn rendercv_resumes(dir: &std::path::Path) -> Vec<(String, std::path::PathBu
         ("engineer".to_owned(), corpus.join("engineer.resume.json")),
     ]
 }
+
+/// How long LibreOffice Writer may take to save one page.
+const WRITER_SECONDS: u64 = 30;
+
+/// The page `html` opened in LibreOffice Writer and saved as a Word file (`name`.docx), with its text as
+/// pandoc reads it; `None` when Writer did not save it within [`WRITER_SECONDS`] (it spins on a rare page).
+/// `timeout` runs Writer in a process group of its own, so that the office process it starts is stopped
+/// with it.
+pub fn saved_by_writer(name: &str, html: &str) -> Option<(Vec<u8>, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join(format!("{name}.html"));
+    std::fs::write(&page, html).unwrap();
+    let status = Command::new(tool("timeout"))
+        .args(["--kill-after=5", &WRITER_SECONDS.to_string()])
+        .arg(tool("soffice"))
+        .arg(format!(
+            "-env:UserInstallation=file://{}",
+            dir.path().join("profile").display()
+        ))
+        .args([
+            "--headless",
+            "--convert-to",
+            "docx:MS Word 2007 XML",
+            "--outdir",
+        ])
+        .arg(dir.path())
+        .arg(&page)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    if matches!(status.code(), Some(124 | 137)) {
+        eprintln!("word processor {name}: LibreOffice gave up after {WRITER_SECONDS} s");
+        return None;
+    }
+    let docx = dir.path().join(format!("{name}.docx"));
+    let bytes = std::fs::read(&docx).ok()?;
+    let shown = run(
+        Command::new(tool("pandoc"))
+            .arg(&docx)
+            .args(["-t", "plain", "--wrap=none"]),
+        "pandoc",
+    );
+    Some((bytes, String::from_utf8_lossy(&shown).into_owned()))
+}
