@@ -99,6 +99,15 @@ fn month(date: &str) -> String {
     date.chars().take(7).collect()
 }
 
+/// A year alone (`2015`) that the file shows as January of it: a theme that formats every date with a
+/// month ("Jan 2015") writes it so, and reading it so is right.
+fn january_shown(expected: &str, actual: &str) -> bool {
+    expected.len() == 4
+        && actual.len() == 7
+        && actual.starts_with(expected)
+        && actual.ends_with("-01")
+}
+
 /// The import `got` against the resume `want` the file was made from; `shown` is the file's text.
 pub fn score(want: &Value, got: &Value, shown: &str) -> Score {
     let (shown_words, shown) = (words(shown), normal(shown));
@@ -132,7 +141,7 @@ pub fn score(want: &Value, got: &Value, shown: &str) -> Score {
         score.total += 1;
         let actual = got.pointer(&pointer).map(text_of).unwrap_or_default();
         let right = if is_date {
-            month(&expected) == month(&actual)
+            month(&expected) == month(&actual) || january_shown(&expected, &actual)
         } else {
             normal(&expected) == normal(&actual)
         };
@@ -184,4 +193,28 @@ pub fn dropped(lines: &[String], document: &Value, unplaced: &[String]) -> Vec<S
         })
         .cloned()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_year_shown_as_its_january_counts_and_no_other_month_does() {
+        let want = json!({"work": [{"startDate": "2015", "endDate": "2019-06"}]});
+        let shown = "Jan 2015 – Jun 2019";
+        let read = |start: &str, end: &str| {
+            score(
+                &want,
+                &json!({"work": [{"startDate": start, "endDate": end}]}),
+                shown,
+            )
+            .right
+        };
+        assert_eq!(read("2015-01", "2019-06"), 2);
+        assert_eq!(read("2015", "2019-06-30"), 2);
+        assert_eq!(read("2015-02", "2019"), 0);
+        assert_eq!(read("2016-01", "2019-01"), 0);
+    }
 }

@@ -79,8 +79,33 @@ pub(super) fn join_wrapped(text: &mut String, next: &str) {
 pub(super) fn short(text: &str) -> bool {
     let words = text.split_whitespace().count();
     let chars = text.chars().count();
-    chars <= 90 && words <= 12 && !text.trim_end().ends_with(['.', '。', '!'])
+    chars <= 90 && words <= 12 && !ends_sentence(text)
 }
+
+/// Whether `text` ends as a sentence does: a full stop or an exclamation mark, but not an abbreviation's
+/// ("Hooli B.V.", "Acme Inc.", "Taylor & Co.").
+pub(super) fn ends_sentence(text: &str) -> bool {
+    let text = text.trim_end();
+    if text.ends_with(['。', '!', '?']) {
+        return true;
+    }
+    let Some(last) = text.split_whitespace().last() else {
+        return false;
+    };
+    let Some(word) = last.strip_suffix('.') else {
+        return false;
+    };
+    // "B.V.", "S.A.", "e.V.": letters with stops between them.
+    let dotted = word.contains('.');
+    let abbreviation = ABBREVIATIONS.contains(&word.to_lowercase().as_str());
+    !(dotted || abbreviation)
+}
+
+/// Words a company's or a person's name ends with, shortened with a full stop.
+const ABBREVIATIONS: &[&str] = &[
+    "inc", "ltd", "co", "corp", "llc", "plc", "bros", "jr", "sr", "st", "mfg", "intl", "dept",
+    "univ",
+];
 
 /// A list written on one line: `Python, Rust, SQL` → its items (at least two, each a few words).
 pub(super) fn list_items(text: &str) -> Option<Vec<String>> {

@@ -17,8 +17,15 @@ use words::{DEGREES, SCHOOL_WORDS};
 pub(super) fn entry(raw: Raw, words: &Words, m: &mut Map<String, Value>) {
     let summary = raw.paragraphs.join("\n\n");
     let (institution, degree) = title_and_subtitle(&raw, school_score, true);
-    let swap = school_score(&degree) > school_score(&institution)
-        || school_score(&institution) == 0 && !degree.is_empty();
+    // A degree's word opening one line and not the other says which is which; else the school's words do.
+    let swap = match (opens_with_degree(&institution), opens_with_degree(&degree)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => {
+            school_score(&degree) > school_score(&institution)
+                || school_score(&institution) == 0 && !degree.is_empty()
+        }
+    };
     let (institution, degree) = if swap {
         (degree, institution)
     } else {
@@ -81,6 +88,12 @@ fn school_score(text: &str) -> usize {
 /// Whether `text` is a degree's word ("Bachelor", "MSc").
 fn is_degree(text: &str) -> bool {
     DEGREES.contains(&headings::key(text).as_str())
+}
+
+/// Whether `text` opens with a degree's word ("PhD in Physics", "M.Eng., Mathematics", "Bachelor").
+fn opens_with_degree(text: &str) -> bool {
+    let first = text.split([' ', ',']).next().unwrap_or_default();
+    !first.is_empty() && is_degree(first)
 }
 
 /// A degree as written ("BSc in Mathematics", "MS, Computer Science") into its type and its subject.

@@ -10,7 +10,9 @@ use crate::dates::{self, Span};
 use crate::headings;
 
 use super::contacts::is_url;
-use super::lines::{a_keyword, join_wrapped, keyword_items, list_items, short, strip_bullet};
+use super::lines::{
+    a_keyword, ends_sentence, join_wrapped, keyword_items, list_items, short, strip_bullet,
+};
 
 pub(super) use titles::{split_parts, subtitle_parts, title_and_subtitle};
 pub(super) use words::{BY_LABELS, ENTRY_LABELS};
@@ -228,14 +230,31 @@ impl<'a> Entries<'a> {
         !current.head.is_empty()
             && line.indent >= self.entry_indent + 1.0
             // Right under a one-line title, a line set in a little is the title's second line.
-            && (current.has_body() || current.head.len() >= 2 || line.indent >= self.entry_indent + 2.0)
+            // (A sentence is no title's line.)
+            && (current.has_body()
+                || current.head.len() >= 2
+                || line.indent >= self.entry_indent + 2.0
+                || !short(text))
             && !text.starts_with(|c: char| c.is_lowercase())
             && list_items(text).is_none()
             && !(line.wrapped && self.items_spaced && !line.gap)
+            // A line under an item that ran on to the edge, its sentence unfinished, carries it on.
+            && !(self.last_bullet.is_some() && self.runs_on(line, text))
             && self.last_bullet.is_none_or(|b| b.indent + 0.3 >= line.indent)
             // Right under the title, the line with the entry's dates is its second line, however far in
             // it stands (a right-to-left page sets a short line far from the left).
             && !(current.dates.is_none() && !current.has_body() && dates::find(text).is_some())
+    }
+
+    /// Whether `line` (`text`) carries on the last item where items are set with no space between them,
+    /// each wrapped flush with its first line: the item ran on to the edge with its sentence unfinished, and
+    /// this line does not open with a capital (an item of its own does; a sentence's middle, a number or a
+    /// sum do not).
+    fn runs_on(&self, line: &Line, text: &str) -> bool {
+        line.wrapped
+            && !line.gap
+            && !text.starts_with(char::is_uppercase)
+            && (self.current.bullets.last()).is_some_and(|b| !ends_sentence(b))
     }
 
     /// Words one to a bullet right under an entry's title, before anything else of it (a theme's
@@ -274,6 +293,7 @@ impl<'a> Entries<'a> {
         if let Some(bullet) = self.last_bullet
             && (!line.gap && line.indent > bullet.indent + 0.3
                 || line.wrapped && self.items_spaced && (line.indent - bullet.indent).abs() <= 0.3
+                || (line.indent - bullet.indent).abs() <= 0.3 && self.runs_on(line, text)
                 || text.starts_with(|c: char| c.is_lowercase()) && !is_url(text))
             && let Some(last) = self.current.bullets.last_mut()
         {

@@ -9,7 +9,7 @@ use crate::Section;
 
 use super::entries::{Raw, subtitle_parts, title_and_subtitle};
 use super::fields::{highlights, put, put_dates};
-use words::ROLE_WORDS;
+use words::{REMOTE_WORDS, ROLE_WORDS};
 
 /// A job (`id` [`Section::Work`]) or a volunteer's role ([`Section::Volunteer`]) from its entry's lines
 /// into `m`.
@@ -20,8 +20,9 @@ pub(super) fn entry(id: Section, raw: Raw, m: &mut Map<String, Value>) {
     let mut extra = raw.head.get(2).cloned().unwrap_or_default();
     // "Pied Piper · Awesome compression company" over "Palo Alto, CA": the line that reads as a
     // place ("City, Region") is the place; the other part is the company's description.
-    let placelike =
-        |t: &str| t.contains(", ") && t.split_whitespace().count() <= 5 && !t.ends_with('.');
+    let placelike = |t: &str| {
+        (t.contains(", ") || remote(t)) && t.split_whitespace().count() <= 5 && !t.ends_with('.')
+    };
     // "CEO/President   Palo Alto, CA" over "Pied Piper" (sb2nov): the place came first.
     if placelike(&org) && !place.is_empty() && !placelike(&place) {
         std::mem::swap(&mut org, &mut place);
@@ -51,6 +52,12 @@ pub(super) fn entry(id: Section, raw: Raw, m: &mut Map<String, Value>) {
         put(m, "summary", [extra, summary].join("\n\n"));
     }
     highlights(m, "highlights", raw.bullets);
+}
+
+/// Whether `text` is a place that is no town: "Remote", "Remote (EU)", "Hybrid".
+fn remote(text: &str) -> bool {
+    let first = text.split([' ', '(', ',', '/']).next().unwrap_or_default();
+    REMOTE_WORDS.contains(&first.to_lowercase().as_str())
 }
 
 /// How many words of `text` say it is a role.

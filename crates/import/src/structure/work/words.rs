@@ -61,3 +61,16 @@ pub(crate) const ROLE_WORDS: &[&str] = &[
     "مهندس",
     "مدير",
 ];
+
+/// The first word of a job's place where the job has no town: remote or hybrid work.
+pub(super) const REMOTE_WORDS: &[&str] = &[
+    "remote",
+    "hybrid",
+    "on-site",
+    "onsite",
+    "anywhere",
+    "remoto",
+    "remota",
+    "télétravail",
+    "fernarbeit",
+];

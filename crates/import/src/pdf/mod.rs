@@ -8,6 +8,11 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
 use crate::{ImportError, Line};
 
+mod columns;
+mod weights;
+
+use columns::columns;
+
 /// One glyph where the page shows it (top-left origin, points).
 #[derive(Debug, Clone)]
 struct Glyph {
@@ -15,6 +20,7 @@ struct Glyph {
     y: f64,
     width: f64,
     size: f64,
+    bold: bool,
     text: String,
 }
 
@@ -27,6 +33,19 @@ struct Collect {
     height: f64,
     width: f64,
     count: usize,
+    /// Per page, whether each string shown is bold (`weights::shown_bold`).
+    shown_bold: Vec<Option<Vec<bool>>>,
+    /// The strings shown on this page so far.
+    strings: usize,
+}
+
+impl Collect {
+    /// Whether the string being shown is bold.
+    fn bold_now(&self) -> bool {
+        let page = self.pages.len().wrapping_sub(1);
+        let shown = self.shown_bold.get(page).and_then(Option::as_ref);
+        shown.is_some_and(|s| self.strings.checked_sub(1).and_then(|i| s.get(i)) == Some(&true))
+    }
 }
 
 impl OutputDev for Collect {
@@ -39,9 +58,20 @@ impl OutputDev for Collect {
         self.height = media_box.ury - media_box.lly;
         self.width = media_box.urx - media_box.llx;
         self.pages.push(Vec::new());
+        self.strings = 0;
         Ok(())
     }
     fn end_page(&mut self) -> Result<(), OutputError> {
+        // The walk that marked the strings did not see this page as pdf-extract did: none of it is bold.
+        let page = self.pages.len().wrapping_sub(1);
+        let matched = self
+            .shown_bold
+            .get(page)
+            .and_then(Option::as_ref)
+            .is_some_and(|s| s.len() == self.strings);
+        if !matched && let Some(glyphs) = self.pages.last_mut() {
+            glyphs.iter_mut().for_each(|g| g.bold = false);
+        }
         Ok(())
     }
     fn output_character(
@@ -62,11 +92,17 @@ impl OutputDev for Collect {
             font_size * (trm.m12 + trm.m22),
         );
         let size = (sx * sy).abs().sqrt();
+        // A wide (East Asian) glyph whose font lists no width for it is read as one em wide, as it is set.
+        let width = match text.chars().next() {
+            Some(c) if wide(c) && width < 0.5 => 1.0,
+            _ => width,
+        };
         let glyph = Glyph {
             x: trm.m31,
             y: self.height - trm.m32,
             width: width * size,
             size,
+            bold: self.bold_now(),
             text: text.to_owned(),
         };
         if let Some(page) = self.pages.last_mut()
@@ -78,6 +114,7 @@ impl OutputDev for Collect {
         Ok(())
     }
     fn begin_word(&mut self) -> Result<(), OutputError> {
+        self.strings += 1;
         Ok(())
     }
     fn end_word(&mut self) -> Result<(), OutputError> {
@@ -86,6 +123,18 @@ impl OutputDev for Collect {
     fn end_line(&mut self) -> Result<(), OutputError> {
         Ok(())
     }
+}
+
+/// A letter set one em wide: Chinese, Japanese and Korean script, and full-width forms.
+fn wide(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{115F}'
+        | '\u{2E80}'..='\u{A4CF}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FE30}'..='\u{FE4F}'
+        | '\u{FF00}'..='\u{FF60}'
+        | '\u{FFE0}'..='\u{FFE6}')
 }
 
 /// The lines of the PDF `bytes`, page after page.
@@ -98,7 +147,10 @@ pub fn lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
             return Err(ImportError::Encrypted);
         }
         widths_listed(&mut doc);
-        let mut collect = Collect::default();
+        let mut collect = Collect {
+            shown_bold: weights::shown_bold(&doc),
+            ..Collect::default()
+        };
         pdf_extract::output_doc(&doc, &mut collect).map_err(|e| {
             if collect.count > MAX_GLYPHS {
                 ImportError::TooLarge(format!("it has more than {MAX_GLYPHS} characters"))
@@ -114,9 +166,7 @@ pub fn lines(bytes: &[u8]) -> Result<Vec<Line>, ImportError> {
     }
     let body = body_size(&collected.pages);
     let mut out = Vec::new();
-    for page in collected.pages {
-        page_lines(page, collected.width, body, &mut out);
-    }
+    pages_lines(collected.pages, collected.width, body, &mut out);
     // Lines back in the order they are written. A resume in a right-to-left language (known by its lines
     // in such a script: its headings and dates at least) lays out right to left every line that is not set
     // flush left — Latin ones too, their parts placed from the right; a line flush left (a paragraph of
@@ -307,6 +357,8 @@ struct Run {
     x1: f64,
     y: f64,
     size: f64,
+    /// Every glyph of it is bold.
+    bold: bool,
     text: String,
 }
 
@@ -335,6 +387,7 @@ fn runs(mut glyphs: Vec<Glyph>) -> Vec<Run> {
                     r.text.push_str(&g.text);
                     r.x1 = r.x1.max(g.x + g.width);
                     r.size = r.size.max(g.size);
+                    r.bold &= g.bold;
                 }
                 _ => {
                     if let Some(r) = run.take() {
@@ -345,6 +398,7 @@ fn runs(mut glyphs: Vec<Glyph>) -> Vec<Run> {
                         x1: g.x + g.width,
                         y: g.y,
                         size: g.size,
+                        bold: g.bold,
                         text: g.text.clone(),
                     });
                 }
@@ -387,183 +441,44 @@ fn logical(text: &str) -> String {
     }
 }
 
-/// Whether `run` crosses the vertical line at `x`.
-fn crosses(run: &Run, x: f64) -> bool {
-    run.x0 < x - 2.0 && run.x1 > x + 2.0
-}
-
-/// A stretch of the page, top to bottom, between runs that cross a candidate gutter: the runs left and
-/// right of it, or the crossing runs themselves.
-struct Band {
-    left: Vec<usize>,
-    right: Vec<usize>,
-}
-
-/// The page's runs (sorted top to bottom) cut at `x` into bands: a run that crosses `x` ends one band and
-/// stands in its own.
-fn bands(runs: &[Run], x: f64) -> Vec<Band> {
-    let mut out = vec![Band {
-        left: Vec::new(),
-        right: Vec::new(),
-    }];
-    for (i, r) in runs.iter().enumerate() {
-        if crosses(r, x) {
-            out.push(Band {
-                left: vec![i],
-                right: Vec::new(),
-            });
-            out.push(Band {
-                left: Vec::new(),
-                right: Vec::new(),
-            });
-        } else if let Some(band) = out.last_mut() {
-            if r.x0 < x {
-                band.left.push(i);
-            } else {
-                band.right.push(i);
-            }
-        }
-    }
-    out
-}
-
-/// Whether a band's two sides are columns read one after the other: both have a real share of its lines,
-/// most of each side's start at its left edge (or end at its right edge, on a right-to-left page whose
-/// right side holds its largest text: a sidebar with the name at its top), neither is only dates (right-aligned dates beside each title leave a gutter too), and their lines do not
-/// stand on the same baselines (a heading or a date beside each entry is read across, as a row).
-fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band, rtl: Option<f64>) -> bool {
-    let (left, right) = (band.left.len(), band.right.len());
-    let rtl = rtl.is_some_and(|largest| band.right.iter().any(|&i| runs[i].size >= largest - 0.01));
-    let all = left + right;
-    if left < 3 || right < 3 || left * 12 < all || right * 12 < all {
-        return false;
-    }
-    let dated = |side: &[usize]| side.iter().filter(|&&i| dated_runs[i]).count() * 2 >= side.len();
-    // A column's lines start at its left edge, most of them: chips or a date far right are not one.
-    let edged = |side: &[usize]| {
-        let edge = side.iter().map(|&i| runs[i].x0).fold(f64::MAX, f64::min);
-        let end = side.iter().map(|&i| runs[i].x1).fold(f64::MIN, f64::max);
-        let size = side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min);
-        let share = |at_edge: &dyn Fn(&Run) -> bool| {
-            side.iter().filter(|&&i| at_edge(&runs[i])).count() * 2 >= side.len()
-        };
-        share(&|r| r.x0 - edge <= size * 1.5) || (rtl && share(&|r| end - r.x1 <= size * 1.5))
-    };
-    // Places and dates set flush right beside each title (a LaTeX or Typst template's right-hand column)
-    // end together and start where their length puts them: not a column of text, whose lines start
-    // together.
-    let flush_right = |side: &[usize]| {
-        let right = side.iter().map(|&i| runs[i].x1).fold(f64::MIN, f64::max);
-        let left = side.iter().map(|&i| runs[i].x0).fold(f64::MAX, f64::min);
-        let size = side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min);
-        let share = |near: &dyn Fn(&Run) -> bool| {
-            side.iter().filter(|&&i| near(&runs[i])).count() * 5 >= side.len() * 4
-        };
-        share(&|r| right - r.x1 <= size * 0.3) && !share(&|r| r.x0 - left <= size * 0.2)
-    };
-    if dated(&band.left)
-        || dated(&band.right)
-        || !edged(&band.left)
-        || !edged(&band.right)
-        || (!rtl && (flush_right(&band.left) || flush_right(&band.right)))
-    {
-        return false;
-    }
-    // The right side's runs are in page order, top to bottom: each left run looks only at those near its
-    // baseline (a few; past [`NEAR`] of them on one baseline, it is certainly a row).
-    const NEAR: usize = 64;
-    let aligned = band
-        .left
-        .iter()
-        .filter(|&&i| {
-            let (y, reach) = (runs[i].y, runs[i].size * 0.35);
-            let from = band.right.partition_point(|&j| runs[j].y < y - reach);
-            let near = &band.right[from..];
-            let within = near.partition_point(|&j| runs[j].y <= y + reach);
-            within > NEAR
-                || near[..within]
-                    .iter()
-                    .any(|&j| (y - runs[j].y).abs() <= runs[i].size.min(runs[j].size) * 0.35)
-        })
-        .count();
-    aligned * 2 < left
-}
-
-/// The page's runs in reading order, as groups each read top to bottom: where a gutter runs down part of
-/// the page (a sidebar beside the main column, two columns under a full-width header), that part's left
-/// column, then its right (on a right-to-left page, its right column first); the rest across the whole
-/// width.
-fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
-    runs.sort_by(|a, b| a.y.total_cmp(&b.y));
-    // A right-to-left page: one run in twenty or more has a right-to-left letter (its headings, its dates),
-    // though the rest may be in English.
-    let rtl = runs
-        .iter()
-        .filter(|r| r.text.chars().any(redline_resume::words::right_to_left))
-        .count()
-        * 20
-        >= runs.len().max(1);
-    let largest = runs.iter().map(|r| r.size).fold(0.0, f64::max);
-    let rtl = rtl.then_some(largest);
-    let dated: Vec<bool> = runs
-        .iter()
-        .map(|r| crate::dates::only(&r.text).is_some())
-        .collect();
-    let mut best: Option<(f64, usize)> = None;
-    let mut x = width * 0.15;
-    while x < width * 0.85 {
-        let score: usize = bands(&runs, x)
-            .iter()
-            .filter(|b| columns_in(&runs, &dated, b, rtl))
-            .map(|b| b.left.len().min(b.right.len()))
-            .sum();
-        if score > 0 && best.is_none_or(|(_, b)| score > b) {
-            best = Some((x, score));
-        }
-        x += 2.0;
-    }
-    let Some((x, _)) = best else {
-        return vec![runs];
-    };
-    let mut out: Vec<Vec<usize>> = vec![Vec::new()];
-    for band in bands(&runs, x) {
-        if columns_in(&runs, &dated, &band, rtl) {
-            let (first, then) = match rtl.is_some() {
-                true => (band.right, band.left),
-                false => (band.left, band.right),
-            };
-            out.push(first);
-            out.push(then);
-            out.push(Vec::new());
-        } else if let Some(across) = out.last_mut() {
-            across.extend(band.left);
-            across.extend(band.right);
-        }
-    }
-    let mut slots: Vec<Option<Run>> = runs.into_iter().map(Some).collect();
-    out.into_iter()
-        .filter(|g| !g.is_empty())
-        .map(|g| {
-            let mut g: Vec<Run> = g.into_iter().filter_map(|i| slots[i].take()).collect();
-            g.sort_by(|a, b| a.y.total_cmp(&b.y));
-            g
-        })
-        .collect()
-}
-
 /// The most runs on one baseline a hyphenated cell is looked for in ([`hyphens_joined`]).
 const MAX_CELLS: usize = 16;
 
-/// One page's lines into `out`, column by column, top to bottom.
-fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
-    for column in columns(runs(glyphs), width) {
-        let left_edge = column.iter().map(|r| r.x0).fold(f64::MAX, f64::min);
-        let mut rows = baseline_rows(column);
-        margin_headings_first(&mut rows);
-        hyphens_joined(&mut rows, body);
-        rows.retain(|row| !row.is_empty());
-        lines_of(rows, left_edge, body, out);
+/// The pages' lines into `out`, page after page, column by column, top to bottom. The pages read as one
+/// column share one left edge, the leftmost of any of them: a line's indent means the same on every page
+/// (a page without a heading in the margin, or that starts in a job's bullets, sets its lines from further
+/// right than the first).
+fn pages_lines(pages: Vec<Vec<Glyph>>, width: f64, body: f64, out: &mut Vec<Line>) {
+    let pages: Vec<Vec<Vec<Run>>> = pages
+        .into_iter()
+        .map(|glyphs| columns(runs(glyphs), width))
+        .collect();
+    let one_column_edge = (pages.iter().filter(|p| p.len() == 1))
+        .flat_map(|p| p[0].iter().map(|r| r.x0))
+        .fold(f64::MAX, f64::min);
+    for page in pages {
+        let one_column = page.len() == 1;
+        for column in page {
+            let edge = column.iter().map(|r| r.x0).fold(f64::MAX, f64::min);
+            let edge = if one_column { one_column_edge } else { edge };
+            column_lines(column, edge, body, out);
+        }
     }
+}
+
+/// One page's lines into `out`, column by column, top to bottom.
+#[cfg(test)]
+fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
+    pages_lines(vec![glyphs], width, body, out);
+}
+
+/// One column's lines (`left_edge` its left edge) into `out`, top to bottom.
+fn column_lines(column: Vec<Run>, left_edge: f64, body: f64, out: &mut Vec<Line>) {
+    let mut rows = baseline_rows(column);
+    margin_headings_first(&mut rows);
+    hyphens_joined(&mut rows, body);
+    rows.retain(|row| !row.is_empty());
+    lines_of(rows, left_edge, body, out);
 }
 
 /// A column's runs as rows: runs on one baseline in one column are one line, its parts two spaces apart,
@@ -683,6 +598,7 @@ fn lines_of(rows: Vec<Vec<Run>>, left_edge: f64, body: f64, out: &mut Vec<Line>)
         .fold(f64::MIN, f64::max);
     let mut last_y: Option<(f64, f64)> = None;
     let mut last_end = f64::MIN;
+    let (mut last_runs, mut last_size) = (0, 0.0);
     for row in rows {
         let size = row.iter().map(|r| r.size).fold(0.0, f64::max);
         let text = row
@@ -696,7 +612,13 @@ fn lines_of(rows: Vec<Vec<Run>>, left_edge: f64, body: f64, out: &mut Vec<Line>)
         line.indent = ((row[0].x0 - left_edge) / body) as f32;
         line.gap = last_y.is_some_and(|(ly, ls)| y - ly > ls.max(size) * 1.75);
         line.heading = size > body * 1.15 && line.text.chars().count() <= 60;
-        line.wrapped = !line.gap && last_end >= right_edge - body * 4.0;
+        line.bold = row.iter().all(|r| r.bold);
+        // Prose that ran on: the line above one run in this line's size that reached the column's right
+        // edge (a title with its dates set flush right does not run on).
+        line.wrapped = !line.gap
+            && last_end >= right_edge - body * 4.0
+            && last_runs == 1
+            && (last_size - size).abs() <= size * 0.05;
         if row.len() > 1 {
             line.cells = row
                 .iter()
@@ -704,6 +626,7 @@ fn lines_of(rows: Vec<Vec<Run>>, left_edge: f64, body: f64, out: &mut Vec<Line>)
                 .collect();
         }
         last_end = row.last().map_or(f64::MIN, |r| r.x1);
+        (last_runs, last_size) = (row.len(), size);
         last_y = Some((y, size));
         if !line.text.is_empty() {
             out.push(line);
@@ -721,6 +644,7 @@ mod tests {
             x1: x0 + 6.0 * text.len() as f64,
             y,
             size: 10.0,
+            bold: false,
             text: text.to_owned(),
         }
     }
@@ -836,6 +760,34 @@ mod tests {
         );
     }
 
+    /// Two columns of cards, their lines on baselines a little apart (a level and its keywords set in
+    /// other sizes), then the page's one column again: a heading, and a job's line that crosses the gutter.
+    /// The cards are read column by column; the heading after both, not inside the left one. A line that
+    /// starts at the gutter and runs right of it is the right side's.
+    #[test]
+    fn a_heading_under_a_grid_of_cards_is_read_after_the_grid() {
+        let mut runs = Vec::new();
+        for k in 0..6 {
+            runs.push(run(40.0, 100.0 + 14.0 * k as f64, "left card"));
+            runs.push(run(220.0, 101.8 + 14.0 * k as f64, "right card"));
+        }
+        runs.push(run(220.0, 101.8 + 14.0 * 6.0, "right card"));
+        runs.push(run(40.0, 220.0, "WORK"));
+        runs.push(run(
+            40.0,
+            240.0,
+            "A job's line that runs across the whole page's width",
+        ));
+        let texts: Vec<Vec<String>> = columns(runs, 600.0)
+            .iter()
+            .map(|g| g.iter().map(|r| r.text.clone()).collect())
+            .collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[0].iter().all(|t| t == "left card"));
+        assert!(texts[1].iter().all(|t| t == "right card"));
+        assert_eq!(texts[2][0], "WORK");
+    }
+
     #[test]
     fn places_set_flush_right_beside_titles_are_not_a_column() {
         // A template's entries (RenderCV's classic): the title and bullets at the left; each entry's
@@ -874,6 +826,7 @@ mod tests {
                     y,
                     width: 12.0,
                     size: 10.0,
+                    bold: false,
                     text: text.to_owned(),
                 });
             }
