@@ -80,8 +80,8 @@ fn generated_resumes_printed_from_published_themes_read_back() {
             &shown,
         );
     });
-    // Today: 46.5 % held out, the lowest theme (paper) 6.8 %. The goal: 95 %, and 90 % in every theme.
-    at_least("published themes", &tally, 0.46, 0.06);
+    // Today: 47.4 % held out, the lowest theme (paper) 6.9 %. The goal: 95 %, and 90 % in every theme.
+    at_least("published themes", &tally, 0.47, 0.06);
 }
 
 #[test]
@@ -97,8 +97,8 @@ fn generated_resumes_in_redlines_own_designs_read_back() {
         let part = (template.name(), resume.index, resume.index % 2 == 1);
         tally.read(part, &pdf, &resume.document, &shown);
     });
-    // Today: 89.2 % held out, the lowest design (elegant) 80.6 %.
-    at_least("Redline's designs", &tally, 0.89, 0.80);
+    // Today: 89.8 % held out, the lowest design (elegant) 81.2 %.
+    at_least("Redline's designs", &tally, 0.89, 0.81);
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn generated_resumes_as_word_files_read_back() {
             tally.read(part, &docx, &resume.document, &shown);
         }
     }));
-    // Today: 74.1 % held out; pandoc's 91.9 %, LibreOffice Writer's 50.1 %.
+    // Today: 74.7 % held out; pandoc's 92.5 %, LibreOffice Writer's 50.7 %.
     at_least("Word files", &tally, 0.74, 0.50);
 }
 

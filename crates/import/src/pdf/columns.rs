@@ -4,6 +4,10 @@
 
 use super::Run;
 
+/// How far apart two baselines may stand, against the text's size, to be one: the lines of two columns
+/// set close together often stand within a third of it by chance.
+const ALIGNED: f64 = 0.12;
+
 /// Whether `run` crosses the vertical line at `x`.
 fn crosses(run: &Run, x: f64) -> bool {
     run.x0 < x - 2.0 && run.x1 > x + 2.0
@@ -52,6 +56,7 @@ fn bands(runs: &[Run], x: f64) -> Vec<Band> {
 /// stand on the same baselines (a heading or a date beside each entry is read across, as a row).
 fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band, rtl: Option<f64>) -> bool {
     let (left, right) = (band.left.len(), band.right.len());
+    let page_rtl = rtl.is_some();
     let rtl = rtl.is_some_and(|largest| band.right.iter().any(|&i| runs[i].size >= largest - 0.01));
     let all = left + right;
     if left < 3 || right < 3 || left * 12 < all || right * 12 < all {
@@ -72,8 +77,8 @@ fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band, rtl: Option<f64>) 
     };
     if dated(&band.left)
         || dated(&band.right)
-        || !edged(runs, &band.left, rtl)
-        || !edged(runs, &band.right, rtl)
+        || !edged(runs, &band.left, rtl, page_rtl)
+        || !edged(runs, &band.right, rtl, page_rtl)
         || (!rtl && (flush_right(&band.left) || flush_right(&band.right)))
     {
         return false;
@@ -81,7 +86,6 @@ fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band, rtl: Option<f64>) 
     // The right side's runs are in page order, top to bottom: each left run looks only at those near its
     // baseline (a few; past [`NEAR`] of them on one baseline, it is certainly a row).
     const NEAR: usize = 64;
-    const ALIGNED: f64 = 0.12;
     let aligned = band
         .left
         .iter()
@@ -102,10 +106,11 @@ fn columns_in(runs: &[Run], dated_runs: &[bool], band: &Band, rtl: Option<f64>) 
 }
 
 /// Whether the lines of one side of a gutter (`side`, runs in page order) start at its left edge, most
-/// of them, or a bullet's indent from it (on a right-to-left page, end at its right edge): a column of
+/// of them, or a bullet's indent from it on a left-to-right page (`page_rtl` false; where `rtl`, the band
+/// of a right-to-left page's sidebar, they may end at its right edge instead): a column of
 /// text, not chips or dates set anywhere. A line is a baseline: a line of chips, or of letters set one
 /// apart, counts once.
-fn edged(runs: &[Run], side: &[usize], rtl: bool) -> bool {
+fn edged(runs: &[Run], side: &[usize], rtl: bool, page_rtl: bool) -> bool {
     let edge = side.iter().map(|&i| runs[i].x0).fold(f64::MAX, f64::min);
     let end = side.iter().map(|&i| runs[i].x1).fold(f64::MIN, f64::max);
     let size = side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min);
@@ -123,7 +128,10 @@ fn edged(runs: &[Run], side: &[usize], rtl: bool) -> bool {
     let share = |at_edge: &dyn Fn(f64, f64) -> bool| {
         lines.iter().filter(|&&(_, x0, x1)| at_edge(x0, x1)).count() * 2 >= lines.len()
     };
-    share(&|x0, _| x0 - edge <= size * 4.0) || (rtl && share(&|_, x1| end - x1 <= size * 1.5))
+    // A bullet's indent is allowed on a left-to-right page; a right-to-left one sets its lines flush
+    // right, and a left side whose lines start anywhere within four sizes is not a column there.
+    let indent = if page_rtl { 1.5 } else { 4.0 };
+    share(&|x0, _| x0 - edge <= size * indent) || (rtl && share(&|_, x1| end - x1 <= size * 1.5))
 }
 
 /// The page's runs in reading order, as groups each read top to bottom: where a gutter runs down part of
@@ -179,8 +187,10 @@ pub(super) fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
                 ],
                 false => Default::default(),
             };
-            out.push(first);
-            out.push(then);
+            for (first, then) in card_rows(&runs, first, then) {
+                out.push(first);
+                out.push(then);
+            }
             out.push(tail.concat());
         } else if let Some(across) = out.last_mut() {
             across.extend(band.left);
@@ -195,6 +205,67 @@ pub(super) fn columns(mut runs: Vec<Run>, width: f64) -> Vec<Vec<Run>> {
             g.sort_by(|a, b| a.y.total_cmp(&b.y));
             g
         })
+        .collect()
+}
+
+/// A band's two sides (`first`, `then`: runs in page order) cut where they are rows of cards, read row
+/// by row: where a line of each side stands on one baseline, both set apart from their side's lines above
+/// (or the first of their side) and both set as titles (bold, or larger than most of their side), a row of
+/// cards starts (a grid of skills: each card's title, then its lines). Each row's two sides are read one
+/// after the other, the rows in order. A sidebar beside a main column is one row.
+fn card_rows(runs: &[Run], first: Vec<usize>, then: Vec<usize>) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let (starts_a, starts_b) = (row_starts(runs, &first), row_starts(runs, &then));
+    let reach = ALIGNED * runs_size(runs, &first);
+    let mut cuts: Vec<f64> = (starts_a.iter().copied())
+        .filter(|&a| starts_b.iter().any(|&b| (a - b).abs() <= reach))
+        .collect();
+    cuts.sort_by(f64::total_cmp);
+    // The first row starts where the band does: only a later one cuts.
+    let top = |side: &[usize]| side.iter().map(|&i| runs[i].y).fold(f64::MAX, f64::min);
+    let start = top(&first).max(top(&then));
+    cuts.retain(|&y| y > start + 1.0);
+    if cuts.is_empty() {
+        return vec![(first, then)];
+    }
+    let row_of = |y: f64| cuts.partition_point(|&cut| cut <= y + 1.0);
+    let mut rows = vec![(Vec::new(), Vec::new()); cuts.len() + 1];
+    for i in first {
+        rows[row_of(runs[i].y)].0.push(i);
+    }
+    for i in then {
+        rows[row_of(runs[i].y)].1.push(i);
+    }
+    rows
+}
+
+/// The smallest size in `side`.
+fn runs_size(runs: &[Run], side: &[usize]) -> f64 {
+    side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min)
+}
+
+/// The baselines in `side` (runs in page order) where a card's title could start: a run set as a title
+/// (bold, or larger than the side's most common size) with a wider space above it than one and a half of
+/// the side's usual line spacing.
+fn row_starts(runs: &[Run], side: &[usize]) -> Vec<f64> {
+    let mut ys: Vec<f64> = side.iter().map(|&i| runs[i].y).collect();
+    ys.sort_by(f64::total_cmp);
+    ys.dedup_by(|a, b| (*a - *b).abs() < 1.0);
+    let mut steps: Vec<f64> = ys.windows(2).map(|w| w[1] - w[0]).collect();
+    steps.sort_by(f64::total_cmp);
+    let Some(&step) = steps.get(steps.len() / 2) else {
+        return Vec::new();
+    };
+    let mut sizes: Vec<f64> = side.iter().map(|&i| runs[i].size).collect();
+    sizes.sort_by(f64::total_cmp);
+    let usual = sizes[sizes.len() / 2];
+    side.iter()
+        .filter(|&&i| {
+            let r = &runs[i];
+            let titled = r.bold || r.size > usual * 1.1;
+            let above = ys.iter().rev().find(|&&y| y < r.y - 1.0);
+            titled && above.is_none_or(|&y| r.y - y > step * 1.5)
+        })
+        .map(|&i| runs[i].y)
         .collect()
 }
 

@@ -788,6 +788,57 @@ mod tests {
         assert_eq!(texts[2][0], "WORK");
     }
 
+    /// A grid of cards two rows deep, each card a bold title over lines set a little off the other
+    /// column's baselines: read card row by card row (the first row's two cards, then the second's), as
+    /// the page orders them, not the whole left column first.
+    #[test]
+    fn cards_in_rows_are_read_row_by_row() {
+        let card = |x: f64, y: f64, title: &str, lines: usize| {
+            let mut runs = vec![Run {
+                bold: true,
+                ..run(x, y, title)
+            }];
+            for k in 0..lines {
+                runs.push(run(x, y + 16.0 + 13.0 * k as f64 + x / 200.0, "item"));
+            }
+            runs
+        };
+        let mut runs = card(40.0, 100.0, "First", 3);
+        runs.extend(card(300.0, 100.0, "Second", 2));
+        runs.extend(card(40.0, 180.0, "Third", 2));
+        runs.extend(card(300.0, 180.0, "Fourth", 3));
+        let titles: Vec<String> = columns(runs, 600.0)
+            .iter()
+            .flatten()
+            .filter(|r| r.bold)
+            .map(|r| r.text.clone())
+            .collect();
+        assert_eq!(titles, ["First", "Second", "Third", "Fourth"]);
+    }
+
+    /// A second page that starts in a job's bullets, set in from the first page's left edge: its lines
+    /// keep that indent, read against the first page's edge.
+    #[test]
+    fn pages_of_one_column_share_their_left_edge() {
+        let glyph = |x: f64, y: f64, text: &str| Glyph {
+            x,
+            y,
+            width: 6.0 * text.len() as f64,
+            size: 10.0,
+            bold: false,
+            text: text.to_owned(),
+        };
+        let first = vec![glyph(50.0, 100.0, "Title"), glyph(70.0, 115.0, "A bullet")];
+        let second = vec![
+            glyph(70.0, 100.0, "Another bullet"),
+            glyph(70.0, 115.0, "And one more"),
+        ];
+        let mut out = Vec::new();
+        pages_lines(vec![first, second], 600.0, 10.0, &mut out);
+        let indents: Vec<f32> = out.iter().map(|l| l.indent).collect();
+        assert_eq!(indents, [0.0, 2.0, 2.0, 2.0]);
+    }
+
     #[test]
     fn places_set_flush_right_beside_titles_are_not_a_column() {
         // A template's entries (RenderCV's classic): the title and bullets at the left; each entry's

@@ -121,6 +121,8 @@ pub(super) fn list_items(text: &str) -> Option<Vec<String>> {
 
 /// A list's items where they are set apart by commas, middle dots or wide gaps.
 pub(super) fn keyword_items(text: &str) -> Vec<String> {
+    // A line of a list that wrapped ends with the mark that sets its last item from the next line's first.
+    let text = text.trim_end().trim_end_matches(['·', '•', '∙', '|']);
     let mut text = text.to_owned();
     for dot in [" · ", " • ", " ∙ ", " | "] {
         text = text.replace(dot, ", ");

@@ -189,6 +189,13 @@ fn section(id: Section, lines: &[&Line], unplaced: &mut Vec<String>) -> Vec<Valu
     match id {
         Section::Skills | Section::Interests => lists::named_lists(id, lines),
         Section::Languages => lists::languages(lines),
+        // Each reference ends at the line that names who gave it ("— Erlich Bachman").
+        Section::References => references::by_attribution(lines)
+            .into_iter()
+            .flat_map(|group| entries(&group, false))
+            .map(|raw| entry_value(id, raw, &Words::english()))
+            .filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
+            .collect(),
         _ => {
             let words = Words::english();
             entries(lines, id == Section::Projects)
@@ -309,6 +316,70 @@ mod tests {
         assert_eq!(d["interests"][0]["keywords"], json!(["Poetry", "Horses"]));
         assert!(read.unplaced.is_empty(), "{:?}", read.unplaced);
         redline_resume::validate(d).unwrap();
+    }
+
+    #[test]
+    fn references_end_at_their_names_and_levels_under_names_are_theirs() {
+        let mut ls = lines(
+            "Ada Lovelace\n\nReferences\nI managed Ada for 5 years.\n— Charles Babbage\nAvailable upon request.\n— Mary Somerville\n\nLanguages\n",
+        );
+        ls.push(Line::plain("English   French"));
+        ls.push(Line::plain("Native   B2"));
+        let d = read(&ls).document;
+        assert_eq!(
+            d["references"],
+            json!([
+                {"name": "Charles Babbage", "reference": "I managed Ada for 5 years."},
+                {"name": "Mary Somerville", "reference": "Available upon request."}
+            ])
+        );
+        assert_eq!(
+            d["languages"],
+            json!([
+                {"language": "English", "fluency": "Native"},
+                {"language": "French", "fluency": "B2"}
+            ])
+        );
+    }
+
+    /// Jobs as a PDF gives them: titles in bold, a company's name that ends in an abbreviation, a place
+    /// with no town, a job with no dates (a dash where they would stand) and nothing under its two title
+    /// lines, then a job whose first line has the same shape.
+    #[test]
+    fn jobs_set_in_bold_are_split_where_their_titles_are() {
+        let bold = |text: &str, cells: &[f32]| {
+            let mut l = Line::plain(text);
+            l.bold = true;
+            l.cells = cells.to_vec();
+            l
+        };
+        let mut ls = lines("Ada Lovelace\n\nExperience\n");
+        ls.extend([
+            bold("Accountant", &[]),
+            bold("Hooli B.V.", &[]),
+            Line::plain("Jan 2022 – Jan 2023"),
+            Line::plain("Remote (EU)"),
+            Line::plain("• Closed the books."),
+            bold("Cyberdyne Systems, LLP   —", &[0.0, 40.0]),
+            bold("Intern", &[]),
+            bold(
+                "The Gallery at Little Washington   2020 — 2022",
+                &[0.0, 37.0],
+            ),
+            bold("Frontend Developer", &[]),
+            Line::plain("• Built the gallery's site."),
+        ]);
+        let work = &read(&ls).document["work"];
+        assert_eq!(work[0]["name"], "Hooli B.V.");
+        assert_eq!(work[0]["location"], "Remote (EU)");
+        assert_eq!(work[0]["startDate"], "2022-01");
+        assert_eq!(
+            work[1],
+            json!({"position": "Intern", "name": "Cyberdyne Systems, LLP"})
+        );
+        assert_eq!(work[2]["name"], "The Gallery at Little Washington");
+        assert_eq!(work[2]["position"], "Frontend Developer");
+        assert_eq!(work[2]["startDate"], "2020");
     }
 
     #[test]

@@ -6,6 +6,28 @@ use serde_json::{Map, Value};
 use super::entries::Raw;
 use super::fields::put;
 use super::lines::{is_proper_name, short};
+use crate::Line;
+
+/// A section's lines cut after each line that names who gave the reference above it: a dash and a
+/// short name ("— Haddad"). One group where no line does.
+pub(super) fn by_attribution<'a>(lines: &[&'a Line]) -> Vec<Vec<&'a Line>> {
+    let mut groups: Vec<Vec<&Line>> = vec![Vec::new()];
+    for &line in lines {
+        let attribution = line
+            .text
+            .trim()
+            .strip_prefix(['—', '–', '―'])
+            .is_some_and(|name| short(name) && is_proper_name(name.trim()));
+        if let Some(group) = groups.last_mut() {
+            group.push(line);
+        }
+        if attribution {
+            groups.push(Vec::new());
+        }
+    }
+    groups.retain(|g| !g.is_empty());
+    groups
+}
 
 /// A reference from its entry's lines into `m`.
 pub(super) fn entry(raw: Raw, m: &mut Map<String, Value>) {

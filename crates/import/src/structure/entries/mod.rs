@@ -42,6 +42,12 @@ impl Raw {
     }
 }
 
+/// Whether `text` is only a dash or two.
+fn is_dash(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && t.chars().count() <= 2 && t.chars().all(|c| matches!(c, '-' | '–' | '—'))
+}
+
 /// The entries of a section whose entries have titles and dates.
 /// `keywords_first`: a list of words one to a bullet right under a title is the entry's keywords (a
 /// project's), not its highlights.
@@ -59,6 +65,7 @@ pub(super) fn entries(lines: &[&Line], keywords_first: bool) -> Vec<Raw> {
         styled_otherwise: false,
         last_style: None,
         title_pair: None,
+        title_cells: 0,
     };
     let mut skip = 0;
     for (at, &line) in lines.iter().enumerate() {
@@ -101,6 +108,9 @@ struct Entries<'a> {
     /// How the entry's first two lines are set, when they are set apart from each other (a title over a
     /// smaller line of dates and places).
     title_pair: Option<(Style, Style)>,
+    /// How many parts set apart by wide gaps the entry's first line has (a title with its dates flush
+    /// right: two).
+    title_cells: usize,
 }
 
 /// How a line is set: marked a heading, bold, its size (in twentieths of the body's).
@@ -142,6 +152,7 @@ impl<'a> Entries<'a> {
             self.title_pair = self
                 .style_pair(at)
                 .filter(|(first, second)| first != second);
+            self.title_cells = line.cells.len();
         } else if self.title_style.is_some_and(|s| s != style) {
             self.styled_otherwise = true;
         }
@@ -323,6 +334,11 @@ impl<'a> Entries<'a> {
 
     /// A line that is no list's: the next entry's first, a title line, or the description's.
     fn title_or_body(&mut self, at: usize, line: &Line, text: &str, after_head: bool) {
+        // A dash set flush right where a title's dates would stand, for an entry with none.
+        let text = match text.rsplit_once("   ") {
+            Some((before, dash)) if !before.trim().is_empty() && is_dash(dash) => before.trim_end(),
+            _ => text,
+        };
         let span = dates::find(text);
         let rest = span
             .as_ref()
@@ -364,7 +380,15 @@ impl<'a> Entries<'a> {
             && body_ended
             && self.title_pair.is_some()
             && self.style_pair(at) == self.title_pair;
-        if !current.is_empty() && (styled_as_title || paired_as_title) {
+        // A line of the shape the entry's first had (a title and, flush right, its dates or a dash where
+        // they are not), set as it was, under two title lines and no body: the next entry's, the one before
+        // having no more than its title lines.
+        let shaped_as_title = self.title_cells >= 2
+            && line.cells.len() == self.title_cells
+            && self.title_style == style
+            && current.head.len() >= 2
+            && !current.has_body();
+        if !current.is_empty() && (styled_as_title || paired_as_title || shaped_as_title) {
             return true;
         }
         !current.is_empty()

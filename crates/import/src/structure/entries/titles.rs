@@ -9,8 +9,13 @@ use crate::structure::contacts::{full_url, is_url};
 
 /// A title's parts on one line, set apart by [`SEPARATORS`].
 pub(crate) fn split_parts(text: &str) -> Vec<String> {
+    split_on(text, SEPARATORS)
+}
+
+/// `text`'s parts between any of `separators`, trimmed, the empty ones left out.
+fn split_on(text: &str, separators: &[&str]) -> Vec<String> {
     let mut parts = vec![text.to_owned()];
-    for sep in SEPARATORS {
+    for sep in separators {
         parts = parts
             .iter()
             .flat_map(|p| p.split(sep).map(str::to_owned).collect::<Vec<_>>())
@@ -104,7 +109,14 @@ pub(crate) fn subtitle_parts(subtitle: &str) -> (String, String, String) {
     let mut org = String::new();
     let mut place = String::new();
     let mut url = String::new();
-    for p in split_parts(subtitle) {
+    // " at " sets a role from its organisation; in the organisation's own line it is part of its name
+    // ("The Gallery at Little Washington", "University of Texas at Austin").
+    let separators: Vec<&str> = SEPARATORS
+        .iter()
+        .copied()
+        .filter(|s| *s != " at ")
+        .collect();
+    for p in split_on(subtitle, &separators) {
         // "Published by Hooli", "Awarded by Techcrunch", "Issued by …", "Issuer: …": the organisation.
         let p = BY_LABELS
             .iter()

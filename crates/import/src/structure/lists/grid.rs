@@ -22,12 +22,26 @@ pub(super) fn ungridded(lines: &[&Line]) -> Vec<Line> {
             end += 1;
         }
         if n >= 2 && end - i >= 2 {
+            // Lines of fewer cells under the grid, each standing under one of its columns (a card's list
+            // that ran on a line further): read into the columns they stand under.
+            let mut under = Vec::new();
+            while let Some(placed) = lines.get(end).and_then(|l| under_columns(l, lines[i], n)) {
+                under.push(placed);
+                end += 1;
+            }
             for column in 0..n {
-                for line in &lines[i..end] {
+                for line in &lines[i..end - under.len()] {
                     let cell = line.text.split("   ").nth(column).unwrap_or("").trim();
                     let mut l = Line::plain(cell);
                     l.size = line.size;
                     out.push(l);
+                }
+                for (line, placed) in lines[end - under.len()..end].iter().zip(&under) {
+                    if !placed[column].is_empty() {
+                        let mut l = Line::plain(&placed[column].join("   "));
+                        l.size = line.size;
+                        out.push(l);
+                    }
                 }
             }
         } else {
@@ -36,6 +50,27 @@ pub(super) fn ungridded(lines: &[&Line]) -> Vec<Line> {
         i = end;
     }
     out
+}
+
+/// `line`'s cells by the column of `grid` (a line of `n` cells, which says where each starts) each stands
+/// under; `None` unless `line` has fewer cells than the grid, says where they start (one cell: its indent),
+/// and is set as body text with no space above it.
+fn under_columns(line: &Line, grid: &Line, n: usize) -> Option<Vec<Vec<String>>> {
+    let parts: Vec<&str> = line.text.split("   ").map(str::trim).collect();
+    let starts = match (line.cells.len(), parts.len()) {
+        (0, 1) => vec![line.indent],
+        (c, p) if c == p => line.cells.clone(),
+        _ => return None,
+    };
+    if parts.len() >= n || grid.cells.len() != n || line.gap || line.bold || line.heading {
+        return None;
+    }
+    let mut placed = vec![Vec::new(); n];
+    for (part, x) in parts.into_iter().zip(starts) {
+        let column = grid.cells.iter().rposition(|start| *start <= x + 0.5)?;
+        placed[column].push(part.to_owned());
+    }
+    Some(placed)
 }
 
 /// A row of two or more names (`lines[0]`) over rows with more cells, each cell standing under one of the
@@ -95,6 +130,39 @@ fn under_names(lines: &[&Line]) -> Option<(Vec<Line>, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Cards three across, read row by row: the last card's list ran on a line of one cell, which stands
+    /// under the first column.
+    #[test]
+    fn a_line_of_fewer_cells_under_a_grid_goes_to_the_column_it_stands_under() {
+        let row = |text: &str| {
+            let mut l = Line::plain(text);
+            l.cells = vec![0.0, 17.0];
+            l
+        };
+        let mut run_on = Line::plain("Epic EHR");
+        run_on.indent = 0.0;
+        let lines = [
+            row("Clinical   Systems Programming"),
+            row("Master   Proficient"),
+            row("Patient Assessment · Triage   Rust"),
+            run_on,
+        ];
+        let read = ungridded(&lines.iter().collect::<Vec<_>>());
+        let texts: Vec<&str> = read.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Clinical",
+                "Master",
+                "Patient Assessment · Triage",
+                "Epic EHR",
+                "Systems Programming",
+                "Proficient",
+                "Rust"
+            ]
+        );
+    }
 
     #[test]
     fn names_in_a_row_take_the_cells_that_stand_under_them() {

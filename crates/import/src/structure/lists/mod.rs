@@ -150,9 +150,12 @@ impl NamedLists {
     }
 }
 
-/// Languages: a name and a fluency, one to a line or in a list on one line, or a level under its name.
+/// Languages: a name and a fluency, one to a line or in a list on one line, or a level under its name (a
+/// row of levels under a row of names).
 pub(super) fn languages(lines: &[&Line]) -> Vec<Value> {
     let mut out: Vec<Map<String, Value>> = Vec::new();
+    // How many languages the line before named.
+    let mut last_row = 0;
     for line in lines {
         let text = strip_bullet(&line.text).unwrap_or(&line.text).trim();
         if text.is_empty() {
@@ -165,7 +168,22 @@ pub(super) fn languages(lines: &[&Line]) -> Vec<Value> {
             continue;
         }
         let items = list_items(text).filter(|items| items.iter().all(|i| !i.contains(['(', ':'])));
-        for item in items.unwrap_or_else(|| vec![text.to_owned()]) {
+        let items = items.unwrap_or_else(|| vec![text.to_owned()]);
+        // A row of levels under a row of as many names (a grid: each name over its level).
+        let above = out.len().saturating_sub(last_row);
+        if items.len() >= 2
+            && items.len() == last_row
+            && items.iter().all(|i| is_level(i))
+            && out[above..].iter().all(|m| !m.contains_key("fluency"))
+        {
+            for (m, level) in out[above..].iter_mut().zip(items) {
+                put(m, "fluency", level);
+            }
+            last_row = 0;
+            continue;
+        }
+        last_row = items.len();
+        for item in items {
             let (language, fluency) = name_and_level(&item);
             let mut m = Map::new();
             put(&mut m, "language", language);
