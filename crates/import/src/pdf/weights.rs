@@ -157,13 +157,13 @@ impl<'a> Walk<'a> {
         let Some(descriptor) = font
             .get(b"FontDescriptor")
             .ok()
-            .and_then(|d| self.deref(d))
+            .and_then(|d| deref(self.doc, d))
             .and_then(|d| d.as_dict().ok())
         else {
             return false;
         };
         let number = |key: &[u8]| {
-            let o = self.deref(descriptor.get(key).ok()?)?;
+            let o = deref(self.doc, descriptor.get(key).ok()?)?;
             o.as_i64()
                 .ok()
                 .or_else(|| o.as_float().ok().map(|f| f as i64))
@@ -174,15 +174,10 @@ impl<'a> Walk<'a> {
 
     /// A composite font's one descendant.
     fn descendant<'d>(&'d self, font: &'d Dictionary) -> Option<&'d Dictionary> {
-        let list = self
-            .deref(font.get(b"DescendantFonts").ok()?)?
+        let list = deref(self.doc, font.get(b"DescendantFonts").ok()?)?
             .as_array()
             .ok()?;
-        self.deref(list.first()?)?.as_dict().ok()
-    }
-
-    fn deref<'d>(&'d self, object: &'d Object) -> Option<&'d Object> {
-        deref(self.doc, object)
+        deref(self.doc, list.first()?)?.as_dict().ok()
     }
 }
 
