@@ -3,6 +3,9 @@
 //! Headings are compared by their letters only, lower case, so "S K I L L S", "Skills:" and "SKILLS" are
 //! one heading.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use redline_resume::words::Language;
 
 use crate::Section;
@@ -169,18 +172,27 @@ pub fn part(text: &str) -> Option<(Part, Option<Language>)> {
     if key.is_empty() || key.chars().count() > 40 || text.chars().count() > 60 {
         return None;
     }
-    for language in Language::ALL {
-        let words = redline_resume::words::Words::of(language);
-        for section in Section::LISTED {
-            if self::key(words.heading(section.key())) == key {
-                return Some((Part::Section(section), Some(language)));
+    headings().get(&key).copied()
+}
+
+/// Every heading the reader knows, by its [`key`]: each language's own headings first (the first language
+/// that has one names it), then the [`VARIANTS`]. Made once: `part` is asked of every line of a file.
+fn headings() -> &'static HashMap<String, (Part, Option<Language>)> {
+    static HEADINGS: OnceLock<HashMap<String, (Part, Option<Language>)>> = OnceLock::new();
+    HEADINGS.get_or_init(|| {
+        let mut headings = HashMap::new();
+        for language in Language::ALL {
+            let words = redline_resume::words::Words::of(language);
+            for section in Section::LISTED {
+                (headings.entry(key(words.heading(section.key()))))
+                    .or_insert((Part::Section(section), Some(language)));
             }
         }
-    }
-    VARIANTS
-        .iter()
-        .find(|(k, _)| self::key(k) == key)
-        .map(|&(_, part)| (part, None))
+        for &(variant, part) in VARIANTS {
+            headings.entry(key(variant)).or_insert((part, None));
+        }
+        headings
+    })
 }
 
 #[cfg(test)]

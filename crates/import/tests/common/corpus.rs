@@ -134,6 +134,9 @@ impl Tally {
         }
         self.refused.extend(other.refused);
         self.dropping.extend(other.dropping);
+        // In the order of their names, whichever thread read them.
+        self.refused.sort();
+        self.dropping.sort();
     }
 
     /// Reads `bytes` (what `source` made of `want`, resume `index`, showing `shown`) and counts it.

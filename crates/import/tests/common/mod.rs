@@ -7,6 +7,7 @@ pub mod corpus;
 pub mod linkedin;
 pub mod pdf;
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use redline_import::Imported;
@@ -204,23 +205,74 @@ pub fn rendercv_resumes(dir: &std::path::Path) -> Vec<(String, std::path::PathBu
     ]
 }
 
-/// How long LibreOffice Writer may take to save one page.
+/// How long LibreOffice Writer may take to start and save its first page.
 const WRITER_SECONDS: u64 = 30;
+
+/// How long a Writer that has saved a page may take to save the next one (1.4 s at most on this
+/// corpus).
+const WRITER_PAGE_SECONDS: u64 = 10;
 
 /// The page `html` opened in LibreOffice Writer and saved as a Word file (`name`.docx), with its text as
 /// pandoc reads it; `None` when Writer did not save it within [`WRITER_SECONDS`] (it spins on a rare page).
-/// `timeout` runs Writer in a process group of its own, so that the office process it starts is stopped
-/// with it.
 pub fn saved_by_writer(name: &str, html: &str) -> Option<(Vec<u8>, String)> {
+    saved_by_writer_all(&[(name.to_owned(), html)])
+        .pop()
+        .flatten()
+}
+
+/// Each `(name, html)` page saved as [`saved_by_writer`] saves one, by one Writer for all of them: a
+/// Writer started per page spends two seconds starting, ten times what it takes to save one. Writer saves
+/// the pages in turn; one it spins on (no page saved for [`WRITER_PAGE_SECONDS`], or
+/// [`WRITER_SECONDS`] for the first) is given up, and a new Writer goes on from the page after it.
+pub fn saved_by_writer_all(pages: &[(String, &str)]) -> Vec<Option<(Vec<u8>, String)>> {
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join(format!("{name}.html"));
-    std::fs::write(&page, html).unwrap();
-    let status = Command::new(tool("timeout"))
-        .args(["--kill-after=5", &WRITER_SECONDS.to_string()])
+    let html = |i: usize| dir.path().join(format!("{}.html", pages[i].0));
+    let docx = |i: usize| dir.path().join(format!("{}.docx", pages[i].0));
+    for (i, (_, page)) in pages.iter().enumerate() {
+        std::fs::write(html(i), page).unwrap();
+    }
+    let mut waiting: Vec<usize> = (0..pages.len()).collect();
+    while !waiting.is_empty() {
+        let files: Vec<_> = waiting.iter().map(|&i| html(i)).collect();
+        if writer_saves(dir.path(), &files, || {
+            waiting.iter().filter(|&&i| docx(i).exists()).count()
+        }) {
+            break;
+        }
+        // Stopped: the page after the last one saved is the one Writer spun on.
+        let last_saved = waiting.iter().rposition(|&i| docx(i).exists());
+        let spun_on = last_saved.map_or(0, |p| p + 1);
+        eprintln!(
+            "word processor {}: LibreOffice gave up",
+            pages[waiting[spun_on]].0
+        );
+        waiting.drain(..=spun_on);
+    }
+    (0..pages.len())
+        .map(|i| {
+            let bytes = std::fs::read(docx(i)).ok()?;
+            let shown = run(
+                Command::new(tool("pandoc"))
+                    .arg(docx(i))
+                    .args(["-t", "plain", "--wrap=none"]),
+                "pandoc",
+            );
+            Some((bytes, String::from_utf8_lossy(&shown).into_owned()))
+        })
+        .collect()
+}
+
+/// Runs one Writer that saves `files` as Word files into `dir`; true when it finished, false when it was
+/// stopped because `saved` (how many are saved so far) stopped growing. `timeout` runs
+/// Writer in a process group of its own and passes the stop on to the whole group, so that the office
+/// process Writer starts is stopped with it.
+fn writer_saves(dir: &Path, files: &[PathBuf], saved: impl Fn() -> usize) -> bool {
+    let mut writer = Command::new(tool("timeout"))
+        .args(["--kill-after=5", "1d"])
         .arg(tool("soffice"))
         .arg(format!(
             "-env:UserInstallation=file://{}",
-            dir.path().join("profile").display()
+            dir.join("profile").display()
         ))
         .args([
             "--headless",
@@ -228,23 +280,33 @@ pub fn saved_by_writer(name: &str, html: &str) -> Option<(Vec<u8>, String)> {
             "docx:MS Word 2007 XML",
             "--outdir",
         ])
-        .arg(dir.path())
-        .arg(&page)
+        .arg(dir)
+        .args(files)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .status()
+        .spawn()
         .unwrap();
-    if matches!(status.code(), Some(124 | 137)) {
-        eprintln!("word processor {name}: LibreOffice gave up after {WRITER_SECONDS} s");
-        return None;
+    let (mut count, mut since) = (0, std::time::Instant::now());
+    loop {
+        if writer.try_wait().unwrap().is_some() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let now = saved();
+        let allowed = if count == 0 {
+            WRITER_SECONDS
+        } else {
+            WRITER_PAGE_SECONDS
+        };
+        if now > count {
+            (count, since) = (now, std::time::Instant::now());
+        } else if since.elapsed().as_secs() >= allowed {
+            run(
+                Command::new(tool("kill")).arg(writer.id().to_string()),
+                "kill",
+            );
+            writer.wait().unwrap();
+            return false;
+        }
     }
-    let docx = dir.path().join(format!("{name}.docx"));
-    let bytes = std::fs::read(&docx).ok()?;
-    let shown = run(
-        Command::new(tool("pandoc"))
-            .arg(&docx)
-            .args(["-t", "plain", "--wrap=none"]),
-        "pandoc",
-    );
-    Some((bytes, String::from_utf8_lossy(&shown).into_owned()))
 }
