@@ -55,7 +55,7 @@ const npm = [...seen.entries()]
 const asset = (title, file) => `### ${title}\n\n\`\`\`text\n${readFileSync(join(root, file), "utf8").trim()}\n\`\`\`\n`;
 const assets = [
   asset("DejaVu fonts (DejaVu Sans, DejaVu Serif), embedded in PDF exports", "assets/fonts/DejaVu.LICENSE.txt"),
-  asset("Droid Sans Fallback (Chinese, Japanese, Korean), embedded in PDF exports", "assets/fonts/DroidSansFallback.LICENSE.txt"),
+  asset("Droid Sans Fallback (Chinese, Japanese), embedded in PDF exports", "assets/fonts/DroidSansFallback.LICENSE.txt"),
   asset("Carlito (a font the PDF designs may use), embedded in PDF exports", "assets/fonts/Carlito.LICENSE.txt"),
   asset("EB Garamond (a font the PDF designs may use), embedded in PDF exports", "assets/fonts/EBGaramond.LICENSE.txt"),
   asset("JSON Resume schema and sample resume", "assets/jsonresume.LICENSE.md"),

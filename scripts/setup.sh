@@ -145,6 +145,24 @@ install_rendercv() {
   cp "$pins" "$RENDERCV_VENV/redline-pins"
 }
 
+# For tests: a font that has Korean, which no bundled font has, for the test that sets such letters in a
+# font of the system (tests/design_cli.rs, through REDLINE_FONT_DIRS): Debian's NanumGothic, unpacked into
+# the cache and never installed, so that Chromium and LibreOffice here draw every page as they did. On macOS
+# the system's own fonts have Korean.
+TEST_FONTS="${XDG_CACHE_HOME:-$HOME/.cache}/redline/test-fonts"
+install_test_fonts() {
+  [ "$WITH_TESTS" = 1 ] && [ "$(uname -s)" = Linux ] || return 0
+  [ -f "$TEST_FONTS/NanumGothic.ttf" ] && return 0
+  say "Unpacking a Korean font for the tests (Debian's fonts-nanum, not installed)"
+  local work
+  work=$(mktemp -d)
+  (cd "$work" && apt-get download fonts-nanum >/dev/null 2>&1) || { rm -rf "$work"; die "apt-get download fonts-nanum failed"; }
+  dpkg-deb -x "$work"/fonts-nanum_*.deb "$work/unpacked"
+  mkdir -p "$TEST_FONTS"
+  cp "$work/unpacked/usr/share/fonts/truetype/nanum/NanumGothic.ttf" "$TEST_FONTS/"
+  rm -rf "$work"
+}
+
 repair_dev_null
 [ "${1:-}" = "--dev-null" ] && exit 0
 install_system_packages
@@ -153,3 +171,4 @@ install_npm_packages
 install_test_tools
 install_local_model
 install_rendercv
+install_test_fonts

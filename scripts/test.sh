@@ -21,7 +21,7 @@ step() {
 # Every runner's output is kept so that the last line can count all the tests together.
 LOGS=$(mktemp -d)
 CORPUS=
-trap '[ -z "$CORPUS" ] || kill -- "-$CORPUS" 2>/dev/null; rm -rf "$LOGS"' EXIT
+trap '[ -z "$CORPUS" ] || kill "$CORPUS" 2>/dev/null; rm -rf "$LOGS"' EXIT
 n=0
 logged() { n=$((n + 1)); "$@" 2>&1 | tee "$LOGS/$n.log"; return "${PIPESTATUS[0]}"; }
 # A command on a private D-Bus session with a throwaway keyring (its own data folder, unlocked with a
@@ -49,7 +49,9 @@ on_private_session() {
 # takes only the time the steps below leave idle (a link on one core, a window test waiting on WebKit). Its
 # tests run last (crates/import/tests/generated.rs), once it is built: never inside a test's time limit.
 GENERATED='binary_id(redline-import::generated)'
-setsid nice -n 19 node crates/import/corpus/build.mjs --cached >"$LOGS/corpus.out" 2>&1 &
+# (In this script's own session: Linux shares the processor between sessions first, and a niced process in a
+# session of its own would get a whole share. Stopped, puppeteer closes its Chromium.)
+nice -n 19 node crates/import/corpus/build.mjs --cached >"$LOGS/corpus.out" 2>&1 &
 CORPUS=$!
 
 TAURI=ui/node_modules/.bin/tauri

@@ -220,3 +220,124 @@ fn the_importer_reads_every_design_back_in_each_family_of_languages() {
         "designs read under their floor: {below:?}"
     );
 }
+
+/// The fonts `scripts/setup.sh --test` sets aside for this test on Linux (Debian's NanumGothic, not
+/// installed, so that nothing else here sees it): a font that has Korean, which no bundled font has. On macOS
+/// and Windows the system's own fonts have Korean.
+fn korean_fonts() -> std::path::PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME").map_or_else(
+        || Path::new(&std::env::var_os("HOME").unwrap()).join(".cache"),
+        std::path::PathBuf::from,
+    );
+    let dir = cache.join("redline/test-fonts");
+    assert!(
+        !cfg!(target_os = "linux") || dir.join("NanumGothic.ttf").is_file(),
+        "{} has no NanumGothic.ttf: run scripts/setup.sh --test",
+        dir.display()
+    );
+    dir
+}
+
+/// `redline` with `REDLINE_FONT_DIRS` set to `fonts`.
+fn redline_with_fonts(dir: &Path, fonts: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_redline"))
+        .arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .env_remove("REDLINE_DATA_DIR")
+        .env("REDLINE_FONT_DIRS", fonts)
+        .output()
+        .expect("the redline binary runs")
+}
+
+#[test]
+fn letters_no_bundled_font_has_are_set_in_a_font_of_the_system() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, file) = (tmp.path().join("data"), tmp.path().join("r.json"));
+    let resume = json!({
+        "basics": {"name": "김민준", "label": "백엔드 엔지니어", "email": "minjun@example.com"},
+        "work": [{"name": "삼성전자", "position": "선임 엔지니어", "startDate": "2019-03",
+                  "highlights": ["처리량을 두 배로 늘렸습니다"]}],
+    });
+    std::fs::write(&file, resume.to_string()).unwrap();
+    common::succeeded(redline(&dir, &["import", file.to_str().unwrap()]));
+    let fonts = korean_fonts();
+    for template in ["classic", "sidebar"] {
+        let pdf = tmp.path().join(format!("{template}.pdf"));
+        let out = common::succeeded(redline_with_fonts(
+            &dir,
+            &fonts,
+            &[
+                "export",
+                "--format",
+                "pdf",
+                "--template",
+                template,
+                "-o",
+                pdf.to_str().unwrap(),
+            ],
+        ));
+        let warned = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!warned.contains("no font"), "{template}: {warned}");
+        // Words as the PDF gives them back, one space between each.
+        let shown = redline_pdf::ats::extract(&std::fs::read(&pdf).unwrap())
+            .unwrap()
+            .join("\n")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for words in [
+            "김민준",
+            "백엔드 엔지니어",
+            "삼성전자",
+            "처리량을 두 배로 늘렸습니다",
+        ] {
+            assert!(shown.contains(words), "{template}: {words} not in {shown}");
+        }
+    }
+    // Without the font, the letters are named on standard error and the file is still made.
+    let pdf = tmp.path().join("without.pdf");
+    let empty = tmp.path().join("no-fonts");
+    std::fs::create_dir(&empty).unwrap();
+    let out = redline_with_fonts(
+        &dir,
+        &empty,
+        &["export", "--format", "pdf", "-o", pdf.to_str().unwrap()],
+    );
+    assert!(out.status.success() && pdf.is_file());
+    let warned = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !redline_pdf::unprintable("삼").is_empty() {
+        assert!(
+            warned.contains("no font on this computer has") && warned.contains('삼'),
+            "{warned}"
+        );
+    }
+}
+
+#[test]
+fn a_letter_no_font_has_is_named_when_the_pdf_is_made() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, file) = (tmp.path().join("data"), tmp.path().join("r.json"));
+    // U+0378 is not a character yet: no font anywhere draws it.
+    let resume = json!({"basics": {"name": "Ada \u{0378} Lovelace", "email": "ada@example.com"}});
+    std::fs::write(&file, resume.to_string()).unwrap();
+    common::succeeded(redline(&dir, &["import", file.to_str().unwrap()]));
+    let pdf = tmp.path().join("r.pdf");
+    let out = common::succeeded(common::export_pdf(&dir, "classic", pdf.to_str().unwrap()));
+    let warned = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        warned.contains("no font on this computer has 1 of the resume's letters (\u{0378})"),
+        "{warned}"
+    );
+    // Other formats have no fonts of their own to lack: no word of it.
+    let html = tmp.path().join("r.html");
+    let out = common::succeeded(redline(
+        &dir,
+        &["export", "--format", "html", "-o", html.to_str().unwrap()],
+    ));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

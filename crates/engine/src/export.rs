@@ -109,6 +109,17 @@ impl Engine {
         write_to(output, &bytes, force)
     }
 
+    /// The letters of document `doc` (and of the resume that sends a letter) that no font has, neither a
+    /// bundled one nor one of this system's: what its PDF prints as nothing.
+    pub async fn unprintable_of(&self, doc: i64) -> Result<Vec<char>, Error> {
+        let (document, sender) = self.with_sender(doc).await?;
+        let text = format!("{document}{}", sender.unwrap_or_default());
+        // The system's fonts are read the first time: off the async threads.
+        tokio::task::spawn_blocking(move || redline_pdf::unprintable(&text).into_iter().collect())
+            .await
+            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))
+    }
+
     /// How an applicant tracking system reads resume or letter `doc`: its PDF, in `request`'s design and page size,
     /// made and read back in-process; or, with `pdf`, that file (one exported earlier, say), read in the
     /// bounded child and compared with the resume.

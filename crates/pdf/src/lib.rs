@@ -1,10 +1,12 @@
-//! PDF export, rendered in-process by Typst embedded as a library: no browser, no system fonts.
+//! PDF export, rendered in-process by Typst embedded as a library: no browser.
 //!
 //! The resume's outline (the same one the HTML, Markdown and text exports render) is handed to a Typst
 //! template as data (`outline.json`), so every value is text to Typst, never markup. Fonts are bundled in
 //! `assets/fonts/` (Carlito and EB Garamond for the designs that are set in them; DejaVu Sans and Serif
-//! for Latin, Greek, Cyrillic, Arabic and Hebrew; Droid Sans Fallback for Chinese, Japanese and Korean) and embedded with Unicode maps; the PDF is tagged, with the
-//! person's name as title and author; links are clickable.
+//! for Latin, Greek, Cyrillic, Arabic and Hebrew; Droid Sans Fallback for Chinese and Japanese) and
+//! embedded with Unicode maps; letters none of them has (Korean, Devanagari, Thai, …) are set in a font of
+//! the system that has them (`system_fonts.rs`). The PDF is tagged, with the person's name as title and
+//! author; links are clickable.
 //!
 //! # Layout
 //! - [`pdf`]: a resume as a PDF in a design and page size; [`warm`] lays a design out once ahead of use.
@@ -26,6 +28,7 @@ pub mod ats;
 pub mod fit;
 pub mod letter;
 pub mod photo;
+mod system_fonts;
 pub mod theme;
 
 pub use fit::{Fitted, fit};
@@ -40,6 +43,8 @@ use redline_resume::outline::{Item, outline};
 use redline_resume::photo::Photo;
 use redline_resume::words::words;
 use serde_json::{Value, json};
+use system_fonts::DocumentFonts;
+pub use system_fonts::unprintable;
 use typst::diag::{FileError, FileResult};
 use typst::foundations::{Bytes, Datetime};
 use typst::layout::PagedDocument;
@@ -93,6 +98,8 @@ static FONT_FILES: &[&[u8]] = &[
 
 struct Fonts {
     book: LazyHash<FontBook>,
+    /// What each bundled font is and covers, in the book's order.
+    infos: Vec<FontInfo>,
     /// Each bundled font, parsed the first time a layout asks for it: a resume in English never needs the
     /// CJK font (4 MB, most of the bundle), and parsing every font made a quarter of a first export.
     fonts: Vec<OnceLock<Option<Font>>>,
@@ -115,11 +122,12 @@ fn fonts() -> &'static Fonts {
                 .filter_map(|data| FontInfo::new(data, 0))
                 .collect()
         });
-        for info in infos {
-            book.push(info);
+        for info in &infos {
+            book.push(info.clone());
         }
         Fonts {
             book: LazyHash::new(book),
+            infos,
             fonts: FONT_FILES.iter().map(|_| OnceLock::new()).collect(),
         }
     })
@@ -141,6 +149,7 @@ fn library() -> &'static LazyHash<Library> {
 /// One document's world: the template as the main file, the outline, and the photo if one is drawn.
 struct ResumeWorld {
     main: Source,
+    fonts: DocumentFonts,
     data_id: FileId,
     data: Bytes,
     photo: Option<(FileId, Bytes)>,
@@ -162,7 +171,7 @@ impl World for ResumeWorld {
     }
 
     fn book(&self) -> &LazyHash<FontBook> {
-        &fonts().book
+        self.fonts.book()
     }
 
     fn main(&self) -> FileId {
@@ -188,7 +197,7 @@ impl World for ResumeWorld {
     }
 
     fn font(&self, index: usize) -> Option<Font> {
-        font(index)
+        self.fonts.font(index)
     }
 
     fn today(&self, _offset: Option<i64>) -> Option<Datetime> {
@@ -249,7 +258,7 @@ fn item(i: &Item) -> Value {
 }
 
 /// The fonts a style's text is set in: its own family, then the DejaVu face of its kind for the letters it
-/// lacks (Greek, Cyrillic, Arabic, Hebrew), then Droid Sans Fallback for Chinese, Japanese and Korean.
+/// lacks (Greek, Cyrillic, Arabic, Hebrew), then Droid Sans Fallback for Chinese and Japanese.
 fn families(style: &Style) -> Vec<&'static str> {
     let mut fonts = vec![style.font.family()];
     if style.font.serif() {
@@ -354,10 +363,12 @@ fn compile(
         FileId::new(None, VirtualPath::new("main.typ")),
         format!("{COMMON}\n{}", body(template)),
     );
+    let data = data.to_string();
     let world = ResumeWorld {
         main,
+        fonts: DocumentFonts::for_text(&data),
         data_id: FileId::new(None, VirtualPath::new("outline.json")),
-        data: Bytes::new(data.to_string().into_bytes()),
+        data: Bytes::new(data.into_bytes()),
         photo: photo_file(photo),
     };
     typst::compile::<PagedDocument>(&world)

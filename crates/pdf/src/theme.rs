@@ -31,7 +31,7 @@ use typst::syntax::{FileId, Source, VirtualPath};
 use typst::text::{Font as TypstFont, FontBook};
 use typst::utils::LazyHash;
 
-use crate::{COMMON, PdfError, body, data, font, fonts, library, made};
+use crate::{COMMON, PdfError, body, data, library, made};
 
 /// The manifest's file name in a theme's folder.
 pub const MANIFEST: &str = "theme.json";
@@ -390,6 +390,8 @@ struct ThemeWorld {
     main: FileId,
     outline_id: FileId,
     outline: Bytes,
+    /// The bundled fonts, and the system's for letters they lack.
+    fonts: crate::DocumentFonts,
     /// The person's photo, under the name the outline gives it.
     photo: Option<(FileId, Bytes)>,
     /// Each file read in this layout (read once, counted once), and how much of the folder that is.
@@ -407,11 +409,13 @@ impl ThemeWorld {
         let root = folder
             .canonicalize()
             .map_err(|e| ThemeError(format!("cannot read {}: {e}", folder.display())))?;
+        let outline = outline.to_string();
         Ok(ThemeWorld {
             root,
             main: FileId::new(None, VirtualPath::new(MAIN)),
             outline_id: FileId::new(None, VirtualPath::new("outline.json")),
-            outline: Bytes::new(outline.to_string().into_bytes()),
+            fonts: crate::DocumentFonts::for_text(&outline),
+            outline: Bytes::new(outline.into_bytes()),
             photo: crate::photo_file(photo),
             read: Mutex::new((HashMap::new(), 0)),
             sources: Mutex::new(HashMap::new()),
@@ -491,7 +495,7 @@ impl World for ThemeWorld {
     }
 
     fn book(&self) -> &LazyHash<FontBook> {
-        &fonts().book
+        self.fonts.book()
     }
 
     fn main(&self) -> FileId {
@@ -528,7 +532,7 @@ impl World for ThemeWorld {
     }
 
     fn font(&self, index: usize) -> Option<TypstFont> {
-        font(index)
+        self.fonts.font(index)
     }
 
     fn today(&self, _offset: Option<i64>) -> Option<Datetime> {

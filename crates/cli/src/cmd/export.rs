@@ -81,13 +81,13 @@ pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
         out.flush()?;
         return Ok(());
     }
-    let (doc, bytes) = on_document(data_dir, doc, async |engine, id| {
-        Ok((
-            id,
-            engine
-                .export_in(id, look, format, page, output, file.force)
-                .await?,
-        ))
+    let (doc, bytes, unprintable) = on_document(data_dir, doc, async |engine, id| {
+        let bytes = (engine.export_in(id, look, format, page, output, file.force)).await?;
+        let unprintable = match format {
+            Format::Pdf => engine.unprintable_of(id).await?,
+            _ => Vec::new(),
+        };
+        Ok((id, bytes, unprintable))
     })?;
     if file.json {
         print_json(
@@ -97,5 +97,21 @@ pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         writeln!(out, "Exported to {}", output.display())?;
     }
+    warn_of_unprintable(&unprintable);
     Ok(())
+}
+
+/// Says on standard error which of the resume's letters no font has (the PDF prints them as nothing), and
+/// what to do about it.
+fn warn_of_unprintable(missing: &[char]) {
+    if !missing.is_empty() {
+        let shown: String = missing.iter().take(20).collect();
+        let more = if missing.len() > 20 { " …" } else { "" };
+        eprintln!(
+            "redline: no font on this computer has {} of the resume's letters ({shown}{more}): the PDF \
+             prints them as nothing. Install a font that has them (for Korean, Noto Sans CJK or Nanum \
+             Gothic) and export again",
+            missing.len()
+        );
+    }
 }
