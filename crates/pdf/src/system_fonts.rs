@@ -18,6 +18,10 @@ use crate::{FONT_FILES, font, fonts};
 /// The most system fonts one document is set in: a resume with many scripts needs a few.
 const MAX_SYSTEM_FONTS: usize = 16;
 
+/// The most letters whose answer (a bundled font has it or not; which system font has it) is kept: a file made of every letter there is
+/// would otherwise keep a million.
+const MAX_KEPT_ANSWERS: usize = 1 << 16;
+
 /// The largest font file read from the system (a CJK collection is some 30 MB).
 const MAX_FONT_BYTES: usize = 64 << 20;
 
@@ -68,14 +72,22 @@ impl DocumentFonts {
 /// The letters of `text` that no bundled font has, in order (spaces, controls and the marks that draw
 /// nothing left out).
 pub fn uncovered(text: &str) -> BTreeSet<char> {
+    // Whether a bundled font has a letter, kept for the process: a font's coverage is a list of runs read
+    // from the start, and a Chinese resume's letters are each looked for in six fonts before the one that
+    // has them.
+    static BUNDLED: OnceLock<Mutex<HashMap<char, bool>>> = OnceLock::new();
+    let mut bundled =
+        (BUNDLED.get_or_init(Mutex::default).lock()).unwrap_or_else(|e| e.into_inner());
+    if bundled.len() > MAX_KEPT_ANSWERS {
+        bundled.clear();
+    }
     let infos = &fonts().infos;
-    let mut seen = BTreeSet::new();
     let mut missing = BTreeSet::new();
-    for c in text.chars() {
-        if draws_nothing(c) || !seen.insert(c) {
-            continue;
-        }
-        if !infos.iter().any(|info| info.coverage.contains(c as u32)) {
+    for c in text.chars().filter(|&c| !draws_nothing(c)) {
+        let has = *bundled
+            .entry(c)
+            .or_insert_with(|| infos.iter().any(|info| info.coverage.contains(c as u32)));
+        if !has {
             missing.insert(c);
         }
     }
@@ -121,6 +133,9 @@ fn chosen_faces(letters: &BTreeSet<char>) -> HashMap<char, Option<fontdb::ID>> {
         .get_or_init(Mutex::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
+    if chosen.len() > MAX_KEPT_ANSWERS {
+        chosen.clear();
+    }
     let new: BTreeSet<char> = (letters.iter())
         .filter(|c| !chosen.contains_key(c))
         .copied()
