@@ -238,18 +238,6 @@ fn korean_fonts() -> std::path::PathBuf {
     dir
 }
 
-/// `redline` with `REDLINE_FONT_DIRS` set to `fonts`.
-fn redline_with_fonts(dir: &Path, fonts: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_redline"))
-        .arg("--data-dir")
-        .arg(dir)
-        .args(args)
-        .env_remove("REDLINE_DATA_DIR")
-        .env("REDLINE_FONT_DIRS", fonts)
-        .output()
-        .expect("the redline binary runs")
-}
-
 #[test]
 fn letters_no_bundled_font_has_are_set_in_a_font_of_the_system() {
     let tmp = tempfile::tempdir().unwrap();
@@ -264,18 +252,12 @@ fn letters_no_bundled_font_has_are_set_in_a_font_of_the_system() {
     let fonts = korean_fonts();
     for template in ["classic", "sidebar"] {
         let pdf = tmp.path().join(format!("{template}.pdf"));
-        let out = common::succeeded(redline_with_fonts(
+        let fonts = [("REDLINE_FONT_DIRS", fonts.as_os_str())];
+        let out = common::succeeded(common::export_pdf_with(
             &dir,
+            template,
+            pdf.to_str().unwrap(),
             &fonts,
-            &[
-                "export",
-                "--format",
-                "pdf",
-                "--template",
-                template,
-                "-o",
-                pdf.to_str().unwrap(),
-            ],
         ));
         let warned = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(!warned.contains("no font"), "{template}: {warned}");
@@ -299,11 +281,8 @@ fn letters_no_bundled_font_has_are_set_in_a_font_of_the_system() {
     let pdf = tmp.path().join("without.pdf");
     let empty = tmp.path().join("no-fonts");
     std::fs::create_dir(&empty).unwrap();
-    let out = redline_with_fonts(
-        &dir,
-        &empty,
-        &["export", "--format", "pdf", "-o", pdf.to_str().unwrap()],
-    );
+    let no_fonts = [("REDLINE_FONT_DIRS", empty.as_os_str())];
+    let out = common::export_pdf_with(&dir, "classic", pdf.to_str().unwrap(), &no_fonts);
     assert!(out.status.success() && pdf.is_file());
     let warned = String::from_utf8_lossy(&out.stderr).into_owned();
     if !redline_pdf::unprintable("삼").is_empty() {
