@@ -156,7 +156,10 @@ install_test_fonts() {
   say "Unpacking a Korean font for the tests (Debian's fonts-nanum, not installed)"
   local work
   work=$(mktemp -d)
-  (cd "$work" && apt-get download fonts-nanum >/dev/null 2>&1) || { rm -rf "$work"; die "apt-get download fonts-nanum failed"; }
+  # On a machine whose package lists were never fetched (nothing else was missing), fetch them first.
+  (cd "$work" && apt-get download fonts-nanum >/dev/null 2>&1) ||
+    { as_root apt-get update -qq && (cd "$work" && apt-get download fonts-nanum >/dev/null 2>&1); } ||
+    { rm -rf "$work"; die "apt-get download fonts-nanum failed"; }
   dpkg-deb -x "$work"/fonts-nanum_*.deb "$work/unpacked"
   mkdir -p "$TEST_FONTS"
   cp "$work/unpacked/usr/share/fonts/truetype/nanum/NanumGothic.ttf" "$TEST_FONTS/"
