@@ -320,3 +320,25 @@ fn a_letter_no_font_has_is_named_when_the_pdf_is_made() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_broken_font_in_the_font_folders_is_passed_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, file) = (tmp.path().join("data"), tmp.path().join("r.json"));
+    let resume = json!({"basics": {"name": "삼성전자", "email": "a@example.com"}});
+    std::fs::write(&file, resume.to_string()).unwrap();
+    common::succeeded(redline(&dir, &["import", file.to_str().unwrap()]));
+    // A font file cut off, one of zeros, and one that claims a table past its end.
+    let fonts = tmp.path().join("fonts");
+    std::fs::create_dir(&fonts).unwrap();
+    let nanum = std::fs::read(korean_fonts().join("NanumGothic.ttf")).unwrap_or_default();
+    std::fs::write(fonts.join("cut.ttf"), &nanum[..nanum.len().min(4096)]).unwrap();
+    std::fs::write(fonts.join("zeros.ttf"), vec![0u8; 1 << 20]).unwrap();
+    let mut lying = b"\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00cmap".to_vec();
+    lying.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 28, 0xff, 0xff, 0xff, 0xff]);
+    std::fs::write(fonts.join("lying.ttf"), lying).unwrap();
+    let pdf = tmp.path().join("r.pdf");
+    let vars = [("REDLINE_FONT_DIRS", fonts.as_os_str())];
+    let out = common::export_pdf_with(&dir, "classic", pdf.to_str().unwrap(), &vars);
+    assert!(out.status.success() && pdf.is_file(), "{out:?}");
+}
