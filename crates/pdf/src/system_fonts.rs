@@ -7,7 +7,7 @@
 //! `REDLINE_FONT_DIRS` (folders, separated as `PATH` is) adds folders to the system's own.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use typst::foundations::Bytes;
 use typst::text::{Font, FontBook};
@@ -28,7 +28,7 @@ const MAX_FONT_BYTES: usize = 64 << 20;
 /// The fonts one document's world offers Typst.
 pub(crate) struct DocumentFonts {
     /// The bundled fonts' book and the system fonts after them; `None` when the bundled ones are all.
-    book: Option<LazyHash<FontBook>>,
+    book: Option<Arc<LazyHash<FontBook>>>,
     system: Vec<Font>,
 }
 
@@ -36,29 +36,25 @@ impl DocumentFonts {
     /// The fonts for a document whose text is in `text`.
     pub(crate) fn for_text(text: &str) -> DocumentFonts {
         let missing = uncovered(text);
-        let system = if missing.is_empty() {
-            Vec::new()
-        } else {
-            system_fonts_for(&missing)
-        };
+        if missing.is_empty() {
+            return DocumentFonts {
+                book: None,
+                system: Vec::new(),
+            };
+        }
+        let faces = system_faces_for(&missing);
+        let system: Vec<Font> = faces.iter().filter_map(|&id| loaded(id)).collect();
         if system.is_empty() {
             return DocumentFonts { book: None, system };
         }
-        let mut book = FontBook::new();
-        for info in &fonts().infos {
-            book.push(info.clone());
-        }
-        for font in &system {
-            book.push(font.info().clone());
-        }
         DocumentFonts {
-            book: Some(LazyHash::new(book)),
+            book: Some(book_with(faces, &system)),
             system,
         }
     }
 
     pub(crate) fn book(&self) -> &LazyHash<FontBook> {
-        self.book.as_ref().unwrap_or(&fonts().book)
+        self.book.as_deref().unwrap_or(&fonts().book)
     }
 
     pub(crate) fn font(&self, index: usize) -> Option<Font> {
@@ -114,15 +110,36 @@ pub fn unprintable(text: &str) -> BTreeSet<char> {
     missing
 }
 
-/// The system's fonts that have the letters in `missing`, each once, at most [`MAX_SYSTEM_FONTS`].
-fn system_fonts_for(missing: &BTreeSet<char>) -> Vec<Font> {
+/// The system's faces that have the letters in `missing`, each once, at most [`MAX_SYSTEM_FONTS`].
+fn system_faces_for(missing: &BTreeSet<char>) -> Vec<fontdb::ID> {
     let chosen = chosen_faces(missing);
     let faces: BTreeSet<fontdb::ID> = chosen.values().flatten().copied().collect();
-    faces
-        .into_iter()
-        .take(MAX_SYSTEM_FONTS)
-        .filter_map(loaded)
-        .collect()
+    faces.into_iter().take(MAX_SYSTEM_FONTS).collect()
+}
+
+/// The book of the bundled fonts and `system` (the faces `faces`, loaded), made once per set of faces: a
+/// Korean resume's Page view lays it out again on every keystroke, and Typst's caches know a book by its
+/// hash, computed once for each book.
+fn book_with(faces: Vec<fontdb::ID>, system: &[Font]) -> Arc<LazyHash<FontBook>> {
+    type Books = HashMap<Vec<fontdb::ID>, Arc<LazyHash<FontBook>>>;
+    static BOOKS: OnceLock<Mutex<Books>> = OnceLock::new();
+    let mut books = (BOOKS.get_or_init(Mutex::default).lock()).unwrap_or_else(|e| e.into_inner());
+    if books.len() > MAX_SYSTEM_FONTS {
+        books.clear();
+    }
+    books
+        .entry(faces)
+        .or_insert_with(|| {
+            let mut book = FontBook::new();
+            for info in &fonts().infos {
+                book.push(info.clone());
+            }
+            for font in system {
+                book.push(font.info().clone());
+            }
+            Arc::new(LazyHash::new(book))
+        })
+        .clone()
 }
 
 /// For each of `letters`, the system face chosen for it (`None`: the system has none), chosen the first
