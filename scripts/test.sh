@@ -20,8 +20,8 @@ step() {
 }
 # Every runner's output is kept so that the last line can count all the tests together.
 LOGS=$(mktemp -d)
-CORPUS=
-trap '[ -z "$CORPUS" ] || kill "$CORPUS" 2>/dev/null; rm -rf "$LOGS"' EXIT
+CORPUS= CORPUS_TESTS=
+trap 'for job in $CORPUS $CORPUS_TESTS; do kill "$job" 2>/dev/null; done; rm -rf "$LOGS"' EXIT
 n=0
 logged() { n=$((n + 1)); "$@" 2>&1 | tee "$LOGS/$n.log"; return "${PIPESTATUS[0]}"; }
 # A command on a private D-Bus session with a throwaway keyring (its own data folder, unlocked with a
@@ -47,8 +47,16 @@ on_private_session() {
 # offline and printed by Chromium; some ten minutes of both cores from nothing): built once per version of
 # its scripts and themes into the cache, in the background from here on, at the lowest priority, so that it
 # takes only the time the steps below leave idle (a link on one core, a window test waiting on WebKit). Its
-# tests run last (crates/import/tests/generated.rs), once it is built: never inside a test's time limit.
+# tests (crates/import/tests/generated.rs) start once it is built, after the release build, in the
+# background too, beside the window tests and the packages' checks: never inside a test's time limit.
 GENERATED='binary_id(redline-import::generated)'
+# Waits for background job $1, shows its output (file $2), and ends the run saying $3 if it failed.
+joined() {
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  [ "$status" -eq 0 ] || { echo "$3 (exit status $status)" >&2; exit 1; }
+}
 # (In this script's own session: Linux shares the processor between sessions first, and a niced process in a
 # session of its own would get a whole share. Stopped, puppeteer closes its Chromium.)
 nice -n 19 node crates/import/corpus/build.mjs --cached >"$LOGS/corpus.out" 2>&1 &
@@ -107,14 +115,24 @@ export TAURI_SIGNING_PRIVATE_KEY_PASSWORD=test-only
 TAURI_SIGNING_PRIVATE_KEY=$(cat "$SIGNING/updater.key")
 export TAURI_SIGNING_PRIVATE_KEY
 SIGNED=(--config "{\"plugins\":{\"updater\":{\"pubkey\":\"$(cat "$SIGNING/updater.key.pub")\"}}}")
+step "App: release build"
+"$TAURI" build --no-bundle --ci "${SIGNED[@]}"
+
+# The corpus's tests (some five minutes of both cores) beside the steps below, which leave a core idle (a
+# package compressed on one core, a window waited on): at the lowest priority, so that those steps keep the
+# processor they ask for. Their output is shown, and their result counted, at the end.
+step "Import corpus: built; its tests start in the background (their output at the end)"
+joined "$CORPUS" "$LOGS/corpus.out" "the import corpus could not be built"
+CORPUS=
+nice -n 19 cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast -E "$GENERATED" \
+  >"$LOGS/corpus-tests.log" 2>&1 &
+CORPUS_TESTS=$!
+
 if [ "$(uname -s)" = Linux ]; then
-  step "App: release build, the .deb and the .rpm (with signed updater artifacts)"
-  "$TAURI" build --bundles deb,rpm --ci "${SIGNED[@]}"
+  step "App: the .deb and the .rpm of that build (with signed updater artifacts)"
+  "$TAURI" bundle --bundles deb,rpm --ci "${SIGNED[@]}"
   # xz, as Debian packages are compressed (Tauri writes gzip), signed again for the updater.
   bash scripts/repack-deb.sh "$(ls -t target/release/bundle/deb/*.deb | head -n 1)"
-else
-  step "App: release build"
-  "$TAURI" build --no-bundle --ci "${SIGNED[@]}"
 fi
 unset TAURI_SIGNING_PRIVATE_KEY TAURI_SIGNING_PRIVATE_KEY_PASSWORD
 rm -rf "$SIGNING"
@@ -223,12 +241,8 @@ if [ "$(uname -s)" = Linux ]; then
 fi
 
 step "Import corpus: generated resumes drawn by the published themes, Redline's designs, Word and LinkedIn"
-status=0
-wait "$CORPUS" || status=$?
-CORPUS=
-cat "$LOGS/corpus.out"
-[ "$status" -eq 0 ] || { echo "the import corpus could not be built (exit status $status)" >&2; exit 1; }
-logged cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast -E "$GENERATED"
+joined "$CORPUS_TESTS" "$LOGS/corpus-tests.log" "the import corpus's tests failed"
+CORPUS_TESTS=
 
 step "All tests passed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 # One closing line for every runner together: nextest's summaries, doc tests, Vitest.
