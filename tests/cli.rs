@@ -11,7 +11,7 @@ mod hostile_files;
 mod pdf;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use pdf::{one_page, pdf_of, stream_object};
 
@@ -77,6 +77,29 @@ fn a_damaged_database_is_reported_not_replaced() {
         std::fs::read(dir.path().join("redline.db")).unwrap(),
         b"not a database".repeat(200)
     );
+}
+
+/// `redline show | head -n 1`: a reader that stops reading ends the command quietly and with success, as
+/// every Unix tool does, instead of "redline: Broken pipe".
+#[test]
+fn a_reader_that_stops_reading_ends_the_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["show"][..], &["list", "--json"], &["history"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_redline"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader is gone before the command has written a byte.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {:?}: {said}", out.status);
+        assert!(!said.contains("Broken pipe"), "{args:?}: {said}");
+    }
 }
 
 #[test]

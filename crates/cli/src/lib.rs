@@ -556,11 +556,27 @@ where
     }
     match run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        // The reader of the output stopped reading (`redline show | head`): nothing went wrong here.
+        Err(err) if closed_output(&err) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("redline: {}", cmd::for_terminal(&format!("{err:#}")));
             std::process::ExitCode::from(Exit::of(&err) as u8)
         }
     }
+}
+
+/// Whether `err` is a write to an output whose reader has gone (a broken pipe), as text or as JSON. The
+/// engine's own errors carry their causes in words, so a bare I/O error of that kind is the command's own
+/// output.
+fn closed_output(err: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
+    err.chain().any(|cause| {
+        let io = cause.downcast_ref::<std::io::Error>().map(|e| e.kind());
+        let json = cause
+            .downcast_ref::<serde_json::Error>()
+            .and_then(serde_json::Error::io_error_kind);
+        io == Some(BrokenPipe) || json == Some(BrokenPipe)
+    })
 }
 
 fn exit_on_ctrl_c() {
