@@ -250,8 +250,27 @@ impl Engine {
         request: &ExportRequest,
         folder: &std::path::Path,
     ) -> Result<ExportDone, Error> {
+        let id = self.open()?.lock().await.document_id;
         let (bytes, title, extension) = self.render(request).await?;
-        save_new(folder, &title, extension, &bytes)
+        let done = save_new(folder, &title, extension, &bytes)?;
+        self.with_unprintable(done, id, request.format).await
+    }
+
+    /// `done`, a finished export of document `doc` in `format`, with the letters its PDF prints as nothing.
+    pub(crate) async fn with_unprintable(
+        &self,
+        done: ExportDone,
+        doc: i64,
+        format: Format,
+    ) -> Result<ExportDone, Error> {
+        let unprintable = match format {
+            Format::Pdf => self.unprintable_of(doc).await?.into_iter().collect(),
+            _ => String::new(),
+        };
+        Ok(ExportDone {
+            unprintable,
+            ..done
+        })
     }
 
     /// What application `id` sent, made again from the revisions it pinned, in the design the pinned
@@ -309,6 +328,7 @@ pub(crate) fn save_new(
                 return Ok(ExportDone {
                     path: path.display().to_string(),
                     bytes: bytes.len() as u64,
+                    unprintable: String::new(),
                 });
             }
             // Taken (perhaps a moment ago): the next name.

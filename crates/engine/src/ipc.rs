@@ -251,6 +251,9 @@ pub struct ExportDone {
     /// Its size in bytes.
     #[ts(type = "number")]
     pub bytes: u64,
+    /// The document's letters that no font on this computer has, bundled or the system's: a PDF prints
+    /// them as nothing. Empty when every letter prints, and for the formats that carry text (HTML, Word…).
+    pub unprintable: String,
 }
 
 /// A page of the document's conversation: its newest lines before a point, oldest first.

@@ -683,6 +683,34 @@ mod tests {
         );
     }
 
+    /// A PDF whose letters no font has says so in the finished export (the window's Export dialog names
+    /// them, and the file is still made); HTML, and a resume every letter of which prints, say nothing.
+    #[tokio::test]
+    async fn a_pdf_export_names_the_letters_no_font_has() {
+        use crate::ipc::{Format, Page, Template};
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::in_test_folder(dir.path());
+        let out = dir.path().join("out");
+        let request = |format| ExportRequest {
+            format,
+            template: Template::Classic,
+            page: Page::A4,
+        };
+        let clean = engine.export(&request(Format::Pdf), &out).await.unwrap();
+        assert_eq!(clean.unprintable, "");
+        // U+0378 is no letter of any script: no font has it.
+        let op: redline_patch::Operation = serde_json::from_value(serde_json::json!(
+            {"op": "replace", "path": "/basics/name", "value": "Richard \u{378}Hendriks"}
+        ))
+        .unwrap();
+        engine.edit(1, vec![op], &mut |_| {}).await.unwrap();
+        let pdf = engine.export(&request(Format::Pdf), &out).await.unwrap();
+        assert_eq!(pdf.unprintable, "\u{378}");
+        assert!(std::fs::read(&pdf.path).unwrap().starts_with(b"%PDF-"));
+        let html = engine.export(&request(Format::Html), &out).await.unwrap();
+        assert_eq!(html.unprintable, "");
+    }
+
     /// A title of 200 CJK or Arabic characters is 600 bytes: the file name is cut to what a file system
     /// takes, at a character boundary, and the export is written.
     #[tokio::test]

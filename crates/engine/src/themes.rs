@@ -180,7 +180,8 @@ impl Engine {
         drop(open);
         let look = Look::Theme(name.to_owned());
         let bytes = self.render_in(id, &look, format, page).await?;
-        crate::export::save_new(folder, &title, format.name(), &bytes)
+        let done = crate::export::save_new(folder, &title, format.name(), &bytes)?;
+        self.with_unprintable(done, id, format).await
     }
 
     /// How an applicant tracking system reads the document on screen in theme `name`: its PDF laid out by

@@ -11,4 +11,9 @@ path: string,
 /**
  * Its size in bytes.
  */
-bytes: number, };
+bytes: number, 
+/**
+ * The document's letters that no font on this computer has, bundled or the system's: a PDF prints
+ * them as nothing. Empty when every letter prints, and for the formats that carry text (HTML, Word…).
+ */
+unprintable: string, };

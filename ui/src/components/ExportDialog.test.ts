@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 const calls: { preview: unknown[]; save: unknown[]; ats: unknown[] } = { preview: [], save: [], ats: [] };
 let failSave = false;
+let unprintable = "";
 let atsMissing: { section: string; field: string; text: string }[] = [];
 
 vi.mock("../lib/backend", () => ({
@@ -27,7 +28,7 @@ vi.mock("../lib/backend", () => ({
   exportDocument: async (request: unknown, theme: string | null = null) => {
     calls.save.push(theme === null ? request : { request, theme });
     if (failSave) throw { message: "cannot write /x: disk full" };
-    return { path: "/home/u/Downloads/Richard.html", bytes: 10 };
+    return { path: "/home/u/Downloads/Richard.html", bytes: 10, unprintable };
   },
 }));
 
@@ -40,6 +41,7 @@ afterEach(() => {
   calls.ats.length = 0;
   failSave = false;
   atsMissing = [];
+  unprintable = "";
 });
 
 describe("export dialog", () => {
@@ -52,6 +54,21 @@ describe("export dialog", () => {
     expect(calls.save).toEqual([{ format: "pdf", template: "modern", page: "letter" }]);
     expect(calls.preview.length).toBeGreaterThan(0);
     expect((screen.getByTestId("export-preview") as HTMLIFrameElement).getAttribute("sandbox")).toBe("");
+  });
+
+  it("says which letters the PDF prints as nothing, and what to do; nothing when every letter prints", async () => {
+    render(ExportDialog, { onclose: () => {} });
+    await fireEvent.click(screen.getByTestId("export-save"));
+    expect(await screen.findByText("Saved to /home/u/Downloads/Richard.html")).toBeTruthy();
+    expect(screen.queryByTestId("export-unprintable")).toBeNull();
+    unprintable = "삼성전";
+    await fireEvent.click(screen.getByTestId("export-save"));
+    const note = await screen.findByTestId("export-unprintable");
+    expect(note.getAttribute("role")).toBe("alert");
+    expect(note.textContent).toContain("No font on this computer has 3 of the resume's letters (삼성전)");
+    expect(note.textContent).toContain("Noto Sans CJK");
+    // The file was still written, and the place is said as before.
+    expect(screen.getByTestId("export-status").textContent).toContain("Saved to /home/u/Downloads/Richard.html");
   });
 
   it("exports in a theme of the user's own, and reads the theme's own PDF back", async () => {

@@ -30,7 +30,7 @@ vi.mock("../../lib/backend", () => ({
   importApplicationsCsv: async () => null,
   exportSent: async (id: number, sent: string, format: string) => {
     calls.remade.push([id, sent, format]);
-    return { path: `/home/r/Downloads/${sent}.pdf`, bytes: 1000 };
+    return { path: `/home/r/Downloads/${sent}.pdf`, bytes: 1000, unprintable: "" };
   },
 }));
 
