@@ -12,7 +12,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 before=$(stat -c %s "$deb")
 dpkg-deb -R "$deb" "$work/root"
-dpkg-deb --root-owner-group -Zxz -z9 --build "$work/root" "$work/repacked.deb" >/dev/null
+# xz's highest level and its extreme strategy: 18 KB less than -9 alone (2026-11-30), for some more
+# seconds of one core.
+dpkg-deb --root-owner-group -Zxz -z9 -Sextreme --build "$work/root" "$work/repacked.deb" >/dev/null
 mv "$work/repacked.deb" "$deb"
 if [ -f "$deb.sig" ]; then
   [ -n "${TAURI_SIGNING_PRIVATE_KEY:-}" ] || { echo "repack-deb: $deb.sig needs TAURI_SIGNING_PRIVATE_KEY to be signed again" >&2; exit 1; }
