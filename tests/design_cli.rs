@@ -7,7 +7,7 @@ mod common;
 #[path = "../crates/import/tests/common/mod.rs"]
 mod import_common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use common::{export_pdf, redline};
@@ -224,7 +224,7 @@ fn the_importer_reads_every_design_back_in_each_family_of_languages() {
 /// The fonts `scripts/setup.sh --test` sets aside for this test on Linux (Debian's NanumGothic, not
 /// installed, so that nothing else here sees it): a font that has Korean, which no bundled font has. On macOS
 /// and Windows the system's own fonts have Korean.
-fn korean_fonts() -> std::path::PathBuf {
+fn korean_fonts() -> PathBuf {
     let cache = std::env::var_os("XDG_CACHE_HOME").map_or_else(
         || Path::new(&std::env::var_os("HOME").unwrap()).join(".cache"),
         std::path::PathBuf::from,
@@ -238,17 +238,25 @@ fn korean_fonts() -> std::path::PathBuf {
     dir
 }
 
+/// `resume` imported into a new data folder `data` under `tmp`: the folder.
+fn data_with(tmp: &Path, resume: &Value) -> PathBuf {
+    let (dir, file) = (tmp.join("data"), tmp.join("r.json"));
+    std::fs::write(&file, resume.to_string()).unwrap();
+    common::succeeded(redline(&dir, &["import", file.to_str().unwrap()]));
+    dir
+}
+
 #[test]
 fn letters_no_bundled_font_has_are_set_in_a_font_of_the_system() {
     let tmp = tempfile::tempdir().unwrap();
-    let (dir, file) = (tmp.path().join("data"), tmp.path().join("r.json"));
-    let resume = json!({
-        "basics": {"name": "김민준", "label": "백엔드 엔지니어", "email": "minjun@example.com"},
-        "work": [{"name": "삼성전자", "position": "선임 엔지니어", "startDate": "2019-03",
-                  "highlights": ["처리량을 두 배로 늘렸습니다"]}],
-    });
-    std::fs::write(&file, resume.to_string()).unwrap();
-    common::succeeded(redline(&dir, &["import", file.to_str().unwrap()]));
+    let dir = data_with(
+        tmp.path(),
+        &json!({
+            "basics": {"name": "김민준", "label": "백엔드 엔지니어", "email": "minjun@example.com"},
+            "work": [{"name": "삼성전자", "position": "선임 엔지니어", "startDate": "2019-03",
+                      "highlights": ["처리량을 두 배로 늘렸습니다"]}],
+        }),
+    );
     let fonts = korean_fonts();
     for template in ["classic", "sidebar"] {
         let pdf = tmp.path().join(format!("{template}.pdf"));
@@ -296,11 +304,11 @@ fn letters_no_bundled_font_has_are_set_in_a_font_of_the_system() {
 #[test]
 fn a_letter_no_font_has_is_named_when_the_pdf_is_made() {
     let tmp = tempfile::tempdir().unwrap();
-    let (dir, file) = (tmp.path().join("data"), tmp.path().join("r.json"));
     // U+0378 is not a character yet: no font anywhere draws it.
-    let resume = json!({"basics": {"name": "Ada \u{0378} Lovelace", "email": "ada@example.com"}});
-    std::fs::write(&file, resume.to_string()).unwrap();
-    common::succeeded(redline(&dir, &["import", file.to_str().unwrap()]));
+    let dir = data_with(
+        tmp.path(),
+        &json!({"basics": {"name": "Ada \u{0378} Lovelace", "email": "ada@example.com"}}),
+    );
     let pdf = tmp.path().join("r.pdf");
     let out = common::succeeded(common::export_pdf(&dir, "classic", pdf.to_str().unwrap()));
     let warned = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -324,10 +332,10 @@ fn a_letter_no_font_has_is_named_when_the_pdf_is_made() {
 #[test]
 fn a_broken_font_in_the_font_folders_is_passed_over() {
     let tmp = tempfile::tempdir().unwrap();
-    let (dir, file) = (tmp.path().join("data"), tmp.path().join("r.json"));
-    let resume = json!({"basics": {"name": "삼성전자", "email": "a@example.com"}});
-    std::fs::write(&file, resume.to_string()).unwrap();
-    common::succeeded(redline(&dir, &["import", file.to_str().unwrap()]));
+    let dir = data_with(
+        tmp.path(),
+        &json!({"basics": {"name": "삼성전자", "email": "a@example.com"}}),
+    );
     // A font file cut off, one of zeros, and one that claims a table past its end.
     let fonts = tmp.path().join("fonts");
     std::fs::create_dir(&fonts).unwrap();

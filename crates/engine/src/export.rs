@@ -233,14 +233,16 @@ impl Engine {
         &self,
         request: &ExportRequest,
     ) -> Result<(Vec<u8>, String, &'static str), Error> {
-        let open = self.open()?.lock().await;
-        let (id, title) = (
-            open.document_id,
-            open.store.document(open.document_id)?.title,
-        );
-        drop(open);
+        let (id, title) = self.on_screen().await?;
         let bytes = self.render_of(id, *request).await?;
         Ok((bytes, title, request.format.name()))
+    }
+
+    /// The document on screen: its id and title, read together.
+    pub(crate) async fn on_screen(&self) -> Result<(i64, String), Error> {
+        let open = self.open()?.lock().await;
+        let id = open.document_id;
+        Ok((id, open.store.document(id)?.title))
     }
 
     /// Exports the document on screen into `folder` (the Downloads folder in the app) under its title,
@@ -250,9 +252,9 @@ impl Engine {
         request: &ExportRequest,
         folder: &std::path::Path,
     ) -> Result<ExportDone, Error> {
-        let id = self.open()?.lock().await.document_id;
-        let (bytes, title, extension) = self.render(request).await?;
-        let done = save_new(folder, &title, extension, &bytes)?;
+        let (id, title) = self.on_screen().await?;
+        let bytes = self.render_of(id, *request).await?;
+        let done = save_new(folder, &title, request.format.name(), &bytes)?;
         self.with_unprintable(done, id, request.format).await
     }
 

@@ -172,12 +172,7 @@ impl Engine {
         page: Page,
         folder: &Path,
     ) -> Result<crate::ipc::ExportDone, Error> {
-        let open = self.open()?.lock().await;
-        let (id, title) = (
-            open.document_id,
-            open.store.document(open.document_id)?.title,
-        );
-        drop(open);
+        let (id, title) = self.on_screen().await?;
         let look = Look::Theme(name.to_owned());
         let bytes = self.render_in(id, &look, format, page).await?;
         let done = crate::export::save_new(folder, &title, format.name(), &bytes)?;
