@@ -53,6 +53,19 @@ pub enum SyncError {
     /// An edit made here could not be recorded (it does not apply to the document as this device has it).
     #[error("this edit cannot be recorded for sync: {0}")]
     Refused(String),
+    /// The folder, or what a git remote sent, holds more files or bytes than a Redline library can.
+    #[error(
+        "{place} holds more than {limit} {what}, more than a Redline library ever does; nothing was \
+         read from it. Choose a folder (or a remote) that holds only Redline's files"
+    )]
+    TooLarge {
+        /// The folder or remote.
+        place: String,
+        /// The bound.
+        limit: String,
+        /// What was counted ("files", "of data").
+        what: &'static str,
+    },
     /// The git remote could not be reached, read or written.
     #[error("the git remote {url} could not be synced: {message}")]
     Git {
@@ -70,7 +83,9 @@ impl SyncError {
             SyncError::Folder { .. } => ErrorKind::ReadOnly,
             SyncError::OtherLibrary { .. } => ErrorKind::Conflict,
             SyncError::Marker { .. } => ErrorKind::Busy,
-            SyncError::BadId { .. } | SyncError::Refused(_) => ErrorKind::Invalid,
+            SyncError::BadId { .. } | SyncError::Refused(_) | SyncError::TooLarge { .. } => {
+                ErrorKind::Invalid
+            }
             SyncError::NoDocument(_) => ErrorKind::NotFound,
             SyncError::Git { .. } => ErrorKind::Unreachable,
         }

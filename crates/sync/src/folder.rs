@@ -18,6 +18,11 @@ use crate::merge::Known;
 pub const DIR: &str = "redline-sync";
 /// The marker file naming the library, written once.
 pub const MARKER: &str = "library.json";
+/// The largest the marker may be.
+const MAX_MARKER_BYTES: u64 = 4096;
+/// The most files a sync folder may hold: a year of heavy use on several devices is some 100,000; a
+/// folder with more is not (only) Redline's, and listing it would cost memory without end.
+pub const MAX_FILES: usize = 1_000_000;
 
 /// What the marker says.
 #[derive(Debug, Serialize, Deserialize)]
@@ -31,6 +36,7 @@ struct Marker {
 #[derive(Debug, Clone)]
 pub struct Folder {
     root: PathBuf,
+    max_files: usize,
 }
 
 /// One file found in a device's folder.
@@ -40,6 +46,9 @@ pub struct Entry {
     pub device: String,
     /// The file's name.
     pub name: String,
+    /// False for a link, a pipe, a device or a folder: those are never opened (a link could lead out of
+    /// the folder, and opening a pipe waits for ever).
+    pub plain: bool,
 }
 
 impl Entry {
@@ -60,8 +69,14 @@ impl Folder {
     /// The library the folder at `path` carries, if it has a marker yet.
     pub fn library(path: &Path) -> Result<Option<String>, SyncError> {
         let marker = path.join(DIR).join(MARKER);
-        let bytes = match fs::read(&marker) {
-            Ok(bytes) => bytes,
+        let bytes = match read_plain(&marker, MAX_MARKER_BYTES) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => {
+                return Err(SyncError::Marker {
+                    path: marker,
+                    reason: "it is not a plain file of Redline's size".to_owned(),
+                });
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(io(&marker)(e)),
         };
@@ -69,9 +84,6 @@ impl Folder {
             path: marker.clone(),
             reason,
         };
-        if bytes.len() > 4096 {
-            return Err(bad("it is too large to be Redline's".to_owned()));
-        }
         let read: Marker = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
         check_id(&read.library).map_err(bad)?;
         Ok(Some(read.library))
@@ -112,7 +124,10 @@ impl Folder {
                 }
             }
         }
-        Ok(Folder { root })
+        Ok(Folder {
+            root,
+            max_files: MAX_FILES,
+        })
     }
 
     /// The `redline-sync` folder.
@@ -120,7 +135,16 @@ impl Folder {
         &self.root
     }
 
-    /// Every `.json` file in a device's folder (temporary files, starting with `.`, are not listed).
+    /// The same folder, listing at most `max` files (a test's smaller bound).
+    pub fn with_max_files(self, max: usize) -> Folder {
+        Folder {
+            max_files: max,
+            ..self
+        }
+    }
+
+    /// Every `.json` file in a device's folder (temporary files, starting with `.`, are not listed); an
+    /// error in words when the folder holds more than [`MAX_FILES`].
     pub fn list(&self) -> Result<Vec<Entry>, SyncError> {
         let mut out = Vec::new();
         for dir in fs::read_dir(&self.root).map_err(io(&self.root))? {
@@ -134,13 +158,23 @@ impl Folder {
             let path = dir.path();
             for file in fs::read_dir(&path).map_err(io(&path))? {
                 let file = file.map_err(io(&path))?;
+                if out.len() >= self.max_files {
+                    return Err(SyncError::TooLarge {
+                        place: format!("the sync folder {}", self.root.display()),
+                        limit: format!("{} files", self.max_files),
+                        what: "files",
+                    });
+                }
                 let Ok(name) = file.file_name().into_string() else {
                     continue;
                 };
                 if name.ends_with(".json") && !name.starts_with('.') {
+                    // The entry's own type: a link is not followed to learn it.
+                    let plain = file.file_type().is_ok_and(|t| t.is_file());
                     out.push(Entry {
                         device: device.clone(),
                         name,
+                        plain,
                     });
                 }
             }
@@ -148,19 +182,15 @@ impl Folder {
         Ok(out)
     }
 
-    /// A file's bytes, at most [`MAX_FILE_BYTES`] of them (`Ok(None)`: it is larger, or gone).
+    /// A file's bytes, at most [`MAX_FILE_BYTES`] of them (`Ok(None)`: it is larger, gone, or not a plain
+    /// file).
     pub fn read(&self, entry: &Entry) -> Result<Option<Vec<u8>>, SyncError> {
         let path = self.root.join(&entry.device).join(&entry.name);
-        let file = match fs::File::open(&path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io(&path)(e)),
-        };
-        let mut bytes = Vec::new();
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io(&path))?;
-        Ok((bytes.len() as u64 <= MAX_FILE_BYTES).then_some(bytes))
+        match read_plain(&path, MAX_FILE_BYTES) {
+            Ok(bytes) => Ok(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io(&path)(e)),
+        }
     }
 
     /// Writes an event's file unless it is there; returns the bytes written (0: it was there).
@@ -183,6 +213,33 @@ impl Folder {
             })
             .collect()
     }
+}
+
+/// The bytes of the plain file at `path`, if it holds at most `max` of them (`Ok(None)`: it is larger, or
+/// not a plain file). A link is not followed and a pipe is not waited on: where the system allows, the
+/// file is opened without following a link and without blocking, then checked to be a plain file before
+/// a byte is read (a file swapped for something else after it was listed is caught here too).
+fn read_plain(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        // O_NOFOLLOW on a link: it is there, and it is not a plain file.
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if !file.metadata()?.is_file() {
+        return Ok(None);
+    }
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
 /// Writes `bytes` to `dir/name` whole or not at all: into a hidden temporary file first, flushed to disk,

@@ -5,16 +5,17 @@
 //! libgit2 is built in (`git2`, vendored): the product never runs a `git` program. Local paths, `file://`
 //! and `git://` remotes work; HTTPS needs git2's `https` feature (OpenSSL), which this build leaves out.
 
+use std::cell::Cell;
 use std::path::{Component, Path, PathBuf};
 
 use git2::{
-    Commit, ErrorCode, FetchOptions, IndexAddOption, ObjectType, Oid, PushOptions, RemoteCallbacks,
-    Repository, Signature, TreeWalkMode, TreeWalkResult,
+    Commit, ErrorCode, FetchOptions, FileMode, IndexAddOption, ObjectType, Oid, PushOptions,
+    RemoteCallbacks, Repository, Signature, TreeWalkMode, TreeWalkResult,
 };
 
 use crate::error::SyncError;
 use crate::event::MAX_FILE_BYTES;
-use crate::folder::DIR;
+use crate::folder::{DIR, MAX_FILES};
 
 /// The branch Redline keeps its files on.
 pub const BRANCH: &str = "redline-sync";
@@ -22,11 +23,17 @@ const LOCAL: &str = "refs/heads/redline-sync";
 const TRACKING: &str = "refs/remotes/origin/redline-sync";
 /// How many times a push refused because the remote moved is tried again after a pull.
 const PUSH_TRIES: usize = 3;
+/// The most a fetch may bring: a library's files are small and compress well (a year of heavy use is a
+/// few megabytes); a remote that sends more is not a Redline library, or means harm.
+pub const MAX_FETCH_BYTES: usize = 512 << 20;
+/// The most objects a fetch may bring: a file, its folders' trees and the commits that carry them.
+const MAX_FETCH_OBJECTS: usize = 4 * MAX_FILES;
 
 /// A local repository whose work tree is a sync folder, with the user's remote as `origin`.
 pub struct GitRemote {
     repo: Repository,
     url: String,
+    max_fetch_bytes: usize,
 }
 
 impl std::fmt::Debug for GitRemote {
@@ -61,7 +68,16 @@ impl GitRemote {
         Ok(GitRemote {
             repo,
             url: url.to_owned(),
+            max_fetch_bytes: MAX_FETCH_BYTES,
         })
+    }
+
+    /// The same remote, fetching at most `bytes` (a test's smaller bound).
+    pub fn with_max_fetch_bytes(self, bytes: usize) -> GitRemote {
+        GitRemote {
+            max_fetch_bytes: bytes,
+            ..self
+        }
     }
 
     /// The folder the files are in (the sync folder to open with [`crate::Folder::open`]).
@@ -92,29 +108,35 @@ impl GitRemote {
         Ok(report)
     }
 
-    /// Fetches the remote and brings every file it has that the folder lacks; returns how many.
+    /// Fetches the remote and brings every file it has that the folder lacks; returns how many. Only plain
+    /// files under the sync folder are brought (no link, no hidden path, nothing larger than a sync file
+    /// can be), and a remote that sends more than a library ever holds is stopped, in words.
     pub fn pull(&self) -> Result<usize, SyncError> {
-        let mut remote = self.repo.find_remote("origin").map_err(self.fail())?;
-        let refspec = format!("+{LOCAL}:{TRACKING}");
-        remote
-            .fetch(&[refspec.as_str()], Some(&mut FetchOptions::new()), None)
-            .map_err(self.fail())?;
+        self.fetch()?;
         let Some(theirs) = self.tip(TRACKING)? else {
             return Ok(0); // an empty remote
         };
         let tree = theirs.tree().map_err(self.fail())?;
         let root = self.folder();
-        let mut brought = 0;
+        let (mut brought, mut seen) = (0, 0);
         let mut failure = None;
         tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-            if entry.kind() != Some(ObjectType::Blob) {
+            seen += 1;
+            if seen > MAX_FILES {
+                failure = Some(self.too_large(format!("{MAX_FILES} files"), "files"));
+                return TreeWalkResult::Abort;
+            }
+            let plain = [FileMode::Blob, FileMode::BlobExecutable]
+                .iter()
+                .any(|mode| entry.filemode() == i32::from(*mode));
+            if entry.kind() != Some(ObjectType::Blob) || !plain {
                 return TreeWalkResult::Ok;
             }
             let Some(relative) = safe_path(dir, entry.name()) else {
                 return TreeWalkResult::Ok;
             };
             let target = root.join(&relative);
-            if target.exists() {
+            if target.symlink_metadata().is_ok() {
                 return TreeWalkResult::Ok;
             }
             match self.bring(entry.id(), &target) {
@@ -129,6 +151,40 @@ impl GitRemote {
         })
         .ok();
         failure.map_or(Ok(brought), Err)
+    }
+
+    /// Fetches the remote's branch, stopped once it brings more than a library ever holds.
+    fn fetch(&self) -> Result<(), SyncError> {
+        let mut remote = self.repo.find_remote("origin").map_err(self.fail())?;
+        let refspec = format!("+{LOCAL}:{TRACKING}");
+        let over = Cell::new(false);
+        let mut callbacks = RemoteCallbacks::new();
+        callbacks.transfer_progress(|progress| {
+            let too_much = progress.received_bytes() > self.max_fetch_bytes
+                || progress.total_objects() > MAX_FETCH_OBJECTS;
+            over.set(too_much);
+            !too_much
+        });
+        let mut options = FetchOptions::new();
+        options.remote_callbacks(callbacks);
+        let fetched = remote.fetch(&[refspec.as_str()], Some(&mut options), None);
+        drop(options);
+        match fetched {
+            Ok(()) => Ok(()),
+            Err(_) if over.get() => Err(self.too_large(
+                format!("{} MiB", self.max_fetch_bytes.div_ceil(1 << 20)),
+                "of data",
+            )),
+            Err(e) => Err(self.fail()(e)),
+        }
+    }
+
+    fn too_large(&self, limit: String, what: &'static str) -> SyncError {
+        SyncError::TooLarge {
+            place: format!("the git remote {}", self.url),
+            limit,
+            what,
+        }
     }
 
     /// Writes one blob to `target`, whole or not at all; false when it is too large to be Redline's.
@@ -253,9 +309,13 @@ impl GitRemote {
     }
 }
 
-/// `dir` + `name` from a tree, as a relative path under [`DIR`], or `None` if it would leave it.
+/// `dir` + `name` from a tree, as a relative path under [`DIR`], or `None` if it would leave it or is
+/// hidden (a `.git` inside it, say: nothing of Redline's starts with a dot).
 fn safe_path(dir: &str, name: Option<&str>) -> Option<PathBuf> {
     let path = Path::new(dir).join(name?);
-    let normal = path.components().all(|c| matches!(c, Component::Normal(_)));
+    let normal = path.components().all(|c| match c {
+        Component::Normal(part) => !part.to_string_lossy().starts_with('.'),
+        _ => false,
+    });
     (normal && path.starts_with(DIR)).then_some(path)
 }

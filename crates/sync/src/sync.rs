@@ -100,10 +100,20 @@ fn read_new(
         if state.read.contains(&key) {
             continue;
         }
+        if !entry.plain {
+            report.skipped.push(Skipped {
+                file: key,
+                reason:
+                    "it is a link, a pipe or a folder, not a plain file: Redline never opens it"
+                        .to_owned(),
+            });
+            continue;
+        }
         let Some(bytes) = folder.read(entry)? else {
             report.skipped.push(Skipped {
                 file: key,
-                reason: "it is larger than a Redline sync file can be".to_owned(),
+                reason: "it is larger than a Redline sync file can be, or no longer a plain file"
+                    .to_owned(),
             });
             continue;
         };

@@ -373,3 +373,50 @@ fn files_that_arrive_before_the_one_they_were_made_on_wait_for_it() {
     assert_eq!((report.accepted, b.replica.waiting()), (2, 0));
     assert_eq!(b.doc(&doc)["basics"]["label"], "Director");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_or_a_pipe_in_the_folder_is_never_opened() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    // An event of a's, well formed, kept outside the folder: a link to it must not bring it in.
+    let known = a.edit(&doc, vec![replace("/basics/label", json!("Linked"))]);
+    let outside = dir.path().join("outside.json");
+    fs::write(&outside, known.event.encode().1).unwrap();
+    let device_dir = a.folder.root().join(a.id());
+    std::os::unix::fs::symlink(&outside, device_dir.join(format!("{}.json", known.hash))).unwrap();
+    // A pipe: opening it to read would wait until something writes to it, for ever.
+    let made = std::process::Command::new("mkfifo")
+        .arg(device_dir.join("pipe.json"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let report = b.sync();
+    let odd: Vec<_> = report
+        .skipped
+        .iter()
+        .filter(|s| s.reason.contains("not a plain file"))
+        .collect();
+    assert_eq!(odd.len(), 1 + usize::from(made), "{:?}", report.skipped);
+    assert_eq!(report.accepted, 0);
+    assert_eq!(b.doc(&doc)["basics"]["label"], "Engineer");
+}
+
+#[test]
+fn a_folder_with_more_files_than_a_library_holds_is_refused_in_words() {
+    let dir = common::temp_folder();
+    let (mut a, _, doc) = two(dir.path());
+    for i in 0..4 {
+        a.edit(
+            &doc,
+            vec![replace("/basics/label", json!(format!("Label {i}")))],
+        );
+    }
+    a.sync();
+    let library = Folder::library(dir.path()).unwrap().unwrap();
+    let folder = Folder::open(dir.path(), &library)
+        .unwrap()
+        .with_max_files(3);
+    let err = redline_sync::sync(&mut a.replica, &folder, &mut Default::default()).unwrap_err();
+    assert!(matches!(err, SyncError::TooLarge { .. }), "{err:?}");
+    assert!(err.to_string().contains("more than 3 files"), "{err}");
+}

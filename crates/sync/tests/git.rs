@@ -136,3 +136,131 @@ fn git_daemon_carries_the_files_both_ways() {
     let url = format!("git://127.0.0.1:{port}/remote.git");
     two_devices_through(&url, root.path());
 }
+
+/// A commit on the sync branch of the bare repository at `bare`, whose tree is `files`: each a path, a
+/// file mode and the blob's bytes.
+fn forge_branch(bare: &Path, files: &[(&str, i32, Vec<u8>)]) {
+    let repo = git2::Repository::open_bare(bare).unwrap();
+    let mut index = git2::Index::new().unwrap();
+    for (path, mode, bytes) in files {
+        let id = repo.blob(bytes).unwrap();
+        let entry = git2::IndexEntry {
+            ctime: git2::IndexTime::new(0, 0),
+            mtime: git2::IndexTime::new(0, 0),
+            dev: 0,
+            ino: 0,
+            mode: *mode as u32,
+            uid: 0,
+            gid: 0,
+            file_size: 0,
+            id,
+            flags: 0,
+            flags_extended: 0,
+            path: path.as_bytes().to_vec(),
+        };
+        index.add(&entry).unwrap();
+    }
+    let tree = repo.find_tree(index.write_tree_to(&repo).unwrap()).unwrap();
+    let who = git2::Signature::now("Someone", "someone@example.com").unwrap();
+    repo.commit(
+        Some("refs/heads/redline-sync"),
+        &who,
+        &who,
+        "files",
+        &tree,
+        &[],
+    )
+    .unwrap();
+}
+
+/// Bytes that do not compress (a xorshift's output), so that a pack carries them whole.
+fn noise(len: usize) -> Vec<u8> {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_hostile_remote_brings_only_plain_files_into_the_sync_folder() {
+    let root = temp_folder();
+    let bare = root.path().join("remote.git");
+    git2::Repository::init_bare(&bare).unwrap();
+    // A real device's first event, pushed beside what a hostile remote could add.
+    let mut maker = Replica::new(&new_id()).unwrap();
+    let (doc, known) = maker.create("Ada", resume(), 0).unwrap();
+    let device = maker.device().to_owned();
+    let real = format!("redline-sync/{device}/{}.json", known.hash);
+    let link = format!("redline-sync/{device}/{}.json", "a".repeat(64));
+    let (blob, exec) = (0o100_644, 0o100_755);
+    forge_branch(
+        &bare,
+        &[
+            (real.as_str(), blob, known.event.encode().1),
+            // A link (checked out, it would lead out of the folder), a hidden folder, a file too large
+            // to be Redline's, and a file outside the sync folder.
+            (link.as_str(), 0o120_000, b"/etc/passwd".to_vec()),
+            (
+                "redline-sync/.hooks/post-checkout.json",
+                exec,
+                b"#!/bin/sh\n".to_vec(),
+            ),
+            (
+                &format!("redline-sync/{device}/huge.json"),
+                blob,
+                vec![b' '; 2 << 20],
+            ),
+            ("run-me.sh", exec, b"#!/bin/sh\n".to_vec()),
+        ],
+    );
+    let mut b = GitDevice::new(&root.path().join("b"), bare.to_str().unwrap());
+    b.sync(&new_id());
+    assert_eq!(
+        b.replica.merged(&doc).unwrap().document,
+        resume(),
+        "the real file is read"
+    );
+    let work = b.remote.folder();
+    assert!(work.join(&real).is_file());
+    for absent in [link.as_str(), "redline-sync/.hooks", "run-me.sh"] {
+        assert!(
+            work.join(absent).symlink_metadata().is_err(),
+            "{absent} was brought"
+        );
+    }
+    assert!(
+        !work
+            .join(format!("redline-sync/{device}/huge.json"))
+            .exists()
+    );
+}
+
+#[test]
+fn a_remote_that_sends_more_than_a_library_holds_is_stopped_in_words() {
+    let root = temp_folder();
+    let bare = root.path().join("remote.git");
+    git2::Repository::init_bare(&bare).unwrap();
+    let device = new_id();
+    forge_branch(
+        &bare,
+        &[(
+            &format!("redline-sync/{device}/x.json"),
+            0o100_644,
+            noise(512 << 10),
+        )],
+    );
+    let remote = GitRemote::open(&root.path().join("b"), bare.to_str().unwrap())
+        .unwrap()
+        .with_max_fetch_bytes(64 << 10);
+    let err = remote.pull().unwrap_err();
+    assert!(
+        matches!(err, redline_sync::SyncError::TooLarge { .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("more than 1 MiB of data"), "{err}");
+}
