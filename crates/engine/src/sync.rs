@@ -13,8 +13,8 @@
 //!    DEVICE too", for the user to pick; picking it is an edit like any other, which goes out next pass.
 //!
 //! What a pass keeps between runs is in the store (the events accepted, which document each synced one
-//! is, the files read). Resumes and their variants travel; letters, applications and settings do not yet;
-//! API keys, provider settings and window state never do.
+//! is, the files read). Resumes and their variants travel with their designs, and cover letters with the
+//! resume they belong to; applications do not yet; API keys, provider settings and window state never do.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -392,18 +392,24 @@ fn send_changes(
     replica: &mut Replica,
     summary: &mut SyncSummary,
 ) -> Result<(Vec<Known>, HashSet<i64>), Error> {
-    let synced: HashMap<i64, SyncedDocument> = store
+    let mut synced: HashMap<i64, SyncedDocument> = store
         .synced_documents()?
         .into_iter()
         .map(|s| (s.document_id, s))
         .collect();
     let mut docs = store.list()?;
     docs.extend(store.list_deleted()?);
+    // Resumes first: a new letter goes out naming its resume's sync id.
+    docs.sort_by_key(|d| d.kind == DocumentKind::Letter);
     let (mut sent, mut unsent) = (Vec::new(), HashSet::new());
-    for doc in docs.iter().filter(|d| d.kind == DocumentKind::Resume) {
+    for doc in &docs {
         let outcome = match synced.get(&doc.id) {
             None if doc.deleted_at.is_some() => Ok(()),
-            None => send_new(store, replica, doc, &mut sent),
+            None => send_new(store, replica, doc, &synced, &mut sent).map(|new| {
+                if let Some(new) = new {
+                    synced.insert(doc.id, new);
+                }
+            }),
             Some(s) => send_revisions(store, replica, doc, s, &mut sent),
         };
         if let Err(e) = outcome {
@@ -418,29 +424,42 @@ fn send_changes(
     Ok((sent, unsent))
 }
 
+/// Sends a document new to sync: its first event. Returns what it is synced as (none: it stays here for
+/// now — the sample never touched, or a letter whose resume does not travel).
 fn send_new(
     store: &mut Store,
     replica: &mut Replica,
     doc: &DocumentSummary,
+    synced: &HashMap<i64, SyncedDocument>,
     sent: &mut Vec<Known>,
-) -> Result<(), Error> {
+) -> Result<Option<SyncedDocument>, Error> {
     let head = store.head(doc.id)?;
-    // The sample a first start shows, never touched, is every device's own: it does not travel.
-    if head.number == 1
-        && (doc.title.clone(), head.document.clone()) == redline_resume::first_resume()
-    {
-        return Ok(());
-    }
-    let (sync_id, known) = replica
-        .create(&doc.title, head.document, doc.created_at / 1000)
-        .map_err(Error::from)?;
+    let made_at = doc.created_at / 1000;
+    let created = match doc.kind {
+        // The sample a first start shows, never touched, is every device's own: it does not travel.
+        DocumentKind::Resume
+            if head.number == 1
+                && (doc.title.clone(), head.document.clone()) == redline_resume::first_resume() =>
+        {
+            return Ok(None);
+        }
+        DocumentKind::Resume => replica.create(&doc.title, head.document, made_at),
+        DocumentKind::Letter => {
+            let Some(resume) = doc.resume_id.and_then(|id| synced.get(&id)) else {
+                return Ok(None);
+            };
+            replica.create_letter(&doc.title, &resume.sync_id, head.document, made_at)
+        }
+    };
+    let (sync_id, known) = created.map_err(Error::from)?;
     sent.push(known);
-    store.set_synced(&SyncedDocument {
+    let new = SyncedDocument {
         sync_id,
         document_id: doc.id,
         synced_revision: head.number,
-    })?;
-    Ok(())
+    };
+    store.set_synced(&new)?;
+    Ok(Some(new))
 }
 
 fn send_revisions(
@@ -527,6 +546,8 @@ fn send_difference(
 /// A document as the merge makes it.
 struct Made {
     document: Value,
+    /// For a letter, the sync id of its resume.
+    letter_of: Option<String>,
     title: String,
     deleted: bool,
     conflicts: Vec<Conflict>,
@@ -545,16 +566,23 @@ fn bring_in(
         .and_then(|v| serde_json::from_str(&v).ok())
         .unwrap_or_default();
     let ids: Vec<String> = replica.documents().map(str::to_owned).collect();
-    for id in ids {
-        let Some(made) = replica.merged(&id).filter(|m| m.created).map(|m| Made {
-            document: m.document.clone(),
-            title: m.title.clone(),
-            deleted: m.deleted,
-            conflicts: m.conflicts.clone(),
-            notices: m.notices.clone(),
-        }) else {
-            continue;
-        };
+    let mut made_all: Vec<(String, Made)> = ids
+        .into_iter()
+        .filter_map(|id| {
+            let made = replica.merged(&id).filter(|m| m.created).map(|m| Made {
+                document: m.document.clone(),
+                letter_of: m.letter_of.clone(),
+                title: m.title.clone(),
+                deleted: m.deleted,
+                conflicts: m.conflicts.clone(),
+                notices: m.notices.clone(),
+            })?;
+            Some((id, made))
+        })
+        .collect();
+    // Resumes first: a letter new here is made beside its resume, brought in the same pass.
+    made_all.sort_by_key(|(_, made)| made.letter_of.is_some());
+    for (id, made) in made_all {
         let Some(document_id) = bring_one(store, &id, &made, unsent, summary)? else {
             continue;
         };
@@ -586,7 +614,12 @@ fn bring_one(
 ) -> Result<Option<i64>, Error> {
     let title = redline_resume::fit_title(&made.title).to_string();
     // What another device's files add up to is checked whole, as an import is: it must read back.
-    if let Err(e) = redline_patch::Policy::default().check_bundle(&made.document, &[]) {
+    let policy = redline_patch::Policy::default();
+    let whole = match made.letter_of {
+        None => policy.check_bundle(&made.document, &[]),
+        Some(_) => policy.check_letter(&made.document),
+    };
+    if let Err(e) = whole {
         summary.notices.push(format!(
             "“{title}” as your other devices have it was not brought in: {e}"
         ));
@@ -596,7 +629,9 @@ fn bring_one(
         if made.deleted {
             return Ok(None);
         }
-        let document_id = store.import(&made.title, &made.document)?;
+        let Some(document_id) = create_here(store, made)? else {
+            return Ok(None);
+        };
         store.set_synced(&SyncedDocument {
             sync_id: id.to_owned(),
             document_id,
@@ -637,6 +672,27 @@ fn bring_one(
         ..synced
     })?;
     Ok(Some(document_id))
+}
+
+/// Makes the document `made` here (none yet: a letter whose resume has not come here, or was deleted
+/// here for good; it comes with a later pass).
+fn create_here(store: &mut Store, made: &Made) -> Result<Option<i64>, Error> {
+    let Some(resume) = &made.letter_of else {
+        return Ok(Some(store.import(&made.title, &made.document)?));
+    };
+    let sender = store.synced_document(resume)?.filter(|s| {
+        store
+            .document(s.document_id)
+            .is_ok_and(|d| d.kind == DocumentKind::Resume)
+    });
+    let Some(sender) = sender else {
+        return Ok(None);
+    };
+    Ok(Some(store.create_letter(
+        sender.document_id,
+        &made.title,
+        &made.document,
+    )?))
 }
 
 /// Each clash not held before waits for the user: the other device's value as a held edit, "changed on
@@ -691,5 +747,96 @@ fn device_name(device: &str, viewer: &str) -> String {
         "this device".to_owned()
     } else {
         format!("device {}", device.get(..8).unwrap_or(device))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use redline_store::{Change, DocumentKind, Source, Store};
+    use serde_json::json;
+
+    use crate::Engine;
+
+    /// The letters of the store in `data`: (title, its resume's title, paragraphs).
+    fn letters(data: &Path) -> Vec<(String, String, serde_json::Value)> {
+        let store = Store::open(data).unwrap();
+        store
+            .list()
+            .unwrap()
+            .into_iter()
+            .filter(|d| d.kind == DocumentKind::Letter)
+            .map(|d| {
+                let resume = store.document(d.resume_id.unwrap()).unwrap().title;
+                let paragraphs = store.head(d.id).unwrap().document["paragraphs"].clone();
+                (d.title, resume, paragraphs)
+            })
+            .collect()
+    }
+
+    fn edit_paragraphs(data: &Path, title: &str, paragraphs: serde_json::Value) {
+        let mut store = Store::open(data).unwrap();
+        let id = store
+            .list()
+            .unwrap()
+            .into_iter()
+            .find(|d| d.title == title)
+            .unwrap()
+            .id;
+        let head = store.head(id).unwrap().number;
+        let patch = serde_json::from_value(
+            json!([{"op": "replace", "path": "/paragraphs", "value": paragraphs}]),
+        )
+        .unwrap();
+        store
+            .commit(id, Change::new(head, Source::User, patch))
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_cover_letter_travels_with_its_resume_and_its_edits_come_back() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b, folder) = (
+            root.path().join("a"),
+            root.path().join("b"),
+            root.path().join("cloud"),
+        );
+        std::fs::create_dir_all(&folder).unwrap();
+        {
+            let mut store = Store::open(&a).unwrap();
+            let resume = store.import("Mine", &redline_resume::sample()).unwrap();
+            let mut letter = redline_resume::letter::skeleton("Hooli", "Engineer", "2025-03-01");
+            letter["paragraphs"] = json!(["I build payment systems."]);
+            store
+                .create_letter(resume, "Letter — Hooli", &letter)
+                .unwrap();
+        }
+        let on_a = Engine::start_bare(a.clone());
+        let sent = on_a.sync_through_folder(&folder).await.unwrap();
+        assert_eq!(sent.sent, 2, "the resume and its letter go out: {sent:?}");
+        let on_b = Engine::start_bare(b.clone());
+        let came = on_b.sync_through_folder(&folder).await.unwrap();
+        assert!(
+            came.brought_in.contains(&"Letter — Hooli".to_owned()),
+            "{came:?}"
+        );
+        let expected = (
+            "Letter — Hooli".to_owned(),
+            "Mine".to_owned(),
+            json!(["I build payment systems."]),
+        );
+        assert_eq!(letters(&b), vec![expected]);
+        // An edit of the letter on b comes back to a, into the same letter.
+        edit_paragraphs(
+            &b,
+            "Letter — Hooli",
+            json!(["I build payment systems.", "Hire me."]),
+        );
+        on_b.sync_now().await.unwrap();
+        on_a.sync_now().await.unwrap();
+        let back = letters(&a);
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].2, json!(["I build payment systems.", "Hire me."]));
     }
 }

@@ -250,6 +250,9 @@ pub enum PolicyError {
     /// The result breaks the JSON Resume schema.
     #[error("the result would not be a valid resume: {}", list(.0))]
     Schema(Vec<redline_resume::SchemaViolation>),
+    /// The result breaks the cover letter's schema.
+    #[error("the result would not be a valid letter: {}", list(.0))]
+    LetterSchema(Vec<redline_resume::SchemaViolation>),
 }
 
 fn list(violations: &[redline_resume::SchemaViolation]) -> String {
@@ -497,6 +500,12 @@ impl Policy {
             })?;
         redline_resume::validate(result).map_err(PolicyError::Schema)?;
         self.check_design(result)
+    }
+
+    /// Checks a whole cover letter: the document's size and depth, and that it is a valid letter.
+    pub fn check_letter(&self, result: &Value) -> Result<(), PolicyError> {
+        self.check_document("the letter", redline_resume::measure(result))?;
+        redline_resume::letter::validate(result).map_err(PolicyError::LetterSchema)
     }
 
     /// Checks the design a whole resume keeps, if any, against its bounds.

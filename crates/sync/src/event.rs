@@ -56,10 +56,19 @@ pub struct Event {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Body {
-    /// A new document (a resume, or a variant of one) with its first content.
+    /// A new resume (or a variant of one) with its first content.
     Create {
         /// Its title.
         title: String,
+        /// Its first content.
+        document: Value,
+    },
+    /// A new cover letter with its first content, belonging to a resume (its sender).
+    Letter {
+        /// Its title.
+        title: String,
+        /// The sync id of the resume it belongs to.
+        resume: String,
         /// Its first content.
         document: Value,
     },
@@ -158,6 +167,18 @@ impl Body {
                         .map(|e| format!("its resume is not valid: {e}"))
                 })
             }
+            Body::Letter {
+                title,
+                resume,
+                document,
+            } => too_long("title", title, MAX_TITLE_CHARS)
+                .or_else(|| check_id(resume).err().map(|e| format!("its resume {e}")))
+                .or_else(|| {
+                    policy
+                        .check_letter(document)
+                        .err()
+                        .map(|e| format!("its letter is not valid: {e}"))
+                }),
             Body::Rename { title } => too_long("title", title, MAX_TITLE_CHARS),
             Body::Edit {
                 source,

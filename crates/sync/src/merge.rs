@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use redline_patch::{Operation, Policy, apply, pointer, rebase};
+use redline_patch::{Operation, Policy, PolicyError, apply, pointer, rebase};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -114,6 +114,8 @@ pub struct Merged {
     pub title: String,
     /// True once its creation is known.
     pub created: bool,
+    /// For a cover letter, the sync id of the resume it belongs to (`None`: a resume).
+    pub letter_of: Option<String>,
     /// True when it is deleted.
     pub deleted: bool,
     /// Edits held for the user.
@@ -183,12 +185,15 @@ impl Merged {
         }
         match &e.body {
             Body::Create { title, document } if !self.created => {
-                self.document = document.clone();
-                self.title = title.clone();
-                self.created = true;
-                self.remember_view(e, None);
+                self.create(e, title, document, None)
             }
-            Body::Create { .. } => {} // a second creation of one id is no Redline's: ignored
+            Body::Letter {
+                title,
+                resume,
+                document,
+            } if !self.created => self.create(e, title, document, Some(resume)),
+            // A second creation of one id is no Redline's: ignored.
+            Body::Create { .. } | Body::Letter { .. } => {}
             Body::Rename { title } => self.title = title.clone(),
             Body::Delete => self.delete(e),
             Body::Undelete => {
@@ -208,6 +213,14 @@ impl Merged {
         }
         *self.seen.entry(e.device.clone()).or_default() = e.seq;
         self.head = Some(e.stamp());
+    }
+
+    fn create(&mut self, e: &Event, title: &str, document: &Value, letter_of: Option<&String>) {
+        self.document = document.clone();
+        self.title = title.to_owned();
+        self.created = true;
+        self.letter_of = letter_of.cloned();
+        self.remember_view(e, None);
     }
 
     fn delete(&mut self, e: &Event) {
@@ -299,9 +312,9 @@ impl Merged {
         };
         let mut landed = ops.len() - held.len();
         if landed > 0
-            && let Err(err) = policy.check_bundle(&candidate, &[])
+            && let Err(err) = self.check_whole(&candidate, policy)
         {
-            // The edits together break the resume: none lands, each waits with the reason.
+            // The edits together break the document: none lands, each waits with the reason.
             let reason = err.to_string();
             held = ops
                 .iter()
@@ -322,6 +335,14 @@ impl Merged {
             self.hold(e, op, summary, kept_from, reason);
         }
         self.remember_view(e, maker_view);
+    }
+
+    /// Checks what the document would be, whole: a valid resume, or a valid letter.
+    fn check_whole(&self, candidate: &Value, policy: &Policy) -> Result<(), PolicyError> {
+        match self.letter_of {
+            None => policy.check_bundle(candidate, &[]),
+            Some(_) => policy.check_letter(candidate),
+        }
     }
 
     /// Makes `candidate` the document: `ops` of `e` landed, but those `held`.

@@ -249,6 +249,25 @@ impl Replica {
         Ok((id, known))
     }
 
+    /// Records a new cover letter made on this device, belonging to the resume with sync id `resume`;
+    /// returns its sync id and its first event.
+    pub fn create_letter(
+        &mut self,
+        title: &str,
+        resume: &str,
+        document: Value,
+        made_at: i64,
+    ) -> Result<(String, Known), SyncError> {
+        let id = new_id();
+        let body = Body::Letter {
+            title: title.to_owned(),
+            resume: resume.to_owned(),
+            document,
+        };
+        let known = self.make(&id, Vector::new(), 1, body, made_at)?;
+        Ok((id, known))
+    }
+
     fn make(
         &mut self,
         document: &str,

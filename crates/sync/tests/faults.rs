@@ -420,3 +420,51 @@ fn a_folder_with_more_files_than_a_library_holds_is_refused_in_words() {
     assert!(matches!(err, SyncError::TooLarge { .. }), "{err:?}");
     assert!(err.to_string().contains("more than 3 files"), "{err}");
 }
+
+#[test]
+fn a_letter_is_checked_as_a_letter_not_as_a_resume() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, resume_doc) = two(dir.path());
+    let mut letter = redline_resume::letter::skeleton("Hooli", "Engineer", "2025-03-01");
+    letter["paragraphs"] = json!(["Hello."]);
+    let (doc, _) = a
+        .replica
+        .create_letter("Letter", &resume_doc, letter.clone(), 1)
+        .unwrap();
+    // A letter's edit lands (checked against the letter's schema), one that breaks it waits.
+    a.edit(
+        &doc,
+        vec![replace("/paragraphs", json!(["Hello.", "Hire me."]))],
+    );
+    a.sync();
+    b.sync();
+    letter["paragraphs"] = json!(["Hello.", "Hire me."]);
+    let merged = b.replica.merged(&doc).unwrap();
+    assert_eq!(merged.document, letter);
+    assert_eq!(merged.letter_of.as_deref(), Some(resume_doc.as_str()));
+    assert!(merged.conflicts.is_empty(), "{:?}", merged.conflicts);
+    // A forged letter that is not one is refused, in words.
+    let mut event = a
+        .replica
+        .create_letter("Another", &resume_doc, letter.clone(), 1)
+        .unwrap()
+        .1
+        .event;
+    event.seq += 100;
+    event.body = Body::Letter {
+        title: "Forged".into(),
+        resume: resume_doc.clone(),
+        document: json!({"paragraphs": 42}),
+    };
+    let device_dir = a.folder.root().join(a.id());
+    fs::write(device_dir.join("forged.json"), event.encode().1).unwrap();
+    let report = b.sync();
+    assert!(
+        report
+            .skipped
+            .iter()
+            .any(|s| s.reason.contains("letter is not valid")),
+        "{:?}",
+        report.skipped
+    );
+}
