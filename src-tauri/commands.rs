@@ -4,7 +4,7 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use tauri::{AppHandle, Emitter, Runtime, State};
+use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 
 use crate::engine::Engine;
 use crate::events::AppEvent;
@@ -13,6 +13,7 @@ use crate::ipc::{
     HistoryQuery, ImportDone, ImportPreview, ProviderView, RevisionView, SurfaceUpdate, TailorView,
     TurnMessage, TurnOutcome,
 };
+use crate::sync_watch::SyncWatch;
 use redline_engine::applications::{Application, NewApplication, Stage};
 use redline_engine::lint::Finding;
 use redline_engine::streams::{TurnMessages, TurnStreams};
@@ -24,7 +25,9 @@ use redline_engine::sync::SyncSummary;
 /// `Result<T, Error>`. After `changing:`, the method is also handed [`emitter`], last: what it
 /// changes, every window hears. After `streaming:`, the first argument is the turn's number and the method
 /// is handed a [`turn_emitter`] for it, last: the turn streams to the window that started it, which reads
-/// it with [`turn_stream`], and the stream ends when the command returns.
+/// it with [`turn_stream`], and the stream ends when the command returns. After `syncing:`, the method
+/// answers with a `SyncSummary`, which [`SyncWatch::follow`] is handed too: the sync folder it names is
+/// watched.
 macro_rules! engine_commands {
     (changing: $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
         = $method:ident($($call:expr),*);)*) => {$(
@@ -50,6 +53,20 @@ macro_rules! engine_commands {
         ) -> Result<$out, Error> {
             let _ends = Ends(&streams, $turn);
             engine.$method($($call,)* &mut turn_emitter(&streams, $turn)).await
+        }
+    )*};
+    (syncing: $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*)
+        = $method:ident($($call:expr),*);)*) => {$(
+        $(#[$doc])*
+        #[tauri::command]
+        pub async fn $name<R: Runtime>(
+            app: AppHandle<R>,
+            engine: State<'_, Engine>,
+            $($arg: $ty),*
+        ) -> Result<SyncSummary, Error> {
+            let summary = engine.$method($($call),*).await?;
+            app.state::<SyncWatch>().follow(&app, &summary);
+            Ok(summary)
         }
     )*};
     ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
@@ -139,18 +156,22 @@ engine_commands! {
     /// to it at its head revision as sent (a letter with the resume that sends it).
     fn add_application(fields: NewApplication, pin: bool) -> Application
         = add_application_on_screen(fields, pin);
+}
+
+engine_commands! {
+    syncing:
 
     /// Where this device syncs, when it last did, and the other devices seen.
-    fn sync_status() -> SyncSummary = sync_status();
+    fn sync_status() = sync_status();
 
     /// One sync: this device's changes out, the other devices' in, merged.
-    fn sync_now() -> SyncSummary = sync_now();
+    fn sync_now() = sync_now();
 
     /// Syncs through the git remote at `url` from now on, and syncs once.
-    fn sync_through_git(url: String) -> SyncSummary = sync_through_git(&url);
+    fn sync_through_git(url: String) = sync_through_git(&url);
 
     /// Stops syncing; what was synced stays.
-    fn sync_off() -> SyncSummary = sync_off();
+    fn sync_off() = sync_off();
 }
 
 engine_commands! {
@@ -747,5 +768,7 @@ pub async fn choose_sync_folder<R: Runtime>(
     else {
         return Ok(None);
     };
-    engine.sync_through_folder(&folder).await.map(Some)
+    let summary = engine.sync_through_folder(&folder).await?;
+    app.state::<SyncWatch>().follow(&app, &summary);
+    Ok(Some(summary))
 }

@@ -17,6 +17,9 @@ pub enum AppEvent {
     Menu,
     /// An `ImportPreview` of a file the running app was asked to open, for the window's import review.
     Review,
+    /// A `SyncSummary` of a sync the app ran by itself, after another device's files came into the sync
+    /// folder.
+    Synced,
 }
 
 impl AppEvent {
@@ -27,6 +30,7 @@ impl AppEvent {
             AppEvent::Chat => "chat",
             AppEvent::Menu => "menu",
             AppEvent::Review => "review",
+            AppEvent::Synced => "synced",
         }
     }
 }
@@ -104,6 +108,7 @@ fn event_names() -> String {
         AppEvent::Chat,
         AppEvent::Menu,
         AppEvent::Review,
+        AppEvent::Synced,
     ] {
         let name = format!("{event:?}_EVENT").to_uppercase();
         body.push_str(&format!(

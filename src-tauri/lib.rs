@@ -18,6 +18,7 @@
 pub mod commands;
 pub mod desktop;
 pub mod events;
+pub mod sync_watch;
 pub use redline_engine::{self as engine, ipc};
 pub mod updates;
 
@@ -53,6 +54,7 @@ pub fn with_redline<R: tauri::Runtime>(
 fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
         .manage(redline_engine::streams::TurnStreams::default())
+        .manage(sync_watch::SyncWatch::default())
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
         .plugin(navigation_guard())

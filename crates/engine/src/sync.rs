@@ -32,6 +32,9 @@ use super::Engine;
 use crate::error::{Error, ErrorKind};
 use crate::settings::{self, Kept};
 
+/// The folder Redline keeps inside the sync folder the user chose (the one to watch for changes).
+pub use redline_sync::folder::DIR as SYNC_DIR;
+
 /// The folder, inside the data folder, that holds the git remote's working copy.
 const GIT_DIR: &str = "sync-git";
 

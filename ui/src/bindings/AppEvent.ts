@@ -3,4 +3,4 @@
 /**
  * The app-wide events the window listens to (a turn's own stream goes over its channel instead).
  */
-export type AppEvent = "surface" | "chat" | "menu" | "review";
+export type AppEvent = "surface" | "chat" | "menu" | "review" | "synced";

@@ -6,3 +6,4 @@ export const SURFACE_EVENT: AppEvent = "surface";
 export const CHAT_EVENT: AppEvent = "chat";
 export const MENU_EVENT: AppEvent = "menu";
 export const REVIEW_EVENT: AppEvent = "review";
+export const SYNCED_EVENT: AppEvent = "synced";

@@ -43,7 +43,7 @@ import type { Application } from "../bindings/Application";
 import type { ApplicationFields } from "../bindings/ApplicationFields";
 import type { Stage } from "../bindings/Stage";
 import type { SyncSummary } from "../bindings/SyncSummary";
-import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT } from "../bindings/events";
+import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT, SYNCED_EVENT } from "../bindings/events";
 import { PageUrls, type PagesShown } from "./pages";
 import { probeHandled } from "./probe";
 
@@ -375,6 +375,9 @@ export const syncStatus = () => invoke<SyncSummary>("sync_status");
 
 /** One sync: this device's changes out, the other devices' in, merged. */
 export const syncNow = () => invoke<SyncSummary>("sync_now");
+
+/** Calls `handler` with each sync the app ran by itself, after another device's files came into the folder. */
+export const onSynced = on<SyncSummary>(SYNCED_EVENT);
 
 /** Syncs through a folder the user picks from now on, and syncs once; null if they cancelled. */
 export const chooseSyncFolder = () => invoke<SyncSummary | null>("choose_sync_folder");
