@@ -2,7 +2,9 @@
 //! with 100 and with 10,000 revisions made after its first sync (edits by hand), in the same run: the sync
 //! that sends that history, the first sync of a new device that brings it in (goal: at most 2 s at
 //! 10,000), an incremental sync of one edit on each side (its cost should grow with what changed, not with
-//! the history), and the files and bytes written per revision. Release build; wall time, p50 over the runs.
+//! the history), and the files and bytes written per revision; then the same incremental syncs as the app
+//! runs them, one engine kept for all (each pass goes on from the last one's replica). Release build; wall
+//! time, p50 over the runs.
 //!
 //! `cargo bench -p redline-engine --bench sync`
 
@@ -41,6 +43,13 @@ fn sync(
         })
         .expect("the sync runs");
     (start.elapsed(), summary.written, summary.bytes_written)
+}
+
+/// One sync of the engine `engine`, kept between syncs as the app keeps it: its time.
+fn timed(runtime: &tokio::runtime::Runtime, engine: &Engine) -> Duration {
+    let start = Instant::now();
+    runtime.block_on(engine.sync_now()).expect("the sync runs");
+    start.elapsed()
 }
 
 /// `count` edits by hand on resume `id` of `data`, committed as the window commits them: a field rewritten
@@ -88,13 +97,28 @@ fn main() {
             on_a.push(sync(&runtime, &a, None).0);
             on_b.push(sync(&runtime, &b, None).0);
         }
+        // The app: one engine a side, kept; its first pass builds the replica, the others go on from it.
+        let (app_a, app_b) = (Engine::start_bare(a.clone()), Engine::start_bare(b.clone()));
+        let (mut kept_a, mut kept_b) = (Vec::new(), Vec::new());
+        for i in 0..=RUNS {
+            edit(&a, id, revisions + RUNS + i, 1);
+            let took_a = timed(&runtime, &app_a);
+            let took_b = timed(&runtime, &app_b);
+            if i > 0 {
+                kept_a.push(took_a);
+                kept_b.push(took_b);
+            }
+        }
         println!(
             "{revisions:>6} revisions: first sync out {}, onto a new device {}; one edit: sent p50 {}, \
-             taken p50 {}; {files} files, {:.0} bytes a revision",
+             taken p50 {}; in the app (engine kept): sent p50 {}, taken p50 {}; {files} files, {:.0} \
+             bytes a revision",
             ms(sent),
             ms(onto_new),
             ms(p50(on_a)),
             ms(p50(on_b)),
+            ms(p50(kept_a)),
+            ms(p50(kept_b)),
             bytes as f64 / revisions as f64
         );
     }

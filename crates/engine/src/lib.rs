@@ -108,6 +108,8 @@ pub struct Engine {
     pages_warmed: std::sync::atomic::AtomicBool,
     /// The design gallery's thumbnails, kept per revision.
     thumbnails: std::sync::Mutex<design::Thumbnails>,
+    /// What the last sync pass built, for the next pass of this engine (the app's) to go on from.
+    synced: std::sync::Mutex<Option<sync::KeptReplica>>,
     /// How the environment is read (`OPENAI_API_KEY`, `REDLINE_BASE_URL`, …): the process's, or a test's.
     env: redline_agent::settings::Environment,
 }
@@ -156,6 +158,7 @@ impl Engine {
             pages: Default::default(),
             pages_warmed: Default::default(),
             thumbnails: Default::default(),
+            synced: Default::default(),
             env: redline_agent::settings::env_var,
         }
     }

@@ -171,7 +171,17 @@ impl Engine {
             ));
         };
         let current = open.store.current().ok().map(|d| d.id);
-        let summary = pass(&mut open.store, &place, git_dir)?;
+        // The last pass's replica, if this engine made one; taken, so that a pass that fails leaves none.
+        let kept = self
+            .synced
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        let (summary, kept) = pass(&mut open.store, &place, git_dir, kept)?;
+        *self
+            .synced
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(kept);
         // A resume brought in does not take the place of the one in use.
         if let Some(id) = current {
             open.store.set_current(id).ok();
@@ -270,14 +280,32 @@ fn now_s() -> i64 {
     redline_store::now_ms() / 1000
 }
 
-/// One pass: out, in, merged (see the module's words).
+/// What a sync pass leaves for the next one of the same engine: the replica it built and the hashes of
+/// the events kept in the store. Building a replica reads and checks every event kept (the whole history);
+/// going on from this one costs what changed since.
+pub(crate) struct KeptReplica {
+    /// The store's events as the pass left them ([`Store::sync_events_mark`]).
+    mark: (i64, i64),
+    device: String,
+    replica: Replica,
+    kept: HashSet<String>,
+}
+
+/// One pass: out, in, merged (see the module's words). Goes on from `last`, the replica this engine's last
+/// pass built, when the store's events are still as that pass left them (no other process synced since);
+/// returns what it built for the next.
 fn pass(
     store: &mut Store,
     place: &SyncPlace,
     git_dir: Option<PathBuf>,
-) -> Result<SyncSummary, Error> {
+    last: Option<KeptReplica>,
+) -> Result<(SyncSummary, KeptReplica), Error> {
     let device = device_of(store)?;
-    let (mut replica, mut kept) = replica_of(store, &device)?;
+    let mark = store.sync_events_mark()?;
+    let (mut replica, mut kept) = match last {
+        Some(last) if last.device == device && last.mark == mark => (last.replica, last.kept),
+        _ => replica_of(store, &device)?,
+    };
     let mut summary = SyncSummary {
         place: Some(place.clone()),
         device: device.clone(),
@@ -308,6 +336,7 @@ fn pass(
         .cloned()
         .collect();
     store.keep_sync_events(&new, &files)?;
+    kept.extend(new.into_iter().map(|e| e.hash));
 
     bring_in(store, &mut replica, &unsent, &mut summary)?;
     summary.read = report.read;
@@ -331,7 +360,13 @@ fn pass(
     let now = redline_store::now_ms();
     settings::set(store, Kept::SyncLast, &now.to_string())?;
     summary.last_synced_at = Some(now);
-    Ok(summary)
+    let kept = KeptReplica {
+        mark: store.sync_events_mark()?,
+        device,
+        replica,
+        kept,
+    };
+    Ok((summary, kept))
 }
 
 /// This device's replica as the store kept it, and the hashes of the events kept. Each kept event is
@@ -795,6 +830,85 @@ mod tests {
         store
             .commit(id, Change::new(head, Source::User, patch))
             .unwrap();
+    }
+
+    fn label(data: &Path) -> serde_json::Value {
+        let store = Store::open(data).unwrap();
+        let id = store
+            .list()
+            .unwrap()
+            .into_iter()
+            .find(|d| d.title == "Mine")
+            .unwrap()
+            .id;
+        store.head(id).unwrap().document["basics"]["label"].clone()
+    }
+
+    fn set_label(data: &Path, value: &str) {
+        let mut store = Store::open(data).unwrap();
+        let id = store
+            .list()
+            .unwrap()
+            .into_iter()
+            .find(|d| d.title == "Mine")
+            .unwrap()
+            .id;
+        let head = store.head(id).unwrap().number;
+        let patch = serde_json::from_value(
+            json!([{"op": "replace", "path": "/basics/label", "value": value}]),
+        )
+        .unwrap();
+        store
+            .commit(id, Change::new(head, Source::User, patch))
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_pass_goes_on_from_the_last_and_starts_again_when_another_process_synced() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b, folder) = (
+            root.path().join("a"),
+            root.path().join("b"),
+            root.path().join("cloud"),
+        );
+        std::fs::create_dir_all(&folder).unwrap();
+        Store::open(&a)
+            .unwrap()
+            .import("Mine", &redline_resume::sample())
+            .unwrap();
+        let (on_a, on_b) = (Engine::start_bare(a.clone()), Engine::start_bare(b.clone()));
+        on_a.sync_through_folder(&folder).await.unwrap();
+        on_b.sync_through_folder(&folder).await.unwrap();
+        // The app on a goes on from its last pass.
+        set_label(&b, "First");
+        on_b.sync_now().await.unwrap();
+        on_a.sync_now().await.unwrap();
+        assert_eq!(label(&a), "First");
+        // `redline sync` on a's data folder (another process) takes b's next edit; the app's next pass
+        // must not go on from what it built before that.
+        set_label(&b, "Second");
+        on_b.sync_now().await.unwrap();
+        Engine::start_bare(a.clone()).sync_now().await.unwrap();
+        set_label(&b, "Third");
+        on_b.sync_now().await.unwrap();
+        on_a.sync_now().await.unwrap();
+        assert_eq!(label(&a), "Third");
+        set_label(&a, "Fourth");
+        on_a.sync_now().await.unwrap();
+        on_b.sync_now().await.unwrap();
+        assert_eq!(label(&b), "Fourth");
+        let heads = |data: &Path| {
+            let store = Store::open(data).unwrap();
+            let id = store
+                .list()
+                .unwrap()
+                .into_iter()
+                .find(|d| d.title == "Mine")
+                .unwrap()
+                .id;
+            store.head(id).unwrap().document
+        };
+        assert_eq!(heads(&a), heads(&b));
     }
 
     #[tokio::test]

@@ -81,6 +81,16 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Where the kept events stand: how many there are, and the last one's row. Events are only ever
+    /// added, so two equal marks mean the same events (a replica built from them is still current).
+    pub fn sync_events_mark(&self) -> Result<(i64, i64)> {
+        Ok(self.conn.query_row(
+            "SELECT count(*), coalesce(max(rowid), 0) FROM sync_events",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?)
+    }
+
     /// Forgets which files were read (another folder was chosen: its files are all new).
     pub fn forget_sync_files(&mut self) -> Result<()> {
         self.conn.execute("DELETE FROM sync_files_read", [])?;
