@@ -1331,3 +1331,43 @@ async fn a_hostile_file_opened_with_redline_ends_in_words_and_the_window_lives()
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
     quit(client, driver).await;
 }
+
+/// Sync in the window: a data folder set to sync through a folder brings in, at start, the resume another
+/// device put there; then that device's next edit arrives by itself as its file lands (the folder is
+/// watched), said in the chat; Settings say when this device last synced and that one other device is seen.
+#[tokio::test]
+#[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
+async fn another_device_s_resume_and_edits_arrive_in_the_window_by_themselves() {
+    let root = tempfile::tempdir().unwrap();
+    let (laptop, here, folder) = (
+        root.path().join("laptop"),
+        root.path().join("here"),
+        root.path().join("cloud"),
+    );
+    std::fs::create_dir_all(&folder).unwrap();
+    let cloud = folder.to_str().unwrap();
+    // This device chose the folder first (empty then); the laptop joins it with a resume of its own.
+    redline_json(&here, &["sync", "folder", cloud, "--json"]);
+    let file = write_resume(root.path(), "grace.resume.json", &sample_as("Grace Hopper"));
+    redline_json(&laptop, &["import", file.to_str().unwrap(), "--json"]);
+    redline_json(&laptop, &["sync", "folder", cloud, "--json"]);
+
+    let driver = start_unconfigured();
+    let client = connect(&driver, &here).await;
+    assert!(
+        chat_says(&client, "New here: Grace Hopper").await,
+        "the sync at start did not bring the laptop's resume"
+    );
+    // The laptop renames a section (a revision) and syncs: nobody presses anything here.
+    redline_json(&laptop, &["heading", "work", "Where I worked", "--json"]);
+    redline_json(&laptop, &["sync", "--json"]);
+    assert!(
+        chat_says(&client, "Changed on another device: Grace Hopper").await,
+        "the window did not take the laptop's edit when its file came"
+    );
+    click(&client, "open-settings").await;
+    let place = wait_for_text(&client, "sync-place", |t| t.contains("Last synced")).await;
+    assert!(place.contains(cloud), "{place}");
+    assert!(place.contains("1 other device(s)"), "{place}");
+    quit(client, driver).await;
+}
