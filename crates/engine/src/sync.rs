@@ -326,7 +326,7 @@ fn pass(
     // A file counts as read for good once its event is accepted: one whose event waits for another is
     // read again next time (the wait is not kept), as is a copy under another name.
     let files: Vec<String> = state
-        .files()
+        .fresh_files()
         .filter(|file| {
             file.rsplit('/')
                 .next()

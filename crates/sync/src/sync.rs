@@ -46,6 +46,8 @@ pub struct Report {
 #[derive(Debug, Clone, Default)]
 pub struct FolderState {
     read: HashSet<String>,
+    /// Of `read`, the files first read since the state was made (those a device has yet to keep).
+    fresh: Vec<String>,
     written: HashSet<String>,
 }
 
@@ -54,8 +56,23 @@ impl FolderState {
     pub fn remembering(read: impl IntoIterator<Item = String>) -> FolderState {
         FolderState {
             read: read.into_iter().collect(),
+            fresh: Vec::new(),
             written: HashSet::new(),
         }
+    }
+
+    /// Marks `file` read.
+    fn mark_read(&mut self, file: String) {
+        if !self.read.contains(&file) {
+            self.fresh.push(file.clone());
+            self.read.insert(file);
+        }
+    }
+
+    /// The files first read since [`FolderState::remembering`] made the state, as `device/name`: what a
+    /// device adds to what it keeps (keeping them all again each time would cost the whole history).
+    pub fn fresh_files(&self) -> impl Iterator<Item = &String> {
+        self.fresh.iter()
     }
 
     /// How many files were read.
@@ -121,7 +138,7 @@ fn read_new(
         match take(replica, entry, &bytes) {
             Ok(None) => {
                 report.duplicates += 1;
-                state.read.insert(key);
+                state.mark_read(key);
             }
             Ok(Some((hash, event))) => incoming.push((key, hash, event)),
             Err(reason) => report.skipped.push(Skipped { file: key, reason }),
@@ -144,7 +161,7 @@ fn read_new(
                 reason,
             }),
         }
-        state.read.insert(key);
+        state.mark_read(key);
     }
     Ok(changed)
 }
@@ -195,9 +212,7 @@ fn write_missing(
             if !state.written.insert(known.hash.clone()) {
                 report.rewritten += 1;
             }
-            state
-                .read
-                .insert(format!("{}/{}.json", known.event.device, known.hash));
+            state.mark_read(format!("{}/{}.json", known.event.device, known.hash));
         }
     }
     Ok(())
