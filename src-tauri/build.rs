@@ -74,6 +74,7 @@ const COMMANDS: &[&str] = &[
     "sync_through_git",
     "sync_off",
     "choose_sync_folder",
+    "sync_through_folder",
 ];
 
 fn main() {

@@ -17,7 +17,7 @@ use crate::sync_watch::SyncWatch;
 use redline_engine::applications::{Application, NewApplication, Stage};
 use redline_engine::lint::Finding;
 use redline_engine::streams::{TurnMessages, TurnStreams};
-use redline_engine::sync::SyncSummary;
+use redline_engine::sync::{FolderChosen, SyncSummary};
 
 /// Declares Tauri commands that each await one method of the engine and answer with what it returns:
 /// `fn name(argument: Type, …) -> T = method(expression, …);` is the command `name`, which takes the
@@ -55,7 +55,7 @@ macro_rules! engine_commands {
             engine.$method($($call,)* &mut turn_emitter(&streams, $turn)).await
         }
     )*};
-    (syncing: $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*)
+    (syncing: $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> SyncSummary
         = $method:ident($($call:expr),*);)*) => {$(
         $(#[$doc])*
         #[tauri::command]
@@ -162,16 +162,20 @@ engine_commands! {
     syncing:
 
     /// Where this device syncs, when it last did, and the other devices seen.
-    fn sync_status() = sync_status();
+    fn sync_status() -> SyncSummary = sync_status();
 
     /// One sync: this device's changes out, the other devices' in, merged.
-    fn sync_now() = sync_now();
+    fn sync_now() -> SyncSummary = sync_now();
 
     /// Syncs through the git remote at `url` from now on, and syncs once.
-    fn sync_through_git(url: String) = sync_through_git(&url);
+    fn sync_through_git(url: String) -> SyncSummary = sync_through_git(&url);
 
     /// Stops syncing; what was synced stays.
-    fn sync_off() = sync_off();
+    fn sync_off() -> SyncSummary = sync_off();
+
+    /// Syncs through the folder at `path` from now on, and syncs once (after the window offered to bring in
+    /// what the folder holds, and the user said yes).
+    fn sync_through_folder(path: String) -> SyncSummary = sync_through_folder(std::path::Path::new(&path));
 }
 
 engine_commands! {
@@ -751,12 +755,13 @@ mod tests {
 }
 
 /// Syncs through a folder the user picks (one a cloud drive carries) from now on, and syncs once; none if
-/// they cancelled.
+/// they cancelled. A folder that holds resumes this device has not brought in is not synced yet: the
+/// answer offers them, and `sync_through_folder` brings them in once the user says so.
 #[tauri::command]
 pub async fn choose_sync_folder<R: Runtime>(
     app: AppHandle<R>,
     engine: State<'_, Engine>,
-) -> Result<Option<SyncSummary>, Error> {
+) -> Result<Option<FolderChosen>, Error> {
     use tauri_plugin_dialog::DialogExt;
     let Some(folder) = picked(|done| {
         app.dialog()
@@ -768,7 +773,14 @@ pub async fn choose_sync_folder<R: Runtime>(
     else {
         return Ok(None);
     };
+    // Resumes another device put there are not brought in unasked: the window offers it first.
+    let holds = engine.sync_folder_holds(&folder).await?;
+    if !holds.titles.is_empty() {
+        return Ok(Some(FolderChosen::Offer { holds }));
+    }
     let summary = engine.sync_through_folder(&folder).await?;
     app.state::<SyncWatch>().follow(&app, &summary);
-    Ok(Some(summary))
+    Ok(Some(FolderChosen::Synced {
+        summary: Box::new(summary),
+    }))
 }

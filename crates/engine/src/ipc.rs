@@ -558,6 +558,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
     crate::applications::Sent::export_all(&cfg)?;
     redline_lint::Finding::export_all(&cfg)?;
     crate::sync::SyncSummary::export_all(&cfg)?;
+    crate::sync::FolderChosen::export_all(&cfg)?;
     DesignInfo::export_all(&cfg)?;
     Design::export_all(&cfg)?;
     FitDone::export_all(&cfg)?;

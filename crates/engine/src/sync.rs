@@ -101,7 +101,75 @@ pub struct SyncSummary {
     pub last_synced_at: Option<i64>,
 }
 
+/// What a folder holds that this device has not brought in yet: looked at before the folder is chosen, so
+/// that the window can offer to bring them in.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderHolds {
+    /// The folder, made absolute.
+    pub path: String,
+    /// The resumes and letters other devices put there, by title.
+    pub titles: Vec<String>,
+    /// How many other devices' files it holds.
+    pub devices: usize,
+}
+
+/// What choosing a folder in the window came to.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum FolderChosen {
+    /// Nothing to bring in: the device syncs through it now, and synced once.
+    Synced {
+        /// What the sync did.
+        summary: Box<SyncSummary>,
+    },
+    /// It holds resumes from other devices: nothing is done until the user says to bring them in.
+    Offer {
+        /// What it holds.
+        holds: FolderHolds,
+    },
+}
+
 impl Engine {
+    /// What the folder at `path` holds that this device has not brought in yet. Nothing is written, here or
+    /// in the folder; a folder that could not be the sync folder (inside the data folder, or carrying
+    /// another library) is refused in words, as choosing it would be.
+    pub async fn sync_folder_holds(&self, path: &Path) -> Result<FolderHolds, Error> {
+        let path = checked_folder(path, self.data_dir.as_deref())?;
+        let open = self.open()?.lock().await;
+        let mut holds = FolderHolds {
+            path: path.display().to_string(),
+            titles: Vec::new(),
+            devices: 0,
+        };
+        let Some((folder, library)) = Folder::existing(&path)? else {
+            return Ok(holds);
+        };
+        if let Some(mine) = settings::get(&open.store, Kept::SyncLibrary)?
+            && mine != library
+        {
+            let theirs = library;
+            return Err(redline_sync::SyncError::OtherLibrary { path, theirs }.into());
+        }
+        let mut replica = Replica::new(&redline_sync::new_id())?;
+        redline_sync::look(&mut replica, &folder, &mut FolderState::default())?;
+        let ids: Vec<String> = replica.documents().map(str::to_owned).collect();
+        for id in ids {
+            if open.store.synced_document(&id)?.is_some() {
+                continue;
+            }
+            if let Some(doc) = replica.merged(&id).filter(|m| m.created && !m.deleted) {
+                holds
+                    .titles
+                    .push(redline_resume::fit_title(&doc.title).to_string());
+            }
+        }
+        let mine = settings::get(&open.store, Kept::SyncDevice)?.unwrap_or_default();
+        let devices: BTreeSet<&str> = replica.events().map(|k| k.event.device.as_str()).collect();
+        holds.devices = devices.iter().filter(|d| **d != mine).count();
+        Ok(holds)
+    }
+
     /// Syncs through the folder at `path` from now on, and syncs once. The folder must exist, and must
     /// neither hold the data folder nor lie inside it.
     pub async fn sync_through_folder(&self, path: &Path) -> Result<SyncSummary, Error> {
@@ -909,6 +977,93 @@ mod tests {
             store.head(id).unwrap().document
         };
         assert_eq!(heads(&a), heads(&b));
+    }
+
+    /// Every file under `dir`, with its bytes.
+    fn files_under(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+        let mut files = Vec::new();
+        let mut stack = vec![dir.to_owned()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let bytes = std::fs::read(&path).unwrap();
+                    files.push((path, bytes));
+                }
+            }
+        }
+        files.sort();
+        files
+    }
+
+    #[tokio::test]
+    async fn what_a_folder_holds_is_told_before_it_is_chosen_and_nothing_is_written() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b, folder) = (
+            root.path().join("a"),
+            root.path().join("b"),
+            root.path().join("cloud"),
+        );
+        std::fs::create_dir_all(&folder).unwrap();
+        let on_b = Engine::start_bare(b.clone());
+        // An empty folder holds nothing.
+        assert!(
+            on_b.sync_folder_holds(&folder)
+                .await
+                .unwrap()
+                .titles
+                .is_empty()
+        );
+        Store::open(&a)
+            .unwrap()
+            .import("Mine", &redline_resume::sample())
+            .unwrap();
+        Engine::start_bare(a.clone())
+            .sync_through_folder(&folder)
+            .await
+            .unwrap();
+        let before = files_under(&folder);
+        let holds = on_b.sync_folder_holds(&folder).await.unwrap();
+        assert_eq!(holds.titles, vec!["Mine".to_owned()]);
+        assert_eq!(holds.devices, 1);
+        assert_eq!(
+            files_under(&folder),
+            before,
+            "looking wrote into the folder"
+        );
+        let status = on_b.sync_status().await.unwrap();
+        assert!(
+            status.place.is_none() && status.device.is_empty(),
+            "{status:?}"
+        );
+        assert!(Store::open(&b).unwrap().list().unwrap().is_empty());
+        // Once brought in, it holds nothing new for this device.
+        on_b.sync_through_folder(&folder).await.unwrap();
+        assert!(
+            on_b.sync_folder_holds(&folder)
+                .await
+                .unwrap()
+                .titles
+                .is_empty()
+        );
+        // A folder of another library is refused before it is chosen.
+        let other = root.path().join("other");
+        std::fs::create_dir_all(&other).unwrap();
+        Store::open(&root.path().join("c"))
+            .unwrap()
+            .import("Theirs", &redline_resume::sample())
+            .unwrap();
+        Engine::start_bare(root.path().join("c"))
+            .sync_through_folder(&other)
+            .await
+            .unwrap();
+        let refused = on_b.sync_folder_holds(&other).await.unwrap_err();
+        assert!(
+            refused.message.contains("another Redline library"),
+            "{refused:?}"
+        );
     }
 
     #[tokio::test]

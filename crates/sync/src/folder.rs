@@ -89,6 +89,18 @@ impl Folder {
         Ok(Some(read.library))
     }
 
+    /// The folder at `path` as it is, if it carries a library yet (its marker), without writing anything:
+    /// to look at what it holds before choosing it.
+    pub fn existing(path: &Path) -> Result<Option<(Folder, String)>, SyncError> {
+        Ok(Folder::library(path)?.map(|library| {
+            let folder = Folder {
+                root: path.join(DIR),
+                max_files: MAX_FILES,
+            };
+            (folder, library)
+        }))
+    }
+
     /// Opens the folder at `path` for library `library`: writes the marker if there is none, refuses a
     /// folder whose marker names another library.
     pub fn open(path: &Path, library: &str) -> Result<Folder, SyncError> {

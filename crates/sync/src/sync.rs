@@ -103,6 +103,17 @@ pub fn sync(
     Ok(report)
 }
 
+/// Reads `folder`'s files into `replica` and writes nothing (what a folder holds, looked at before it is
+/// chosen). Returns the documents that gained events.
+pub fn look(
+    replica: &mut Replica,
+    folder: &Folder,
+    state: &mut FolderState,
+) -> Result<BTreeSet<String>, SyncError> {
+    let entries = folder.list()?;
+    read_new(replica, folder, state, &entries, &mut Report::default())
+}
+
 /// Reads the files not read before; returns the documents that gained events.
 fn read_new(
     replica: &mut Replica,

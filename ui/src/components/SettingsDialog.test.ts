@@ -76,7 +76,14 @@ vi.mock("../lib/backend", () => ({
   syncStatus: async () => syncSummary(null),
   syncNow: async () => syncSummary(calls.syncedTo.at(-1) ?? null),
   syncOff: async () => syncSummary(null),
-  chooseSyncFolder: async () => null,
+  chooseSyncFolder: async () => ({
+    kind: "offer",
+    holds: { path: "/home/ada/Dropbox", titles: ["Backend", "Letter — Hooli"], devices: 1 },
+  }),
+  syncThroughFolder: async (path: string) => {
+    calls.syncedTo.push(path);
+    return { ...syncSummary(null), place: { kind: "folder", path }, broughtIn: ["Backend", "Letter — Hooli"] };
+  },
   syncThroughGit: async (url: string) => {
     calls.syncedTo.push(url);
     return { ...syncSummary(url), sent: 2, broughtIn: ["Backend"] };
@@ -170,5 +177,23 @@ describe("settings", () => {
     expect(report).toContain("2 changes sent");
     expect(report).toContain("New here: Backend");
     expect(screen.getByTestId("sync-now")).toBeTruthy();
+  });
+
+  it("a folder that holds resumes from another device is offered first, and brought in only when asked", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    await fireEvent.click(await screen.findByTestId("sync-choose-folder"));
+    const offer = await screen.findByTestId("sync-offer");
+    const said = (offer.textContent ?? "").replace(/\s+/g, " ");
+    expect(said).toContain("/home/ada/Dropbox holds 2 resumes and letters from another device");
+    expect(screen.getByTestId("sync-offer-titles").textContent).toContain("Letter — Hooli");
+    expect(calls.syncedTo).toEqual([]);
+    await fireEvent.click(screen.getByTestId("sync-offer-cancel"));
+    expect(screen.queryByTestId("sync-offer")).toBeNull();
+    expect(calls.syncedTo).toEqual([]);
+    await fireEvent.click(screen.getByTestId("sync-choose-folder"));
+    await fireEvent.click(await screen.findByTestId("sync-offer-accept"));
+    await waitFor(() => expect(calls.syncedTo).toEqual(["/home/ada/Dropbox"]));
+    expect((await screen.findByTestId("sync-place")).textContent).toContain("folder /home/ada/Dropbox");
+    expect((await screen.findByTestId("sync-report")).textContent).toContain("New here: Backend");
   });
 });

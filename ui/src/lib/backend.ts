@@ -42,6 +42,7 @@ import type { Finding } from "../bindings/Finding";
 import type { Application } from "../bindings/Application";
 import type { ApplicationFields } from "../bindings/ApplicationFields";
 import type { Stage } from "../bindings/Stage";
+import type { FolderChosen } from "../bindings/FolderChosen";
 import type { SyncSummary } from "../bindings/SyncSummary";
 import { CHAT_EVENT, MENU_EVENT, REVIEW_EVENT, SURFACE_EVENT, SYNCED_EVENT } from "../bindings/events";
 import { PageUrls, type PagesShown } from "./pages";
@@ -379,8 +380,12 @@ export const syncNow = () => invoke<SyncSummary>("sync_now");
 /** Calls `handler` with each sync the app ran by itself, after another device's files came into the folder. */
 export const onSynced = on<SyncSummary>(SYNCED_EVENT);
 
-/** Syncs through a folder the user picks from now on, and syncs once; null if they cancelled. */
-export const chooseSyncFolder = () => invoke<SyncSummary | null>("choose_sync_folder");
+/** Syncs through a folder the user picks from now on, and syncs once; or, when it holds resumes from other
+ * devices, what it holds, to offer before anything is brought in; null if they cancelled. */
+export const chooseSyncFolder = () => invoke<FolderChosen | null>("choose_sync_folder");
+
+/** Syncs through the folder at `path` from now on, and syncs once (once the user said to bring in what it holds). */
+export const syncThroughFolder = (path: string) => invoke<SyncSummary>("sync_through_folder", { path });
 
 /** Syncs through the git remote at `url` from now on, and syncs once. */
 export const syncThroughGit = (url: string) => invoke<SyncSummary>("sync_through_git", { url });
