@@ -858,7 +858,7 @@ fn device_name(device: &str, viewer: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
 
     use redline_store::{Change, DocumentKind, Source, Store};
     use serde_json::json;
@@ -881,58 +881,9 @@ mod tests {
             .collect()
     }
 
-    fn edit_paragraphs(data: &Path, title: &str, paragraphs: serde_json::Value) {
-        let mut store = Store::open(data).unwrap();
-        let id = store
-            .list()
-            .unwrap()
-            .into_iter()
-            .find(|d| d.title == title)
-            .unwrap()
-            .id;
-        let head = store.head(id).unwrap().number;
-        let patch = serde_json::from_value(
-            json!([{"op": "replace", "path": "/paragraphs", "value": paragraphs}]),
-        )
-        .unwrap();
-        store
-            .commit(id, Change::new(head, Source::User, patch))
-            .unwrap();
-    }
-
-    fn label(data: &Path) -> serde_json::Value {
-        let store = Store::open(data).unwrap();
-        let id = store
-            .list()
-            .unwrap()
-            .into_iter()
-            .find(|d| d.title == "Mine")
-            .unwrap()
-            .id;
-        store.head(id).unwrap().document["basics"]["label"].clone()
-    }
-
-    fn set_label(data: &Path, value: &str) {
-        let mut store = Store::open(data).unwrap();
-        let id = store
-            .list()
-            .unwrap()
-            .into_iter()
-            .find(|d| d.title == "Mine")
-            .unwrap()
-            .id;
-        let head = store.head(id).unwrap().number;
-        let patch = serde_json::from_value(
-            json!([{"op": "replace", "path": "/basics/label", "value": value}]),
-        )
-        .unwrap();
-        store
-            .commit(id, Change::new(head, Source::User, patch))
-            .unwrap();
-    }
-
-    #[tokio::test]
-    async fn a_pass_goes_on_from_the_last_and_starts_again_when_another_process_synced() {
+    /// A temporary folder holding two devices' data folders (`a`, `b`, not made yet) and the sync folder
+    /// they share (made).
+    fn two_devices() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
         let root = tempfile::tempdir().unwrap();
         let (a, b, folder) = (
             root.path().join("a"),
@@ -940,6 +891,40 @@ mod tests {
             root.path().join("cloud"),
         );
         std::fs::create_dir_all(&folder).unwrap();
+        (root, a, b, folder)
+    }
+
+    /// The id of the document titled `title` in `store`.
+    fn id_of(store: &Store, title: &str) -> i64 {
+        let docs = store.list().unwrap();
+        docs.into_iter().find(|d| d.title == title).unwrap().id
+    }
+
+    /// One edit by hand to the document titled `title` in the data folder `data`: `path` set to `value`.
+    fn replace_in(data: &Path, title: &str, path: &str, value: serde_json::Value) {
+        let mut store = Store::open(data).unwrap();
+        let id = id_of(&store, title);
+        let head = store.head(id).unwrap().number;
+        let ops = json!([{"op": "replace", "path": path, "value": value}]);
+        let patch = serde_json::from_value(ops).unwrap();
+        store
+            .commit(id, Change::new(head, Source::User, patch))
+            .unwrap();
+    }
+
+    /// The head of "Mine" in the data folder `data`.
+    fn mine(data: &Path) -> serde_json::Value {
+        let store = Store::open(data).unwrap();
+        store.head(id_of(&store, "Mine")).unwrap().document
+    }
+
+    fn set_label(data: &Path, value: &str) {
+        replace_in(data, "Mine", "/basics/label", json!(value));
+    }
+
+    #[tokio::test]
+    async fn a_pass_goes_on_from_the_last_and_starts_again_when_another_process_synced() {
+        let (_root, a, b, folder) = two_devices();
         Store::open(&a)
             .unwrap()
             .import("Mine", &redline_resume::sample())
@@ -951,7 +936,7 @@ mod tests {
         set_label(&b, "First");
         on_b.sync_now().await.unwrap();
         on_a.sync_now().await.unwrap();
-        assert_eq!(label(&a), "First");
+        assert_eq!(mine(&a)["basics"]["label"], "First");
         // `redline sync` on a's data folder (another process) takes b's next edit; the app's next pass
         // must not go on from what it built before that.
         set_label(&b, "Second");
@@ -960,23 +945,12 @@ mod tests {
         set_label(&b, "Third");
         on_b.sync_now().await.unwrap();
         on_a.sync_now().await.unwrap();
-        assert_eq!(label(&a), "Third");
+        assert_eq!(mine(&a)["basics"]["label"], "Third");
         set_label(&a, "Fourth");
         on_a.sync_now().await.unwrap();
         on_b.sync_now().await.unwrap();
-        assert_eq!(label(&b), "Fourth");
-        let heads = |data: &Path| {
-            let store = Store::open(data).unwrap();
-            let id = store
-                .list()
-                .unwrap()
-                .into_iter()
-                .find(|d| d.title == "Mine")
-                .unwrap()
-                .id;
-            store.head(id).unwrap().document
-        };
-        assert_eq!(heads(&a), heads(&b));
+        assert_eq!(mine(&b)["basics"]["label"], "Fourth");
+        assert_eq!(mine(&a), mine(&b));
     }
 
     /// Every file under `dir`, with its bytes.
@@ -1000,13 +974,7 @@ mod tests {
 
     #[tokio::test]
     async fn what_a_folder_holds_is_told_before_it_is_chosen_and_nothing_is_written() {
-        let root = tempfile::tempdir().unwrap();
-        let (a, b, folder) = (
-            root.path().join("a"),
-            root.path().join("b"),
-            root.path().join("cloud"),
-        );
-        std::fs::create_dir_all(&folder).unwrap();
+        let (root, a, b, folder) = two_devices();
         let on_b = Engine::start_bare(b.clone());
         // An empty folder holds nothing.
         assert!(
@@ -1068,13 +1036,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_cover_letter_travels_with_its_resume_and_its_edits_come_back() {
-        let root = tempfile::tempdir().unwrap();
-        let (a, b, folder) = (
-            root.path().join("a"),
-            root.path().join("b"),
-            root.path().join("cloud"),
-        );
-        std::fs::create_dir_all(&folder).unwrap();
+        let (_root, a, b, folder) = two_devices();
         {
             let mut store = Store::open(&a).unwrap();
             let resume = store.import("Mine", &redline_resume::sample()).unwrap();
@@ -1100,11 +1062,8 @@ mod tests {
         );
         assert_eq!(letters(&b), vec![expected]);
         // An edit of the letter on b comes back to a, into the same letter.
-        edit_paragraphs(
-            &b,
-            "Letter — Hooli",
-            json!(["I build payment systems.", "Hire me."]),
-        );
+        let paragraphs = json!(["I build payment systems.", "Hire me."]);
+        replace_in(&b, "Letter — Hooli", "/paragraphs", paragraphs);
         on_b.sync_now().await.unwrap();
         on_a.sync_now().await.unwrap();
         let back = letters(&a);

@@ -240,13 +240,8 @@ impl Replica {
         document: Value,
         made_at: i64,
     ) -> Result<(String, Known), SyncError> {
-        let id = new_id();
-        let body = Body::Create {
-            title: title.to_owned(),
-            document,
-        };
-        let known = self.make(&id, Vector::new(), 1, body, made_at)?;
-        Ok((id, known))
+        let title = title.to_owned();
+        self.begin(Body::Create { title, document }, made_at)
     }
 
     /// Records a new cover letter made on this device, belonging to the resume with sync id `resume`;
@@ -258,13 +253,21 @@ impl Replica {
         document: Value,
         made_at: i64,
     ) -> Result<(String, Known), SyncError> {
+        let (title, resume) = (title.to_owned(), resume.to_owned());
+        self.begin(
+            Body::Letter {
+                title,
+                resume,
+                document,
+            },
+            made_at,
+        )
+    }
+
+    /// Records the first event of a document new on this device, under a new sync id.
+    fn begin(&mut self, first: Body, made_at: i64) -> Result<(String, Known), SyncError> {
         let id = new_id();
-        let body = Body::Letter {
-            title: title.to_owned(),
-            resume: resume.to_owned(),
-            document,
-        };
-        let known = self.make(&id, Vector::new(), 1, body, made_at)?;
+        let known = self.make(&id, Vector::new(), 1, first, made_at)?;
         Ok((id, known))
     }
 
