@@ -179,18 +179,20 @@ if [ "$(uname -s)" = Linux ]; then
   deb=$(ls -t target/release/bundle/deb/*.deb | head -n 1)
   as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
   as_root dpkg -i "$deb" >/dev/null
-  dpkg -s redline | grep -q '^Status: install ok installed'
+  # Lists are searched as here-strings, not through a pipe: `grep -q` stops reading at its first match, and
+  # under pipefail the writer's broken pipe would fail the check (it did once, 2026-11-30).
+  grep -q '^Status: install ok installed' <<<"$(dpkg -s redline)"
   installed=$(dpkg -L redline)
   for file in /usr/bin/redline-app /usr/bin/redline /usr/share/man/man1/redline.1 \
               /usr/share/bash-completion/completions/redline /usr/share/zsh/vendor-completions/_redline \
               /usr/share/fish/vendor_completions.d/redline.fish /usr/lib/Redline/LICENSE \
               /usr/lib/Redline/THIRD-PARTY-NOTICES.md /usr/lib/Redline/dictionaries/en/en.aff \
               /usr/lib/Redline/dictionaries/de/LICENSE; do
-    printf '%s\n' "$installed" | grep -qx "$file" || { echo "the .deb does not install $file" >&2; exit 1; }
+    grep -qx "$file" <<<"$installed" || { echo "the .deb does not install $file" >&2; exit 1; }
   done
   # Opening a resume with Redline: the desktop entry offers to open JSON Resume, PDF, Word and OpenDocument
   # files.
-  desktop=$(printf '%s\n' "$installed" | grep '\.desktop$' | head -n 1)
+  desktop=$(grep -m 1 '\.desktop$' <<<"$installed")
   for mime in application/json application/pdf \
               application/vnd.openxmlformats-officedocument.wordprocessingml.document \
               application/vnd.oasis.opendocument.text; do
@@ -203,7 +205,7 @@ if [ "$(uname -s)" = Linux ]; then
   # The installed command line and app, started from their installed paths, on a fresh data folder.
   TRY=$(mktemp -d)
   /usr/bin/redline --version
-  /usr/bin/redline --data-dir "$TRY/data" list --json | grep -q '"Richard Hendriks' \
+  grep -q '"Richard Hendriks' <<<"$(/usr/bin/redline --data-dir "$TRY/data" list --json)" \
     || { echo "the installed redline does not list the first-start resume" >&2; exit 1; }
   # Its writing check reads the dictionaries installed beside it: 0 (nothing found) or 1 (findings).
   checked=0
@@ -214,12 +216,12 @@ if [ "$(uname -s)" = Linux ]; then
     xvfb-run -a --server-args="-screen 0 1400x900x24" /usr/bin/redline-app --measure-startup \
     --data-dir "$TRY/app" >"$TRY/startup.out" 2>/dev/null </dev/null || true
   painted=$(tail -n 1 "$TRY/startup.out")
-  printf '%s\n' "$painted" | grep -Eq '^\{"first_paint_ms":[0-9]+\}$' \
+  grep -Eq '^\{"first_paint_ms":[0-9]+\}$' <<<"$painted" \
     || { echo "the installed app did not paint the first-start resume: $painted" >&2; exit 1; }
   echo "the installed app painted the first-start resume: $painted"
   rm -rf "$TRY"
   as_root dpkg -r redline >/dev/null
-  if dpkg -s redline >/dev/null 2>&1 && dpkg -s redline | grep -q '^Status: install ok installed'; then
+  if dpkg -s redline >/dev/null 2>&1 && grep -q '^Status: install ok installed' <<<"$(dpkg -s redline)"; then
     echo "the .deb did not remove cleanly" >&2; exit 1
   fi
   for file in /usr/bin/redline-app /usr/bin/redline /usr/lib/Redline; do
@@ -233,10 +235,10 @@ if [ "$(uname -s)" = Linux ]; then
   for file in /usr/bin/redline-app /usr/bin/redline /usr/share/man/man1/redline.1 \
               /usr/lib/Redline/LICENSE /usr/lib/Redline/THIRD-PARTY-NOTICES.md \
               /usr/lib/Redline/dictionaries/en/en.dic; do
-    printf '%s\n' "$files" | grep -qx "$file" || { echo "the .rpm does not carry $file" >&2; exit 1; }
+    grep -qx "$file" <<<"$files" || { echo "the .rpm does not carry $file" >&2; exit 1; }
   done
   requires=$(rpm -qpR "$rpm")
-  printf '%s\n' "$requires" | grep -q "libwebkit2gtk-4.1" || { echo "the .rpm does not require WebKitGTK: $requires" >&2; exit 1; }
+  grep -q "libwebkit2gtk-4.1" <<<"$requires" || { echo "the .rpm does not require WebKitGTK: $requires" >&2; exit 1; }
   echo "$(basename "$rpm"): $(printf '%s\n' "$files" | wc -l) files; requires $(printf '%s\n' "$requires" | tr '\n' ' ')"
 fi
 
