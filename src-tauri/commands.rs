@@ -773,14 +773,10 @@ pub async fn choose_sync_folder<R: Runtime>(
     else {
         return Ok(None);
     };
-    // Resumes another device put there are not brought in unasked: the window offers it first.
-    let holds = engine.sync_folder_holds(&folder).await?;
-    if !holds.titles.is_empty() {
-        return Ok(Some(FolderChosen::Offer { holds }));
+    // Resumes another device put there are not brought in unasked: the engine offers them first.
+    let chosen = engine.choose_sync_folder(&folder).await?;
+    if let FolderChosen::Synced { summary } = &chosen {
+        app.state::<SyncWatch>().follow(&app, summary);
     }
-    let summary = engine.sync_through_folder(&folder).await?;
-    app.state::<SyncWatch>().follow(&app, &summary);
-    Ok(Some(FolderChosen::Synced {
-        summary: Box::new(summary),
-    }))
+    Ok(Some(chosen))
 }

@@ -170,6 +170,18 @@ impl Engine {
         Ok(holds)
     }
 
+    /// The window's choice of the folder at `path`: when it holds resumes or letters this device has not
+    /// brought in, they are offered and nothing is done; otherwise the device syncs through it from now on
+    /// and syncs once.
+    pub async fn choose_sync_folder(&self, path: &Path) -> Result<FolderChosen, Error> {
+        let holds = self.sync_folder_holds(path).await?;
+        if !holds.titles.is_empty() {
+            return Ok(FolderChosen::Offer { holds });
+        }
+        let summary = Box::new(self.sync_through_folder(path).await?);
+        Ok(FolderChosen::Synced { summary })
+    }
+
     /// Syncs through the folder at `path` from now on, and syncs once. The folder must exist, and must
     /// neither hold the data folder nor lie inside it.
     pub async fn sync_through_folder(&self, path: &Path) -> Result<SyncSummary, Error> {
@@ -1032,6 +1044,30 @@ mod tests {
             refused.message.contains("another Redline library"),
             "{refused:?}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_folder_chosen_in_the_window_is_offered_when_it_holds_resumes_else_synced() {
+        let (_root, a, b, folder) = two_devices();
+        let on_a = Engine::start_bare(a.clone());
+        let chosen = on_a.choose_sync_folder(&folder).await.unwrap();
+        assert!(
+            matches!(chosen, super::FolderChosen::Synced { .. }),
+            "{chosen:?}"
+        );
+        Store::open(&a)
+            .unwrap()
+            .import("Mine", &redline_resume::sample())
+            .unwrap();
+        on_a.sync_now().await.unwrap();
+        let on_b = Engine::start_bare(b.clone());
+        match on_b.choose_sync_folder(&folder).await.unwrap() {
+            super::FolderChosen::Offer { holds } => {
+                assert_eq!(holds.titles, vec!["Mine".to_owned()])
+            }
+            other => panic!("not offered: {other:?}"),
+        }
+        assert!(on_b.sync_status().await.unwrap().place.is_none());
     }
 
     #[tokio::test]
