@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
-use redline_engine::sync::{SyncPlace, SyncSummary};
+use redline_engine::sync::{SyncPlace, SyncSummary, is_another_devices_file};
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 
 use crate::engine::Engine;
@@ -72,7 +72,7 @@ fn watch<R: Runtime>(
     let own = device.to_owned();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event
-            && event.paths.iter().any(|p| from_another_device(p, &own))
+            && event.paths.iter().any(|p| is_another_devices_file(p, &own))
         {
             let _ = changed.send(());
         }
@@ -87,19 +87,6 @@ fn watch<R: Runtime>(
         .spawn(move || settle_then_sync(&app, &changes))
         .map_err(|e| e.to_string())?;
     Ok(watcher)
-}
-
-/// True for a file another device's events are kept in: `redline-sync/<device>/<name>.json`, not a
-/// temporary file (their names start with a dot), not this device's own.
-fn from_another_device(path: &Path, own: &str) -> bool {
-    fn named(path: Option<&Path>) -> Option<&str> {
-        path.and_then(Path::file_name).and_then(|n| n.to_str())
-    }
-    let Some(name) = named(Some(path)) else {
-        return false;
-    };
-    let device = named(path.parent());
-    name.ends_with(".json") && !name.starts_with('.') && device.is_some_and(|d| d != own)
 }
 
 /// For each burst of changes, once the folder has been quiet for [`QUIET`]: one sync, its summary sent
@@ -134,22 +121,32 @@ mod tests {
     use tauri::test::{mock_builder, mock_context, noop_assets};
     use tauri::{Listener, Manager};
 
-    use super::{SyncWatch, from_another_device};
+    use super::SyncWatch;
     use crate::engine::Engine;
+    use redline_engine::sync::is_another_devices_file;
 
     #[test]
     fn only_another_device_s_event_files_wake_the_watch() {
         let own = "11111111-1111-4111-8111-111111111111";
         let other = "22222222-2222-4222-8222-222222222222";
         let at = |device: &str, name: &str| format!("/cloud/redline-sync/{device}/{name}");
-        assert!(from_another_device(Path::new(&at(other, "ab.json")), own));
-        assert!(!from_another_device(Path::new(&at(own, "ab.json")), own));
-        assert!(!from_another_device(
+        assert!(is_another_devices_file(
+            Path::new(&at(other, "ab.json")),
+            own
+        ));
+        assert!(!is_another_devices_file(
+            Path::new(&at(own, "ab.json")),
+            own
+        ));
+        assert!(!is_another_devices_file(
             Path::new(&at(other, ".redline-x.tmp")),
             own
         ));
-        assert!(!from_another_device(Path::new(&at(other, ".ab.json")), own));
-        assert!(!from_another_device(
+        assert!(!is_another_devices_file(
+            Path::new(&at(other, ".ab.json")),
+            own
+        ));
+        assert!(!is_another_devices_file(
             Path::new(&at(other, "notes.txt")),
             own
         ));

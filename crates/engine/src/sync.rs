@@ -34,6 +34,8 @@ use crate::settings::{self, Kept};
 
 /// The folder Redline keeps inside the sync folder the user chose (the one to watch for changes).
 pub use redline_sync::folder::DIR as SYNC_DIR;
+/// True for another device's event file in the sync folder (what wakes a watch on it).
+pub use redline_sync::folder::is_another_devices_file;
 
 /// The folder, inside the data folder, that holds the git remote's working copy.
 const GIT_DIR: &str = "sync-git";
