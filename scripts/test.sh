@@ -91,9 +91,9 @@ logged cargo nextest run --workspace "${FEATURES[@]}" --no-fail-fast -E "not $GE
 logged cargo test --workspace --doc "${FEATURES[@]}"
 
 if [ "$(uname -s)" = Linux ]; then
-  step "Keychain: API keys in a real Secret Service (gnome-keyring on a private D-Bus session)"
+  step "Keychain: API keys and a git remote's token in a real Secret Service (gnome-keyring, private D-Bus)"
   on_private_session cargo nextest run --workspace "${FEATURES[@]}" --run-ignored only \
-    -E "test(the_key_lives_in_the_os_keychain)"
+    -E "test(the_key_lives_in_the_os_keychain) | test(keeps_its_token_in_the_os_keychain)"
 fi
 
 # A server no one here wrote, with a real model: llama.cpp's OpenAI-compatible server (llama-cpp-python, set up

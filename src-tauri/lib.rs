@@ -182,6 +182,7 @@ pub fn run() {
     let startup = desktop::Startup::begin(std::env::args().any(|a| a == "--measure-startup"));
     // SAFETY: `run` is what `main` does first; no thread of the app's has started yet.
     unsafe { desktop::software_compositing() };
+    redline_engine::sync::start_before_threads();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let data_dir = redline_store::resolve_data_dir(data_dir_from_args(args.clone()));
     let files = files_from_args(args);

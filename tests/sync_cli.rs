@@ -336,3 +336,136 @@ fn two_devices_sync_through_a_bare_git_repository() {
     assert_eq!(status["place"]["kind"], "git", "{status}");
     assert_eq!(status["devices"].as_array().unwrap().len(), 1, "{status}");
 }
+
+/// A git server over HTTPS on 127.0.0.1 asking for `alice` and `token` (the sync crate's test server:
+/// `git http-backend` behind TLS, as a forge serves it), with a certificate `openssl` made for it; killed
+/// when dropped.
+struct HttpsRemote {
+    server: std::process::Child,
+    url: String,
+    certificate: PathBuf,
+}
+
+impl Drop for HttpsRemote {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+fn https_remote(root: &Path, token: &str) -> HttpsRemote {
+    use std::process::{Command, Stdio};
+    let (cert, key) = (root.join("server.pem"), root.join("server.key"));
+    let made = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        ])
+        .args([
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl is installed");
+    assert!(made.success());
+    let made = Command::new("git")
+        .args(["init", "--bare", "-q"])
+        .arg(root.join("resumes.git"))
+        .status()
+        .expect("git is installed");
+    assert!(made.success());
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/sync/tests/support/git_https_server.py");
+    let mut server = Command::new("python3")
+        .arg(script)
+        .arg(root)
+        .args([&cert, &key])
+        .args(["alice", token])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 is installed");
+    let mut port = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut port,
+    )
+    .unwrap();
+    HttpsRemote {
+        server,
+        url: format!("127.0.0.1:{}/resumes.git", port.trim()),
+        certificate: cert,
+    }
+}
+
+/// `redline sync git https://alice:TOKEN@…` through a real Secret Service (`scripts/test.sh` runs this
+/// inside `dbus-run-session` with gnome-keyring): the token is kept in the keychain and given when the
+/// remote asks, the address is kept without it, and its bytes are nowhere in the data folder or in what
+/// the command printed; `sync off` forgets it.
+#[test]
+#[ignore = "needs a Secret Service: run scripts/test.sh"]
+fn a_git_remote_over_https_keeps_its_token_in_the_os_keychain_and_nowhere_else() {
+    let root = tempfile::tempdir().unwrap();
+    let token = format!("ghp_{}", std::process::id());
+    let remote = https_remote(root.path(), &token);
+    // The test's certificate stands for a forge's, which the system's authorities vouch for.
+    let trust = [("SSL_CERT_FILE", remote.certificate.as_os_str())];
+    let (a, b) = (Device::new(root.path(), "a"), Device::new(root.path(), "b"));
+    let mut printed = Vec::new();
+    let mut run = |device: &Device, args: &[&str]| -> Value {
+        let out = common::redline_with(&device.data, &[args, &["--json"]].concat(), &trust);
+        printed.extend_from_slice(&out.stdout);
+        printed.extend_from_slice(&out.stderr);
+        serde_json::from_slice(&succeeded(out).stdout).unwrap()
+    };
+    import_mine(&a);
+    let with_token = format!("https://alice:{token}@{}", remote.url);
+    let pushed = run(&a, &["sync", "git", &with_token]);
+    assert_eq!(pushed["written"], 1, "{pushed}");
+    let kept = format!("https://alice@{}", remote.url);
+    assert_eq!(pushed["place"]["url"], kept.as_str(), "{pushed}");
+    let pulled = run(&b, &["sync", "git", &with_token]);
+    assert_eq!(pulled["broughtIn"], serde_json::json!(["Mine"]), "{pulled}");
+    // Later syncs take the token from the keychain.
+    let id = b.id_of("Mine");
+    succeeded(redline(&b.data, &["language", "pt", "--doc", &id]));
+    run(&b, &["sync"]);
+    run(&a, &["sync"]);
+    assert_eq!(a.show("Mine")["meta"]["language"], "pt");
+
+    for device in [&a, &b] {
+        for file in walk(&device.data) {
+            let bytes = std::fs::read(&file).unwrap();
+            let held = bytes.windows(token.len()).any(|w| w == token.as_bytes());
+            assert!(!held, "{} holds the token", file.display());
+        }
+    }
+    // Sync off forgets the token: choosing the remote again without one is answered in words.
+    run(&a, &["sync", "off"]);
+    let out = common::redline_with(&a.data, &["sync", "git", &kept], &trust);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("asks for a user name and a token"), "{err}");
+    printed.extend_from_slice(&out.stderr);
+    let said = String::from_utf8_lossy(&printed);
+    assert!(!said.contains(&token), "the token was printed: {said}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

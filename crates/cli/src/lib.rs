@@ -549,6 +549,11 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     let cli = Cli::parse_from(args);
+    // Before any thread: libgit2 may set where OpenSSL finds the system's certificates. Only a sync can
+    // reach a git remote, and the other commands keep their start-up.
+    if matches!(cli.command, Command::Sync { .. }) {
+        redline_engine::sync::start_before_threads();
+    }
     // Ctrl-C exits 130 (a database write under way is rolled back by SQLite). A turn handles it itself:
     // it stops the model and rolls back its preview first.
     if !matches!(cli.command, Command::Chat { .. } | Command::Demo { .. }) {

@@ -28,6 +28,8 @@ use redline_sync::{Body, Conflict, Event, Folder, FolderState, GitRemote, Known,
 use serde::Serialize;
 use serde_json::Value;
 
+mod credentials;
+
 use super::Engine;
 use crate::error::{Error, ErrorKind};
 use crate::settings::{self, Kept};
@@ -36,6 +38,9 @@ use crate::settings::{self, Kept};
 pub use redline_sync::folder::DIR as SYNC_DIR;
 /// True for another device's event file in the sync folder (what wakes a watch on it).
 pub use redline_sync::folder::is_another_devices_file;
+/// What each program calls first thing in `main`, before any thread: lets HTTPS git remotes find the
+/// system's certificate authorities (see its own words).
+pub use redline_sync::start_before_threads;
 
 /// The folder, inside the data folder, that holds the git remote's working copy.
 const GIT_DIR: &str = "sync-git";
@@ -195,7 +200,8 @@ impl Engine {
     }
 
     /// Syncs through the git remote at `url` from now on (its working copy in the data folder), and syncs
-    /// once.
+    /// once. A token in an HTTPS address (`https://USER:TOKEN@host/path`) is taken out of it and kept in
+    /// the keychain; the address is kept without it.
     pub async fn sync_through_git(&self, url: &str) -> Result<SyncSummary, Error> {
         if url.trim().is_empty() || url.chars().any(char::is_control) {
             return Err(Error::new(
@@ -203,10 +209,22 @@ impl Engine {
                 "give the git remote's address",
             ));
         }
-        self.sync_through(SyncPlace::Git {
-            url: url.trim().to_owned(),
-        })
-        .await
+        let address = credentials::split(url.trim())?;
+        if let Some(token) = &address.token {
+            credentials::keep(self.keychain.as_ref(), &address.url, token)?;
+        }
+        let place = SyncPlace::Git { url: address.url };
+        let synced = self.sync_through(place.clone()).await;
+        // A token given for a remote that did not become the place is not kept.
+        if synced.is_err() && address.token.is_some() {
+            let open = self.open()?.lock().await;
+            if place_of(&open.store)?.as_ref() != Some(&place)
+                && let SyncPlace::Git { url } = &place
+            {
+                credentials::forget(self.keychain.as_ref(), url);
+            }
+        }
+        synced
     }
 
     /// Syncs through `place` from now on if a sync through it works; otherwise keeps the place before.
@@ -231,6 +249,10 @@ impl Engine {
     /// Stops syncing (what was synced stays, here and in the folder).
     pub async fn sync_off(&self) -> Result<SyncSummary, Error> {
         let mut open = self.open()?.lock().await;
+        // A git remote's token is forgotten with it.
+        if let Some(SyncPlace::Git { url }) = place_of(&open.store)? {
+            credentials::forget(self.keychain.as_ref(), &url);
+        }
         set_place(&mut open.store, None)?;
         status(&open.store)
     }
@@ -243,7 +265,6 @@ impl Engine {
 
     /// One sync: this device's changes out, the other devices' in, merged.
     pub async fn sync_now(&self) -> Result<SyncSummary, Error> {
-        let git_dir = self.data_dir.as_ref().map(|dir| dir.join(GIT_DIR));
         let mut open = self.open()?.lock().await;
         let Some(place) = place_of(&open.store)? else {
             return Err(Error::new(
@@ -259,7 +280,14 @@ impl Engine {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
-        let (summary, kept) = pass(&mut open.store, &place, git_dir, kept)?;
+        let git = GitAccess {
+            dir: self.data_dir.as_ref().map(|dir| dir.join(GIT_DIR)),
+            credentials: match &place {
+                SyncPlace::Git { url } => credentials::for_remote(self.keychain.as_ref(), url),
+                SyncPlace::Folder { .. } => None,
+            },
+        };
+        let (summary, kept) = pass(&mut open.store, &place, git, kept)?;
         *self
             .synced
             .lock()
@@ -379,7 +407,7 @@ pub(crate) struct KeptReplica {
 fn pass(
     store: &mut Store,
     place: &SyncPlace,
-    git_dir: Option<PathBuf>,
+    git: GitAccess,
     last: Option<KeptReplica>,
 ) -> Result<(SyncSummary, KeptReplica), Error> {
     let device = device_of(store)?;
@@ -399,7 +427,7 @@ fn pass(
     kept.extend(sent.into_iter().map(|k| k.hash));
 
     let mut state = FolderState::remembering(store.sync_files_read()?);
-    let report = through(store, place, git_dir, &mut replica, &mut state)?;
+    let report = through(store, place, git, &mut replica, &mut state)?;
     let new: Vec<SyncEvent> = replica
         .events()
         .filter(|k| !kept.contains(&k.hash))
@@ -466,11 +494,19 @@ fn replica_of(store: &Store, device: &str) -> Result<(Replica, HashSet<String>),
     Ok((replica, kept))
 }
 
+/// What a pass through a git remote needs besides its address.
+struct GitAccess {
+    /// The working copy (none without a data folder).
+    dir: Option<PathBuf>,
+    /// What to give the remote when it asks (from the keychain).
+    credentials: Option<redline_sync::Credentials>,
+}
+
 /// The files in and out, through the folder or the git remote (pulled first, pushed after).
 fn through(
     store: &mut Store,
     place: &SyncPlace,
-    git_dir: Option<PathBuf>,
+    git: GitAccess,
     replica: &mut Replica,
     state: &mut FolderState,
 ) -> Result<redline_sync::Report, Error> {
@@ -481,10 +517,10 @@ fn through(
             redline_sync::sync(replica, &folder, state)?
         }
         SyncPlace::Git { url } => {
-            let dir = git_dir.ok_or_else(|| {
+            let dir = git.dir.ok_or_else(|| {
                 Error::new(ErrorKind::NotFound, "a git remote needs a data folder")
             })?;
-            let remote = GitRemote::open(&dir, url)?;
+            let remote = GitRemote::open(&dir, url)?.with_credentials(git.credentials);
             remote.pull()?;
             let library = library_of(store, &remote.folder())?;
             let folder = Folder::open(&remote.folder(), &library)?;
@@ -1107,5 +1143,52 @@ mod tests {
         let back = letters(&a);
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].2, json!(["I build payment systems.", "Hire me."]));
+    }
+
+    #[tokio::test]
+    async fn a_token_in_a_remote_s_address_goes_to_the_keychain_and_not_with_a_remote_that_failed()
+    {
+        let root = tempfile::tempdir().unwrap();
+        let data = root.path().join("a");
+        let keys = std::sync::Arc::new(redline_agent::MemoryKeychain::default());
+        let engine = Engine::start_with(Some(data.clone()), keys.clone());
+        // Nothing listens on port 9: the remote is not reached, sync stays off, the token is not kept.
+        let err = engine
+            .sync_through_git("https://alice:ghp_secret_1@127.0.0.1:9/cv.git")
+            .await
+            .unwrap_err();
+        assert!(!err.to_string().contains("ghp_secret_1"), "{err}");
+        assert_eq!(engine.sync_status().await.unwrap().place, None);
+        let clean = "https://alice@127.0.0.1:9/cv.git";
+        assert!(super::credentials::for_remote(keys.as_ref(), clean).is_none());
+        // A token is never sent in the clear, and nothing of it reached the data folder.
+        let err = engine
+            .sync_through_git("http://alice:ghp_secret_1@127.0.0.1:9/cv.git")
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("only over HTTPS"), "{err}");
+        drop(engine);
+        for file in walk(&data) {
+            let bytes = std::fs::read(&file).unwrap();
+            assert!(
+                !bytes.windows(12).any(|w| w == b"ghp_secret_1"),
+                "{} holds the token",
+                file.display()
+            );
+        }
+    }
+
+    /// Every file under `dir`.
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files.extend(walk(&path));
+            } else {
+                files.push(path);
+            }
+        }
+        files
     }
 }

@@ -66,6 +66,14 @@ pub enum SyncError {
         /// What was counted ("files", "of data").
         what: &'static str,
     },
+    /// The git remote asked for a user name and a token, and had none, or refused the ones kept for it.
+    #[error("{}", credentials_words(url, *refused))]
+    GitCredentials {
+        /// The remote's address (without any token).
+        url: String,
+        /// True when credentials were given and refused; false when there were none.
+        refused: bool,
+    },
     /// The git remote could not be reached, read or written.
     #[error("the git remote {url} could not be synced: {message}")]
     Git {
@@ -88,6 +96,20 @@ impl SyncError {
             }
             SyncError::NoDocument(_) => ErrorKind::NotFound,
             SyncError::Git { .. } => ErrorKind::Unreachable,
+            SyncError::GitCredentials { .. } => ErrorKind::NotConfigured,
         }
     }
+}
+
+fn credentials_words(url: &str, refused: bool) -> String {
+    let what = if refused {
+        "refused the user name and token kept for it"
+    } else {
+        "asks for a user name and a token"
+    };
+    format!(
+        "the git remote {url} {what}: give them once in its address, as https://USER:TOKEN@host/path \
+         (a personal access token with read and write access to the repository); the token is kept in \
+         your keychain, never in Redline's files"
+    )
 }

@@ -2,15 +2,18 @@
 //! the remote's files pulled back. Files are never changed once written, so merging two histories is the
 //! union of their files, and git never has a conflict to report.
 //!
-//! libgit2 is built in (`git2`, vendored): the product never runs a `git` program. Local paths, `file://`
-//! and `git://` remotes work; HTTPS needs git2's `https` feature (OpenSSL), which this build leaves out.
+//! libgit2 is built in (`git2`, vendored): the product never runs a `git` program. Local paths, `file://`,
+//! `git://` and `https://` remotes work; HTTPS goes through the system's TLS (OpenSSL's shared library on
+//! Linux, Secure Transport on macOS, WinHTTP on Windows) and checks the server's certificate against the
+//! system's authorities. A remote that asks for a user name and a token gets the [`Credentials`] the
+//! engine keeps in the OS keychain, once: refused, they are not sent again, and the user is told.
 
 use std::cell::Cell;
 use std::path::{Component, Path, PathBuf};
 
 use git2::{
-    Commit, ErrorCode, FetchOptions, FileMode, IndexAddOption, ObjectType, Oid, PushOptions,
-    RemoteCallbacks, Repository, Signature, TreeWalkMode, TreeWalkResult,
+    Commit, Cred, CredentialType, ErrorCode, FetchOptions, FileMode, IndexAddOption, ObjectType,
+    Oid, PushOptions, RemoteCallbacks, Repository, Signature, TreeWalkMode, TreeWalkResult,
 };
 
 use crate::error::SyncError;
@@ -29,11 +32,52 @@ pub const MAX_FETCH_BYTES: usize = 512 << 20;
 /// The most objects a fetch may bring: a file, its folders' trees and the commits that carry them.
 const MAX_FETCH_OBJECTS: usize = 4 * MAX_FILES;
 
+/// Starts libgit2 so that HTTPS remotes find the system's certificate authorities. On Linux, git2 does that
+/// the first time it is used by setting `SSL_CERT_FILE` and `SSL_CERT_DIR` for OpenSSL (openssl-probe),
+/// and writing the environment while another thread reads it is unsound: each program calls this first
+/// thing in `main`, before any thread starts, so that the write happens there. Elsewhere, and when the
+/// variables are set already, it only starts libgit2.
+pub fn start_before_threads() {
+    // Caching is on by default: this changes nothing but that libgit2 has started.
+    git2::opts::enable_caching(true);
+}
+
+/// The user name and token (or password) an HTTPS remote asks for. The engine keeps the token in the OS
+/// keychain; it is never written to the repository's configuration, a file, or an error's words.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    /// The user name.
+    pub user: String,
+    /// The token or password.
+    pub token: String,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("user", &self.user)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A local repository whose work tree is a sync folder, with the user's remote as `origin`.
 pub struct GitRemote {
     repo: Repository,
     url: String,
     max_fetch_bytes: usize,
+    credentials: Option<Credentials>,
+}
+
+/// What a remote's asks for credentials came to during one fetch or push.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Asked {
+    /// It did not ask (or has not yet).
+    #[default]
+    Not,
+    /// It asked and was given the credentials.
+    Given,
+    /// It asked and there were none to give, or it asked again after refusing them.
+    Refused,
 }
 
 impl std::fmt::Debug for GitRemote {
@@ -69,7 +113,16 @@ impl GitRemote {
             repo,
             url: url.to_owned(),
             max_fetch_bytes: MAX_FETCH_BYTES,
+            credentials: None,
         })
+    }
+
+    /// The same remote, giving `credentials` when it asks for a user name and a token.
+    pub fn with_credentials(self, credentials: Option<Credentials>) -> GitRemote {
+        GitRemote {
+            credentials,
+            ..self
+        }
     }
 
     /// The same remote, fetching at most `bytes` (a test's smaller bound).
@@ -85,6 +138,37 @@ impl GitRemote {
         self.repo
             .workdir()
             .map_or_else(|| self.repo.path().to_owned(), Path::to_owned)
+    }
+
+    /// The callbacks every fetch and push starts from: the credentials, given once.
+    fn callbacks<'a>(&'a self, asked: &'a Cell<Asked>) -> RemoteCallbacks<'a> {
+        let mut callbacks = RemoteCallbacks::new();
+        callbacks.credentials(move |_url, _user, allowed| match &self.credentials {
+            Some(given)
+                if asked.get() == Asked::Not
+                    && allowed.contains(CredentialType::USER_PASS_PLAINTEXT) =>
+            {
+                asked.set(Asked::Given);
+                Cred::userpass_plaintext(&given.user, &given.token)
+            }
+            _ => {
+                asked.set(Asked::Refused);
+                Err(git2::Error::from_str("no credentials to give"))
+            }
+        });
+        callbacks
+    }
+
+    /// The error for a fetch or push that failed: in words about credentials when the remote asked for
+    /// them and did not take what it was given (or there was nothing to give).
+    fn failed(&self, asked: Asked, error: git2::Error) -> SyncError {
+        if asked == Asked::Refused || error.code() == ErrorCode::Auth {
+            return SyncError::GitCredentials {
+                url: self.url.clone(),
+                refused: self.credentials.is_some(),
+            };
+        }
+        self.fail()(error)
     }
 
     fn fail(&self) -> impl Fn(git2::Error) -> SyncError + '_ {
@@ -158,7 +242,8 @@ impl GitRemote {
         let mut remote = self.repo.find_remote("origin").map_err(self.fail())?;
         let refspec = format!("+{LOCAL}:{TRACKING}");
         let over = Cell::new(false);
-        let mut callbacks = RemoteCallbacks::new();
+        let asked = Cell::new(Asked::Not);
+        let mut callbacks = self.callbacks(&asked);
         callbacks.transfer_progress(|progress| {
             let too_much = progress.received_bytes() > self.max_fetch_bytes
                 || progress.total_objects() > MAX_FETCH_OBJECTS;
@@ -175,7 +260,7 @@ impl GitRemote {
                 format!("{} MiB", self.max_fetch_bytes.div_ceil(1 << 20)),
                 "of data",
             )),
-            Err(e) => Err(self.fail()(e)),
+            Err(e) => Err(self.failed(asked.get(), e)),
         }
     }
 
@@ -281,7 +366,8 @@ impl GitRemote {
     fn try_push(&self) -> Result<bool, SyncError> {
         let mut remote = self.repo.find_remote("origin").map_err(self.fail())?;
         let mut refused = None;
-        let mut callbacks = RemoteCallbacks::new();
+        let asked = Cell::new(Asked::Not);
+        let mut callbacks = self.callbacks(&asked);
         callbacks.push_update_reference(|_, status| {
             refused = status.map(str::to_owned);
             Ok(())
@@ -292,7 +378,7 @@ impl GitRemote {
         match remote.push(&[refspec.as_str()], Some(&mut options)) {
             Ok(()) => {}
             Err(e) if e.code() == ErrorCode::NotFastForward => return Ok(false),
-            Err(e) => return Err(self.fail()(e)),
+            Err(e) => return Err(self.failed(asked.get(), e)),
         }
         drop(options);
         if refused.is_some() {

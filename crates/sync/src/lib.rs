@@ -33,7 +33,7 @@ pub mod sync;
 pub use error::SyncError;
 pub use event::{Body, Event, new_id};
 pub use folder::Folder;
-pub use git::GitRemote;
+pub use git::{Credentials, GitRemote, start_before_threads};
 pub use merge::{Conflict, Known, Merged, Notice};
 pub use replica::{Received, Replica};
 pub use sync::{FolderState, Report, Skipped, look, sync};

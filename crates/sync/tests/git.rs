@@ -1,5 +1,6 @@
-//! The git remote: a local bare repository, and the same through `git daemon` when `git` is installed
-//! (the test runs it; the product never does).
+//! The git remote: a local bare repository, and the same through `git daemon` and through HTTPS (`git
+//! http-backend` behind TLS and a token, as a forge serves it) when `git`, `python3` and `openssl` are
+//! installed (the test runs them; the product never does).
 
 mod common;
 
@@ -9,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::{replace, resume, temp_folder};
-use redline_sync::{Body, FolderState, GitRemote, Replica, new_id};
+use redline_sync::{Body, Credentials, FolderState, GitRemote, Replica, SyncError, new_id};
 use serde_json::json;
 
 struct GitDevice {
@@ -20,10 +21,16 @@ struct GitDevice {
 
 impl GitDevice {
     fn new(dir: &Path, url: &str) -> GitDevice {
+        GitDevice::with_credentials(dir, url, None)
+    }
+
+    fn with_credentials(dir: &Path, url: &str, credentials: Option<Credentials>) -> GitDevice {
         GitDevice {
             replica: Replica::new(&new_id()).unwrap(),
             state: FolderState::default(),
-            remote: GitRemote::open(dir, url).unwrap(),
+            remote: GitRemote::open(dir, url)
+                .unwrap()
+                .with_credentials(credentials),
         }
     }
 
@@ -46,9 +53,14 @@ impl GitDevice {
 /// Two devices, offline edits on both, pushed and pulled in turn: both end with the same resume, each
 /// edit in it.
 fn two_devices_through(url: &str, root: &Path) {
+    two_devices_with(url, root, None);
+}
+
+fn two_devices_with(url: &str, root: &Path, credentials: Option<Credentials>) {
     let library = new_id();
-    let mut a = GitDevice::new(&root.join("a"), url);
-    let mut b = GitDevice::new(&root.join("b"), url);
+    let device =
+        |name: &str| GitDevice::with_credentials(&root.join(name), url, credentials.clone());
+    let (mut a, mut b) = (device("a"), device("b"));
     let (doc, _) = a.replica.create("Ada", resume(), 0).unwrap();
     a.sync(&library);
     b.sync(&library);
@@ -67,7 +79,7 @@ fn two_devices_through(url: &str, root: &Path) {
     assert_eq!(ha["basics"]["label"], "Founder");
     assert_eq!(ha["basics"]["summary"], "Writes notes.");
     // A third device cloning later gets it all.
-    let mut c = GitDevice::new(&root.join("c"), url);
+    let mut c = device("c");
     c.sync(&library);
     assert_eq!(c.replica.merged(&doc).unwrap().document, ha);
 }
@@ -263,4 +275,131 @@ fn a_remote_that_sends_more_than_a_library_holds_is_stopped_in_words() {
         "{err:?}"
     );
     assert!(err.to_string().contains("more than 1 MiB of data"), "{err}");
+}
+
+/// A git server over HTTPS on 127.0.0.1 (`support/git_https_server.py`), asking for `alice` and `TOKEN`.
+struct HttpsServer {
+    child: Child,
+    url: String,
+}
+
+impl Drop for HttpsServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const TOKEN: &str = "ghp_test_token_7f3a";
+
+/// A self-signed certificate for 127.0.0.1 and its key, made by `openssl` in `dir`; `None` (said) when
+/// there is no `openssl`.
+fn certificate(dir: &Path, name: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let (cert, key) = (
+        dir.join(format!("{name}.pem")),
+        dir.join(format!("{name}.key")),
+    );
+    let made = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        ])
+        .args([
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("openssl is not installed: the HTTPS case is not run");
+        return None;
+    }
+    Some((cert, key))
+}
+
+/// Serves the bare repositories under `root` over HTTPS with the certificate `name` (made there); `None`
+/// (said) when `python3`, `git` or `openssl` is missing.
+fn https_server(root: &Path, name: &str) -> Option<(HttpsServer, std::path::PathBuf)> {
+    let (cert, key) = certificate(root, name)?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/git_https_server.py");
+    let has_git = Command::new("git").arg("--version").output().is_ok();
+    let child = Command::new("python3")
+        .arg(script)
+        .arg(root)
+        .args([&cert, &key])
+        .args(["alice", TOKEN])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let (true, Ok(mut child)) = (has_git, child) else {
+        eprintln!("python3 or git is not installed: the HTTPS case is not run");
+        return None;
+    };
+    let mut port = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut port,
+    )
+    .unwrap();
+    let url = format!("https://127.0.0.1:{}/remote.git", port.trim());
+    Some((HttpsServer { child, url }, cert))
+}
+
+fn alice(token: &str) -> Option<Credentials> {
+    Some(Credentials {
+        user: "alice".into(),
+        token: token.into(),
+    })
+}
+
+#[test]
+fn https_with_a_token_carries_the_files_both_ways_and_without_one_says_what_to_give() {
+    let root = temp_folder();
+    git2::Repository::init_bare(root.path().join("remote.git")).unwrap();
+    let Some((server, cert)) = https_server(root.path(), "trusted") else {
+        return;
+    };
+    // The server's certificate is a system authority's here, as a forge's is on a user's computer.
+    // SAFETY: libgit2's certificate locations are set before any of this test's fetches; the other
+    // tests in this binary reach no HTTPS server.
+    unsafe { git2::opts::set_ssl_cert_file(&cert).unwrap() };
+    two_devices_with(&server.url, root.path(), alice(TOKEN));
+
+    for (name, given, refused) in [("none", None, false), ("wrong", alice("ghp_wrong"), true)] {
+        let remote = GitRemote::open(&root.path().join(name), &server.url)
+            .unwrap()
+            .with_credentials(given);
+        let err = remote.pull().unwrap_err();
+        assert!(
+            matches!(err, SyncError::GitCredentials { refused: r, .. } if r == refused),
+            "{name}: {err:?}"
+        );
+        let words = err.to_string();
+        assert!(words.contains("https://USER:TOKEN@"), "{words}");
+        assert!(
+            !words.contains("ghp_"),
+            "a token is never in the words: {words}"
+        );
+    }
+}
+
+#[test]
+fn https_to_a_server_no_authority_vouches_for_is_refused() {
+    let root = temp_folder();
+    git2::Repository::init_bare(root.path().join("remote.git")).unwrap();
+    let Some((server, _)) = https_server(root.path(), "self-signed") else {
+        return;
+    };
+    let remote = GitRemote::open(&root.path().join("a"), &server.url)
+        .unwrap()
+        .with_credentials(alice(TOKEN));
+    let err = remote.pull().unwrap_err();
+    assert!(matches!(err, SyncError::Git { .. }), "{err:?}");
+    assert!(err.to_string().contains("certificate"), "{err}");
 }

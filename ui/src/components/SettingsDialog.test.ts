@@ -179,6 +179,20 @@ describe("settings", () => {
     expect(screen.getByTestId("sync-now")).toBeTruthy();
   });
 
+  it("an HTTPS remote asks for a user name and a token, sends them in its address once, and forgets the token", async () => {
+    render(SettingsDialog, { onclose: () => {} });
+    await screen.findByTestId("sync-place");
+    expect(screen.queryByTestId("sync-git-credentials")).toBeNull();
+    await fireEvent.input(screen.getByTestId("sync-git-url"), { target: { value: "https://git.example.com/ada/cv.git" } });
+    const token = (await screen.findByTestId("sync-git-token")) as HTMLInputElement;
+    expect(token.type).toBe("password");
+    await fireEvent.input(screen.getByTestId("sync-git-user"), { target: { value: "ada" } });
+    await fireEvent.input(token, { target: { value: "ghp_1" } });
+    await fireEvent.click(screen.getByTestId("sync-git"));
+    await waitFor(() => expect(calls.syncedTo).toEqual(["https://ada:ghp_1@git.example.com/ada/cv.git"]));
+    await waitFor(() => expect((screen.getByTestId("sync-git-token") as HTMLInputElement).value).toBe(""));
+  });
+
   it("a folder that holds resumes from another device is offered first, and brought in only when asked", async () => {
     render(SettingsDialog, { onclose: () => {} });
     await fireEvent.click(await screen.findByTestId("sync-choose-folder"));

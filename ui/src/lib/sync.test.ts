@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SyncSummary } from "../bindings/SyncSummary";
-import { syncedInWords, syncPlaceInWords } from "./sync";
+import { remoteWithToken, syncedInWords, syncPlaceInWords } from "./sync";
 
 const quiet: SyncSummary = {
   place: null, device: "d", sent: 0, read: 0, accepted: 0, written: 0, bytesWritten: 0, skipped: [], broughtIn: [],
@@ -28,5 +28,19 @@ describe("sync in words", () => {
     expect(lines.some((l) => l.startsWith("1 edit changed on another device too"))).toBe(true);
     expect(lines.some((l) => l.includes("it is kept"))).toBe(true);
     expect(lines.at(-1)).toMatch(/^Left for now: d\/x.json/);
+  });
+});
+
+describe("a git remote's token", () => {
+  it("goes into an HTTPS address with its user, percent-encoded, and nowhere else", () => {
+    expect(remoteWithToken(" https://git.example.com/ada/cv.git ", "ada", "ghp_a/b@c")).toBe(
+      "https://ada:ghp_a%2Fb%40c@git.example.com/ada/cv.git",
+    );
+    expect(remoteWithToken("https://ada@git.example.com/cv.git", "", "t1")).toBe("https://ada:t1@git.example.com/cv.git");
+    expect(remoteWithToken("https://git.example.com/cv.git", "", "t1")).toBe("https://token:t1@git.example.com/cv.git");
+    for (const plain of ["file:///tmp/cv.git", "git://example.com/cv.git", "/home/ada/cv.git", "http://example.com/cv.git"]) {
+      expect(remoteWithToken(plain, "ada", "t1")).toBe(plain);
+    }
+    expect(remoteWithToken("https://git.example.com/cv.git", "ada", "")).toBe("https://git.example.com/cv.git");
   });
 });

@@ -27,3 +27,25 @@ export function syncedInWords(summary: SyncSummary): string[] {
   for (const skipped of summary.skipped) lines.push(`Left for now: ${skipped.file} (${skipped.reason})`);
   return lines;
 }
+
+/**
+ * The git remote's address as the engine takes it: an HTTPS address with the user name and token the user
+ * typed in their own fields put into it (`https://USER:TOKEN@host/path`, each part percent-encoded). The
+ * engine takes the token out again and keeps it in the OS keychain; the address is kept without it. Any
+ * other address, or one without a token, is sent as it was typed.
+ */
+export function remoteWithToken(address: string, user: string, token: string): string {
+  const trimmed = address.trim();
+  if (token === "") return trimmed;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return trimmed;
+  }
+  if (url.protocol !== "https:") return trimmed;
+  // Forges take any user name with a personal access token (GitHub, GitLab); Gitea wants its owner's.
+  url.username = user.trim() || url.username || "token";
+  url.password = token;
+  return url.toString();
+}

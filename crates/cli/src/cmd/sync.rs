@@ -19,7 +19,9 @@ pub enum Action {
         /// The folder (it must exist; not inside Redline's data folder).
         path: PathBuf,
     },
-    /// Sync through this git remote from now on (a bare repository, `file://`, `git://`), and sync once.
+    /// Sync through this git remote from now on (`https://`, `git://`, `file://`, a bare repository), and
+    /// sync once. For a remote that asks for a token, give it once in the address:
+    /// `https://USER:TOKEN@host/path`; the token is kept in your keychain, the address without it.
     Git {
         /// The remote's address.
         url: String,
