@@ -449,18 +449,7 @@ fn pass(
     kept.extend(new.into_iter().map(|e| e.hash));
 
     bring_in(store, &mut replica, &unsent, &mut summary)?;
-    summary.read = report.read;
-    summary.accepted = report.accepted;
-    summary.written = report.written;
-    summary.bytes_written = report.bytes_written;
-    summary.skipped = report
-        .skipped
-        .into_iter()
-        .map(|s| SkippedFile {
-            file: s.file,
-            reason: s.reason,
-        })
-        .collect();
+    take_report(&mut summary, report);
     let devices: BTreeSet<&str> = replica.events().map(|k| k.event.device.as_str()).collect();
     summary.devices = devices
         .into_iter()
@@ -477,6 +466,35 @@ fn pass(
         kept,
     };
     Ok((summary, kept))
+}
+
+/// What the folder's side of a pass did, into the summary: counts, the files left and why, in words.
+fn take_report(summary: &mut SyncSummary, report: redline_sync::Report) {
+    summary.read = report.read;
+    summary.accepted = report.accepted;
+    summary.written = report.written;
+    summary.bytes_written = report.bytes_written;
+    summary.skipped = report
+        .skipped
+        .into_iter()
+        .map(|s| SkippedFile {
+            file: s.file,
+            reason: s.reason,
+        })
+        .collect();
+    if report.skipped_unnamed > 0 {
+        summary.notices.push(format!(
+            "{} more files in the sync folder were left for now, as those listed were",
+            report.skipped_unnamed
+        ));
+    }
+    if report.left_for_next > 0 {
+        summary.notices.push(format!(
+            "{} files were left for the next sync: one sync reads at most {} MiB of the folder's files",
+            report.left_for_next,
+            redline_sync::folder::MAX_PASS_BYTES >> 20
+        ));
+    }
 }
 
 /// This device's replica as the store kept it, and the hashes of the events kept. Each kept event is

@@ -24,6 +24,12 @@ const MAX_MARKER_BYTES: u64 = 4096;
 /// folder with more is not (only) Redline's, and listing it would cost memory without end.
 pub const MAX_FILES: usize = 1_000_000;
 
+/// The most bytes one sync reads from the folder's files, so that memory stays bounded whatever the
+/// folder holds ([`MAX_FILES`] files of up to 1 MiB each would be a terabyte). A revision's event is
+/// some 400 bytes (a generated year of heavy use, 10,000 revisions, is 4 MB): a real library is read in
+/// one sync; what is beyond the bound waits for the next.
+pub const MAX_PASS_BYTES: u64 = 256 << 20;
+
 /// What the marker says.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -37,6 +43,7 @@ struct Marker {
 pub struct Folder {
     root: PathBuf,
     max_files: usize,
+    max_pass_bytes: u64,
 }
 
 /// One file found in a device's folder.
@@ -96,6 +103,7 @@ impl Folder {
             let folder = Folder {
                 root: path.join(DIR),
                 max_files: MAX_FILES,
+                max_pass_bytes: MAX_PASS_BYTES,
             };
             (folder, library)
         }))
@@ -139,6 +147,7 @@ impl Folder {
         Ok(Folder {
             root,
             max_files: MAX_FILES,
+            max_pass_bytes: MAX_PASS_BYTES,
         })
     }
 
@@ -153,6 +162,19 @@ impl Folder {
             max_files: max,
             ..self
         }
+    }
+
+    /// The same folder, reading at most `bytes` of its files in one sync (a test's smaller bound).
+    pub fn with_max_pass_bytes(self, bytes: u64) -> Folder {
+        Folder {
+            max_pass_bytes: bytes,
+            ..self
+        }
+    }
+
+    /// The most bytes one sync reads from the folder's files ([`MAX_PASS_BYTES`]).
+    pub fn max_pass_bytes(&self) -> u64 {
+        self.max_pass_bytes
     }
 
     /// Every `.json` file in a device's folder (temporary files, starting with `.`, are not listed); an

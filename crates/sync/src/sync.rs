@@ -19,6 +19,9 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// The most files a report names as skipped; the rest are counted ([`Report::skipped_unnamed`]).
+pub const MAX_SKIPPED_NAMED: usize = 1_000;
+
 /// What one sync did.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,10 +38,29 @@ pub struct Report {
     pub bytes_written: u64,
     /// Of the files written, those the folder had lost (restored from an older copy).
     pub rewritten: usize,
-    /// Files left for now.
+    /// Files left for now, each named, at most [`MAX_SKIPPED_NAMED`] of them.
     pub skipped: Vec<Skipped>,
+    /// Files left for now beyond those named.
+    pub skipped_unnamed: usize,
+    /// Files not read in this sync because it read as much as one sync may ([`Folder::max_pass_bytes`]):
+    /// the next sync reads them.
+    pub left_for_next: usize,
     /// Documents (sync ids) that changed.
     pub changed: Vec<String>,
+}
+
+impl Report {
+    /// Notes a file left for now: named while fewer than [`MAX_SKIPPED_NAMED`] are, counted after.
+    fn skip(&mut self, file: String, reason: impl Into<String>) {
+        if self.skipped.len() < MAX_SKIPPED_NAMED {
+            self.skipped.push(Skipped {
+                file,
+                reason: reason.into(),
+            });
+        } else {
+            self.skipped_unnamed += 1;
+        }
+    }
 }
 
 /// What a device remembers of a folder between syncs: the files read, so a sync reads only new ones,
@@ -123,28 +145,31 @@ fn read_new(
     report: &mut Report,
 ) -> Result<BTreeSet<String>, SyncError> {
     let mut incoming: Vec<(String, String, Event)> = Vec::new();
+    let mut bytes_read = 0;
     for entry in entries {
         let key = entry.key();
         if state.read.contains(&key) {
             continue;
         }
         if !entry.plain {
-            report.skipped.push(Skipped {
-                file: key,
-                reason:
-                    "it is a link, a pipe or a folder, not a plain file: Redline never opens it"
-                        .to_owned(),
-            });
+            report.skip(
+                key,
+                "it is a link, a pipe or a folder, not a plain file: Redline never opens it",
+            );
+            continue;
+        }
+        if bytes_read >= folder.max_pass_bytes() {
+            report.left_for_next += 1;
             continue;
         }
         let Some(bytes) = folder.read(entry)? else {
-            report.skipped.push(Skipped {
-                file: key,
-                reason: "it is larger than a Redline sync file can be, or no longer a plain file"
-                    .to_owned(),
-            });
+            report.skip(
+                key,
+                "it is larger than a Redline sync file can be, or no longer a plain file",
+            );
             continue;
         };
+        bytes_read += bytes.len() as u64;
         report.read += 1;
         match take(replica, entry, &bytes) {
             Ok(None) => {
@@ -152,7 +177,7 @@ fn read_new(
                 state.mark_read(key);
             }
             Ok(Some((hash, event))) => incoming.push((key, hash, event)),
-            Err(reason) => report.skipped.push(Skipped { file: key, reason }),
+            Err(reason) => report.skip(key, reason),
         }
     }
     // In the agreed order, an event's parents come before it: few wait.
@@ -167,10 +192,7 @@ fn read_new(
             }
             Received::Known => report.duplicates += 1,
             Received::Waiting => {}
-            Received::Refused(reason) => report.skipped.push(Skipped {
-                file: key.clone(),
-                reason,
-            }),
+            Received::Refused(reason) => report.skip(key.clone(), reason),
         }
         state.mark_read(key);
     }

@@ -468,3 +468,28 @@ fn a_letter_is_checked_as_a_letter_not_as_a_resume() {
         report.skipped
     );
 }
+
+#[test]
+fn one_sync_reads_a_bounded_number_of_bytes_and_the_next_goes_on() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    for i in 0..10 {
+        a.edit(
+            &doc,
+            vec![replace("/basics/label", json!(format!("Label {i}")))],
+        );
+    }
+    a.sync();
+    // One byte a sync: each reads one file and leaves the rest for the next, said.
+    b.folder = b.folder.clone().with_max_pass_bytes(1);
+    let first = b.sync();
+    assert_eq!((first.read, first.left_for_next), (1, 9), "{first:?}");
+    let mut passes = 1;
+    while b.sync().left_for_next > 0 {
+        passes += 1;
+        assert!(passes < 20, "the syncs do not go on");
+    }
+    assert_eq!(passes, 9);
+    assert_eq!(b.doc(&doc), a.doc(&doc));
+    assert_eq!(b.doc(&doc)["basics"]["label"], "Label 9");
+}
