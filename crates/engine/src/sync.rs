@@ -13,8 +13,10 @@
 //!    DEVICE too", for the user to pick; picking it is an edit like any other, which goes out next pass.
 //!
 //! What a pass keeps between runs is in the store (the events accepted, which document each synced one
-//! is, the files read). Resumes and their variants travel with their designs, and cover letters with the
-//! resume they belong to; applications do not yet; API keys, provider settings and window state never do.
+//! is, the files read). Resumes and their variants travel with their designs, cover letters with the
+//! resume they belong to, and job applications with their timelines and what they sent
+//! (`sync/applications.rs`); API keys, provider settings and window state never do. A git remote's token
+//! is kept in the OS keychain (`sync/credentials.rs`).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -28,6 +30,7 @@ use redline_sync::{Body, Conflict, Event, Folder, FolderState, GitRemote, Known,
 use serde::Serialize;
 use serde_json::Value;
 
+mod applications;
 mod credentials;
 
 use super::Engine;
@@ -165,7 +168,8 @@ impl Engine {
             if open.store.synced_document(&id)?.is_some() {
                 continue;
             }
-            if let Some(doc) = replica.merged(&id).filter(|m| m.created && !m.deleted) {
+            let offered = |m: &&redline_sync::Merged| m.created && !m.deleted && !m.application;
+            if let Some(doc) = replica.merged(&id).filter(offered) {
                 holds
                     .titles
                     .push(redline_resume::fit_title(&doc.title).to_string());
@@ -449,6 +453,7 @@ fn pass(
     kept.extend(new.into_iter().map(|e| e.hash));
 
     bring_in(store, &mut replica, &unsent, &mut summary)?;
+    applications::bring_in(store, &mut replica, &mut summary)?;
     take_report(&mut summary, report);
     let devices: BTreeSet<&str> = replica.events().map(|k| k.event.device.as_str()).collect();
     summary.devices = devices
@@ -595,6 +600,8 @@ fn send_changes(
             ));
         }
     }
+    // After the resumes and letters: an application names what it sent by their sync ids.
+    applications::send(store, replica, &mut sent, summary)?;
     Ok((sent, unsent))
 }
 
@@ -743,14 +750,17 @@ fn bring_in(
     let mut made_all: Vec<(String, Made)> = ids
         .into_iter()
         .filter_map(|id| {
-            let made = replica.merged(&id).filter(|m| m.created).map(|m| Made {
-                document: m.document.clone(),
-                letter_of: m.letter_of.clone(),
-                title: m.title.clone(),
-                deleted: m.deleted,
-                conflicts: m.conflicts.clone(),
-                notices: m.notices.clone(),
-            })?;
+            let made = replica
+                .merged(&id)
+                .filter(|m| m.created && !m.application)
+                .map(|m| Made {
+                    document: m.document.clone(),
+                    letter_of: m.letter_of.clone(),
+                    title: m.title.clone(),
+                    deleted: m.deleted,
+                    conflicts: m.conflicts.clone(),
+                    notices: m.notices.clone(),
+                })?;
             Some((id, made))
         })
         .collect();
@@ -1208,5 +1218,134 @@ mod tests {
             }
         }
         files
+    }
+
+    #[tokio::test]
+    async fn an_application_travels_with_its_pins_and_both_devices_moves_stay_on_its_timeline() {
+        use redline_store::{NewApplication, Pinned, Stage};
+        let (_root, a, b, folder) = two_devices();
+        let mine = Store::open(&a)
+            .unwrap()
+            .import("Mine", &redline_resume::sample())
+            .unwrap();
+        set_label(&a, "Pinned label");
+        let sent = Store::open(&a)
+            .unwrap()
+            .add_application(&NewApplication {
+                company: "Initech".into(),
+                role: "Engineer".into(),
+                stage: Some(Stage::Applied),
+                date: Some("2026-11-02".into()),
+                resume: Some(Pinned {
+                    document_id: mine,
+                    revision: 2,
+                }),
+                ..NewApplication::default()
+            })
+            .unwrap();
+        set_label(&a, "Later label");
+        let (on_a, on_b) = (Engine::start_bare(a.clone()), Engine::start_bare(b.clone()));
+        on_a.sync_through_folder(&folder).await.unwrap();
+        let pulled = on_b.sync_through_folder(&folder).await.unwrap();
+        assert!(
+            pulled.brought_in.iter().any(|t| t.contains("Initech")),
+            "{pulled:?}"
+        );
+        // b's history of Mine never held what was sent (it came as its head): the pin is a copy of it,
+        // deleted at once, so that the resume list is as it was.
+        let store_b = Store::open(&b).unwrap();
+        let apps = store_b.applications().unwrap();
+        assert_eq!(apps.len(), 1);
+        let pin = apps[0].resume.unwrap();
+        let pinned = store_b.checkout(pin.document_id, pin.revision).unwrap();
+        assert_eq!(pinned.document["basics"]["label"], "Pinned label");
+        let titles: Vec<String> = store_b
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|d| d.title)
+            .collect();
+        assert_eq!(titles, ["Mine"]);
+        drop(store_b);
+
+        // Offline, a moves it to interviewing and b to rejected: both moves land on both timelines.
+        let moved_on = |data: &Path, id: i64, stage| {
+            Store::open(data)
+                .unwrap()
+                .move_application(id, stage, Some("2026-11-09"))
+                .unwrap();
+        };
+        moved_on(&a, sent, Stage::Interviewing);
+        moved_on(&b, apps[0].id, Stage::Rejected);
+        on_a.sync_now().await.unwrap();
+        on_b.sync_now().await.unwrap();
+        on_a.sync_now().await.unwrap();
+        let timeline = |data: &Path| {
+            let app = Store::open(data).unwrap().applications().unwrap().remove(0);
+            let mut stages: Vec<Stage> = app.timeline.iter().map(|c| c.stage).collect();
+            stages.sort_by_key(|s| s.as_str());
+            (app.stage, stages)
+        };
+        let (on_a_now, on_b_now) = (timeline(&a), timeline(&b));
+        assert_eq!(on_a_now, on_b_now);
+        assert_eq!(
+            on_a_now.1,
+            [Stage::Applied, Stage::Interviewing, Stage::Rejected]
+        );
+        // One more pass sends nothing new and brings nothing twice.
+        let again = on_b.sync_now().await.unwrap();
+        assert_eq!((again.sent, again.accepted), (0, 0), "{again:?}");
+        assert_eq!(timeline(&b), on_b_now);
+    }
+
+    #[tokio::test]
+    async fn an_application_s_pin_is_the_revision_here_that_holds_what_was_sent() {
+        use redline_store::{NewApplication, Pinned};
+        let (_root, a, b, folder) = two_devices();
+        let mut store_a = Store::open(&a).unwrap();
+        let mine = store_a.import("Mine", &redline_resume::sample()).unwrap();
+        let letter = store_a
+            .create_letter(
+                mine,
+                "To Initech",
+                &redline_resume::letter::skeleton("Initech", "Engineer", "2026-11-02"),
+            )
+            .unwrap();
+        let pin = |document_id| {
+            Some(Pinned {
+                document_id,
+                revision: 1,
+            })
+        };
+        store_a
+            .add_application(&NewApplication {
+                company: "Initech".into(),
+                role: "Engineer".into(),
+                resume: pin(mine),
+                letter: pin(letter),
+                ..NewApplication::default()
+            })
+            .unwrap();
+        drop(store_a);
+        Engine::start_bare(a.clone())
+            .sync_through_folder(&folder)
+            .await
+            .unwrap();
+        Engine::start_bare(b.clone())
+            .sync_through_folder(&folder)
+            .await
+            .unwrap();
+        let store_b = Store::open(&b).unwrap();
+        let app = store_b.applications().unwrap().remove(0);
+        let resume = app.resume.unwrap();
+        assert_eq!(
+            (resume.document_id, resume.revision),
+            (id_of(&store_b, "Mine"), 1)
+        );
+        let letter = app.letter.unwrap();
+        assert_eq!(
+            (letter.document_id, letter.revision),
+            (id_of(&store_b, "To Initech"), 1)
+        );
     }
 }

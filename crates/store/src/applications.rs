@@ -372,6 +372,14 @@ impl Store {
     }
 }
 
+fn last_stage_change(conn: &Connection, id: i64) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT coalesce(max(id), 0) FROM application_stages WHERE application_id = ?1",
+        [id],
+        |row| row.get(0),
+    )?)
+}
+
 /// Fails unless `pin`'s document (deleted or not) has that revision.
 fn pinned_exists(conn: &Connection, pin: Pinned) -> Result<()> {
     let found: bool = conn.query_row(
@@ -469,6 +477,60 @@ impl Store {
         )?;
         tx.commit()?;
         self.application(id)
+    }
+
+    /// An application's stage changes after the one with row id `after`, in the order they were made:
+    /// each with its row id.
+    pub fn stage_changes_after(&self, id: i64, after: i64) -> Result<Vec<(i64, StageChange)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, stage, on_date FROM application_stages WHERE application_id = ?1 AND id > ?2
+             ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![id, after], |row| {
+            Ok((
+                row.get(0)?,
+                StageChange {
+                    stage: Stage::parse(&row.get::<_, String>(1)?).unwrap_or(Stage::Saved),
+                    date: row.get(2)?,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Adds `changes` to an application's timeline (another device's moves, each date checked) and sets
+    /// where it stands to `stage`, in one transaction; returns the row id of its last stage change.
+    pub fn add_stage_changes(
+        &mut self,
+        id: i64,
+        changes: &[StageChange],
+        stage: Stage,
+    ) -> Result<i64> {
+        let now = now_ms();
+        let tx = self.conn.transaction()?;
+        let changed = tx.execute(
+            "UPDATE applications SET stage = ?2, updated_at = ?3 WHERE id = ?1",
+            params![id, stage.as_str(), now],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::NoApplication(id));
+        }
+        for change in changes {
+            let date = checked_date("date", &change.date)?;
+            tx.execute(
+                "INSERT INTO application_stages (application_id, stage, on_date, created_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![id, change.stage.as_str(), date, now],
+            )?;
+        }
+        let last = last_stage_change(&tx, id)?;
+        tx.commit()?;
+        Ok(last)
+    }
+
+    /// The row id of an application's last stage change (0: none).
+    pub fn last_stage_change(&self, id: i64) -> Result<i64> {
+        last_stage_change(&self.conn, id)
     }
 
     /// One application, with its tags and timeline.

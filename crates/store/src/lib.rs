@@ -50,7 +50,7 @@ pub use conversation::{
 };
 pub use data_dir::{DATA_DIR_ENV, default_data_dir, resolve_data_dir};
 pub use revisions::{Change, Committed, RevisionInfo, Tops};
-pub use sync::{SyncEvent, SyncedDocument};
+pub use sync::{SyncEvent, SyncedApplication, SyncedDocument};
 
 /// The database file's name inside the data folder.
 pub const DATABASE_FILE: &str = "redline.db";

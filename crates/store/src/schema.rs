@@ -239,6 +239,13 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         synced_revision INTEGER NOT NULL
     );
     CREATE TABLE sync_files_read (file TEXT NOT NULL PRIMARY KEY) WITHOUT ROWID;"),
+    // 8: job applications travel too: which local application each synced one is, and the last of its
+    // stage changes (by row) that sync has accounted for (sent, or brought in from another device).
+    sql("CREATE TABLE sync_applications (
+        sync_id        TEXT    NOT NULL PRIMARY KEY,
+        application_id INTEGER NOT NULL UNIQUE REFERENCES applications(id) ON DELETE CASCADE,
+        synced_stage   INTEGER NOT NULL
+    );"),
 ];
 
 /// Brings the database up to the newest schema, one migration per transaction. Each reads the version it

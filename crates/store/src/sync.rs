@@ -34,7 +34,47 @@ pub struct SyncedDocument {
     pub synced_revision: u64,
 }
 
+/// A local job application that is synced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncedApplication {
+    /// Its sync id, the same on every device.
+    pub sync_id: String,
+    /// Its id in this database.
+    pub application_id: i64,
+    /// The last of its stage changes (their row id) that sync has accounted for.
+    pub synced_stage: i64,
+}
+
 impl Store {
+    /// Every synced application.
+    pub fn synced_applications(&self) -> Result<Vec<SyncedApplication>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT sync_id, application_id, synced_stage FROM sync_applications ORDER BY application_id",
+        )?;
+        let rows = stmt.query_map([], |row| {
+            Ok(SyncedApplication {
+                sync_id: row.get(0)?,
+                application_id: row.get(1)?,
+                synced_stage: row.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records that `application` is synced, or how far its synced stage changes now go.
+    pub fn set_synced_application(&mut self, application: &SyncedApplication) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO sync_applications (sync_id, application_id, synced_stage) VALUES (?1, ?2, ?3)
+             ON CONFLICT (sync_id) DO UPDATE SET synced_stage = excluded.synced_stage",
+            params![
+                application.sync_id,
+                application.application_id,
+                application.synced_stage
+            ],
+        )?;
+        Ok(())
+    }
+
     /// Every event kept, oldest first.
     pub fn sync_events(&self) -> Result<Vec<SyncEvent>> {
         let mut stmt = self

@@ -27,6 +27,20 @@ pub const MAX_SUMMARY_CHARS: usize = 2_000;
 /// The most operations one event may carry (a restore of a long resume is one event).
 pub const MAX_OPERATIONS: usize = 10_000;
 
+/// The most stage changes an application's timeline may hold; moves past it are not replayed.
+pub const MAX_TIMELINE: usize = 1_000;
+/// The most tags an application may carry.
+pub const MAX_TAGS: usize = 50;
+/// The stages an application can be at, as the tracker names them.
+pub const STAGES: [&str; 6] = [
+    "saved",
+    "applied",
+    "interviewing",
+    "offer",
+    "rejected",
+    "withdrawn",
+];
+
 /// Where an event sits in the order every device agrees on: Lamport stamp, then device, then sequence.
 pub type Stamp = (u64, String, u64);
 
@@ -81,6 +95,18 @@ pub enum Body {
         /// Its operations.
         forward: Vec<Operation>,
     },
+    /// A new job application, as the tracker holds it.
+    Application {
+        /// Its fields, its timeline, and what was sent.
+        application: Box<ApplicationRecord>,
+    },
+    /// An application moved to a stage on a day (an entry on its timeline).
+    Moved {
+        /// The stage, as [`STAGES`] names it.
+        stage: String,
+        /// The day, `YYYY-MM-DD`.
+        date: String,
+    },
     /// A new title.
     Rename {
         /// The title.
@@ -90,6 +116,170 @@ pub enum Body {
     Delete,
     /// The document was brought back.
     Undelete,
+}
+
+/// A job application as it travels: the tracker's fields, its stage and dated timeline, and the resume and
+/// letter that were sent, named by their sync ids and carrying the content sent (a revision's number is
+/// this device's own, and another device's history may never have held that content: it is made again
+/// from this).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApplicationRecord {
+    /// The employer.
+    pub company: String,
+    /// The job's title.
+    pub role: String,
+    /// The posting's text.
+    pub posting: String,
+    /// Where the posting came from.
+    pub source: String,
+    /// The posting's address, as text.
+    pub url: String,
+    /// The people to talk to.
+    pub contacts: String,
+    /// Anything else.
+    pub notes: String,
+    /// The salary, as written.
+    pub salary: String,
+    /// When to follow up, `YYYY-MM-DD`.
+    pub follow_up: Option<String>,
+    /// Labels.
+    pub tags: Vec<String>,
+    /// Where it stands.
+    pub stage: String,
+    /// Every change of stage, in the order made.
+    pub timeline: Vec<StageMove>,
+    /// The resume sent.
+    pub resume: Option<SentDocument>,
+    /// The letter sent.
+    pub letter: Option<SentDocument>,
+}
+
+/// One change of an application's stage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageMove {
+    /// The stage, as [`STAGES`] names it.
+    pub stage: String,
+    /// The day, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// A synced document at the content that was sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SentDocument {
+    /// Its sync id.
+    pub document: String,
+    /// Its content as sent.
+    pub content: Value,
+}
+
+/// The SHA-256 of a document's content, with every object's keys sorted: the same content gives the same
+/// hash on every device, whatever order its keys were written in.
+pub fn content_hash(document: &Value) -> String {
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                Value::Object(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), sorted(&map[k])))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    hash_of(&serde_json::to_vec(&sorted(document)).expect("a value serializes"))
+}
+
+impl ApplicationRecord {
+    /// What a file could forge: every field bounded, stages and dates well formed, sync ids, and the
+    /// resume and letter sent checked whole against the policy, as a resume and a letter.
+    pub fn check(&self, policy: &Policy) -> Result<(), String> {
+        let fields = [
+            ("company", &self.company, 500),
+            ("role", &self.role, 500),
+            ("posting", &self.posting, 100_000),
+            ("source", &self.source, 500),
+            ("address", &self.url, 500),
+            ("contacts", &self.contacts, 20_000),
+            ("notes", &self.notes, 20_000),
+            ("salary", &self.salary, 500),
+        ];
+        for (what, text, limit) in fields {
+            if text.chars().count() > limit {
+                return Err(format!("its {what} is longer than {limit} characters"));
+            }
+        }
+        if self.company.trim().is_empty() || self.role.trim().is_empty() {
+            return Err("it has no company or no role".to_owned());
+        }
+        if self.tags.len() > MAX_TAGS || self.tags.iter().any(|t| t.chars().count() > 100) {
+            return Err(format!(
+                "it has more than {MAX_TAGS} tags, or one longer than 100 characters"
+            ));
+        }
+        if self.timeline.len() > MAX_TIMELINE {
+            return Err(format!("its timeline has more than {MAX_TIMELINE} entries"));
+        }
+        check_stage(&self.stage)?;
+        for change in &self.timeline {
+            check_stage(&change.stage)?;
+            check_date(&change.date)?;
+        }
+        if let Some(date) = &self.follow_up {
+            check_date(date)?;
+        }
+        if let Some(sent) = &self.resume {
+            check_id(&sent.document).map_err(|e| format!("the resume it sent: {e}"))?;
+            policy
+                .check_bundle(&sent.content, &[])
+                .map_err(|e| format!("the resume it sent is not valid: {e}"))?;
+        }
+        if let Some(sent) = &self.letter {
+            check_id(&sent.document).map_err(|e| format!("the letter it sent: {e}"))?;
+            policy
+                .check_letter(&sent.content)
+                .map_err(|e| format!("the letter it sent is not valid: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+fn check_stage(stage: &str) -> Result<(), String> {
+    if STAGES.contains(&stage) {
+        Ok(())
+    } else {
+        Err(format!(
+            "“{}” is not a stage",
+            stage.chars().take(40).collect::<String>()
+        ))
+    }
+}
+
+/// A day written `YYYY-MM-DD` (the tracker checks that it is a real one).
+fn check_date(date: &str) -> Result<(), String> {
+    let b = date.as_bytes();
+    let shaped = b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    if shaped {
+        Ok(())
+    } else {
+        Err(format!(
+            "“{}” is not a date written YYYY-MM-DD",
+            date.chars().take(40).collect::<String>()
+        ))
+    }
 }
 
 impl Event {
@@ -180,6 +370,11 @@ impl Body {
                         .map(|e| format!("its letter is not valid: {e}"))
                 }),
             Body::Rename { title } => too_long("title", title, MAX_TITLE_CHARS),
+            Body::Application { application } => application
+                .check(policy)
+                .err()
+                .map(|e| format!("its application is not valid: {e}")),
+            Body::Moved { stage, date } => check_stage(stage).and_then(|()| check_date(date)).err(),
             Body::Edit {
                 source,
                 summary,

@@ -31,7 +31,7 @@ pub mod replica;
 pub mod sync;
 
 pub use error::SyncError;
-pub use event::{Body, Event, new_id};
+pub use event::{ApplicationRecord, Body, Event, SentDocument, StageMove, content_hash, new_id};
 pub use folder::Folder;
 pub use git::{Credentials, GitRemote, start_before_threads};
 pub use merge::{Conflict, Known, Merged, Notice};

@@ -116,6 +116,8 @@ pub struct Merged {
     pub created: bool,
     /// For a cover letter, the sync id of the resume it belongs to (`None`: a resume).
     pub letter_of: Option<String>,
+    /// True for a job application (its document is an [`crate::event::ApplicationRecord`]).
+    pub application: bool,
     /// True when it is deleted.
     pub deleted: bool,
     /// Edits held for the user.
@@ -192,8 +194,15 @@ impl Merged {
                 resume,
                 document,
             } if !self.created => self.create(e, title, document, Some(resume)),
+            Body::Application { application } if !self.created => {
+                let title = format!("{} — {}", application.company, application.role);
+                let document = serde_json::to_value(application).unwrap_or_default();
+                self.create(e, &title, &document, None);
+                self.application = true;
+            }
             // A second creation of one id is no Redline's: ignored.
-            Body::Create { .. } | Body::Letter { .. } => {}
+            Body::Create { .. } | Body::Letter { .. } | Body::Application { .. } => {}
+            Body::Moved { stage, date } => self.moved(stage, date),
             Body::Rename { title } => self.title = title.clone(),
             Body::Delete => self.delete(e),
             Body::Undelete => {
@@ -221,6 +230,25 @@ impl Merged {
         self.created = true;
         self.letter_of = letter_of.cloned();
         self.remember_view(e, None);
+    }
+
+    /// An application's move: one more entry on its timeline (both of two devices' moves are kept), and
+    /// the stage of the last move in the agreed order. A move of anything but an application, or past
+    /// the timeline's bound, changes nothing.
+    fn moved(&mut self, stage: &str, date: &str) {
+        if !self.application {
+            return;
+        }
+        let Some(timeline) = self
+            .document
+            .get_mut("timeline")
+            .and_then(Value::as_array_mut)
+            .filter(|t| t.len() < crate::event::MAX_TIMELINE)
+        else {
+            return;
+        };
+        timeline.push(serde_json::json!({"stage": stage, "date": date}));
+        self.document["stage"] = Value::String(stage.to_owned());
     }
 
     fn delete(&mut self, e: &Event) {

@@ -264,6 +264,16 @@ impl Replica {
         )
     }
 
+    /// Records a new job application made on this device; returns its sync id and its first event.
+    pub fn create_application(
+        &mut self,
+        application: crate::event::ApplicationRecord,
+        made_at: i64,
+    ) -> Result<(String, Known), SyncError> {
+        let application = Box::new(application);
+        self.begin(Body::Application { application }, made_at)
+    }
+
     /// Records the first event of a document new on this device, under a new sync id.
     fn begin(&mut self, first: Body, made_at: i64) -> Result<(String, Known), SyncError> {
         let id = new_id();

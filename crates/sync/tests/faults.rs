@@ -493,3 +493,103 @@ fn one_sync_reads_a_bounded_number_of_bytes_and_the_next_goes_on() {
     assert_eq!(b.doc(&doc), a.doc(&doc));
     assert_eq!(b.doc(&doc)["basics"]["label"], "Label 9");
 }
+
+fn application(company: &str) -> redline_sync::ApplicationRecord {
+    redline_sync::ApplicationRecord {
+        company: company.into(),
+        role: "Engineer".into(),
+        posting: "We build things.".into(),
+        source: String::new(),
+        url: String::new(),
+        contacts: String::new(),
+        notes: String::new(),
+        salary: String::new(),
+        follow_up: None,
+        tags: vec!["remote".into()],
+        stage: "saved".into(),
+        timeline: vec![redline_sync::StageMove {
+            stage: "saved".into(),
+            date: "2026-11-01".into(),
+        }],
+        resume: None,
+        letter: None,
+    }
+}
+
+fn moved(stage: &str, date: &str) -> Body {
+    Body::Moved {
+        stage: stage.into(),
+        date: date.into(),
+    }
+}
+
+#[test]
+fn an_application_travels_and_moves_made_on_two_devices_are_both_on_its_timeline() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, _) = two(dir.path());
+    let (app, _) = a
+        .replica
+        .create_application(application("Initech"), 1)
+        .unwrap();
+    a.sync();
+    b.sync();
+    assert_eq!(b.doc(&app)["company"], "Initech");
+    assert!(b.replica.merged(&app).unwrap().application);
+    // Offline, each device moves it: neither move is lost, and both agree where it stands.
+    a.replica
+        .record(&app, moved("applied", "2026-11-02"), 2)
+        .unwrap();
+    b.replica
+        .record(&app, moved("interviewing", "2026-11-05"), 2)
+        .unwrap();
+    a.sync();
+    b.sync();
+    a.sync();
+    let (on_a, on_b) = (a.doc(&app), b.doc(&app));
+    assert_eq!(on_a, on_b);
+    let stages: Vec<&str> = on_a["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages.len(), 3, "{stages:?}");
+    assert!(stages.contains(&"applied") && stages.contains(&"interviewing"));
+    assert_eq!(on_a["stage"], *stages.last().unwrap());
+}
+
+#[test]
+fn an_application_file_that_breaks_a_bound_is_refused() {
+    let policy = redline_patch::Policy::default();
+    let mut record = application("Initech");
+    record.stage = "hired!".into();
+    assert!(record.check(&policy).unwrap_err().contains("not a stage"));
+    let mut record = application("Initech");
+    record.timeline[0].date = "1 Nov".into();
+    assert!(record.check(&policy).unwrap_err().contains("YYYY-MM-DD"));
+    let mut record = application("Initech");
+    record.notes = "x".repeat(20_001);
+    assert!(record.check(&policy).unwrap_err().contains("notes"));
+    let mut record = application("Initech");
+    record.resume = Some(redline_sync::SentDocument {
+        document: "../../etc".into(),
+        content: resume(),
+    });
+    assert!(record.check(&policy).is_err());
+    // The resume sent is checked whole, as a resume.
+    let mut record = application("Initech");
+    record.resume = Some(redline_sync::SentDocument {
+        document: new_id(),
+        content: json!({"basics": {"email": "not an address"}}),
+    });
+    assert!(
+        record
+            .check(&policy)
+            .unwrap_err()
+            .contains("resume it sent"),
+        "{:?}",
+        record.check(&policy)
+    );
+    let mut replica = redline_sync::Replica::new(&new_id()).unwrap();
+    assert!(replica.create_application(application(" "), 1).is_err());
+}
