@@ -4,6 +4,7 @@ import type { Application } from "../../bindings/Application";
 import type { ApplicationFields } from "../../bindings/ApplicationFields";
 
 const calls = vi.hoisted(() => ({
+  listed: 0,
   added: [] as { company: string; pin: boolean }[],
   remade: [] as [number, string, string][],
 }));
@@ -18,9 +19,12 @@ function application(id: number, fields: Partial<Application> = {}): Application
 
 vi.mock("../../lib/backend", () => ({
   errorMessage: (err: unknown) => String((err as { message?: string }).message ?? err),
-  listApplications: async () => [
-    application(1, { resume: { documentId: 1, revision: 7 }, letter: { documentId: 4, revision: 3 } }),
-  ],
+  listApplications: async () => {
+    calls.listed += 1;
+    const first = application(1, { resume: { documentId: 1, revision: 7 }, letter: { documentId: 4, revision: 3 } });
+    // From the second read on, another device's application has come by sync.
+    return calls.listed === 1 ? [first] : [first, application(5, { company: "Initech" })];
+  },
   addApplication: async (fields: ApplicationFields, pin: boolean) => {
     calls.added.push({ company: fields.company, pin });
     return application(2, { company: fields.company, role: fields.role, stage: "saved" });
@@ -38,6 +42,7 @@ import ApplicationsView from "./ApplicationsView.svelte";
 
 afterEach(() => {
   cleanup();
+  calls.listed = 0;
   calls.added.length = 0;
   calls.remade.length = 0;
 });
@@ -56,6 +61,15 @@ describe("applications", () => {
     await fireEvent.click(screen.getByRole("button", { name: "PDF again: the letter sent to Hooli" }));
     await waitFor(() => expect(calls.remade).toEqual([[1, "letter", "pdf"]]));
     expect((await screen.findByTestId("applications-saved")).textContent).toBe("Saved to /home/r/Downloads/letter.pdf");
+  });
+
+  it("reads the applications again after a sync brought something, and shows another device's", async () => {
+    const view = render(ApplicationsView, { resumeTitle: null, letter: false, synced: 0 });
+    await screen.findByTestId("application-card");
+    expect(screen.getAllByTestId("application-card")).toHaveLength(1);
+    await view.rerender({ resumeTitle: null, letter: false, synced: 1 });
+    await waitFor(() => expect(screen.getAllByTestId("application-card")).toHaveLength(2));
+    expect(calls.listed).toBe(2);
   });
 
   it("with a letter on screen, a new application pins the letter and its resume", async () => {
