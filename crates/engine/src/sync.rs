@@ -394,15 +394,17 @@ fn now_s() -> i64 {
     redline_store::now_ms() / 1000
 }
 
-/// What a sync pass leaves for the next one of the same engine: the replica it built and the hashes of
-/// the events kept in the store. Building a replica reads and checks every event kept (the whole history);
-/// going on from this one costs what changed since.
+/// What a sync pass leaves for the next one of the same engine: the replica it built and what it knew of
+/// the folder. Building a replica reads and checks every event kept (the whole history), and the files
+/// read are as many; going on from these costs what changed since.
 pub(crate) struct KeptReplica {
     /// The store's events as the pass left them ([`Store::sync_events_mark`]).
     mark: (i64, i64),
     device: String,
+    /// Where the pass synced: another place's files are all new.
+    place: SyncPlace,
     replica: Replica,
-    kept: HashSet<String>,
+    state: FolderState,
 }
 
 /// One pass: out, in, merged (see the module's words). Goes on from `last`, the replica this engine's last
@@ -416,9 +418,16 @@ fn pass(
 ) -> Result<(SyncSummary, KeptReplica), Error> {
     let device = device_of(store)?;
     let mark = store.sync_events_mark()?;
-    let (mut replica, mut kept) = match last {
-        Some(last) if last.device == device && last.mark == mark => (last.replica, last.kept),
-        _ => replica_of(store, &device)?,
+    let (mut replica, mut state) = match last {
+        Some(last) if last.device == device && last.mark == mark && last.place == *place => {
+            let mut state = last.state;
+            state.begin_again();
+            (last.replica, state)
+        }
+        _ => (
+            replica_of(store, &device)?,
+            FolderState::remembering(store.sync_files_read()?),
+        ),
     };
     let mut summary = SyncSummary {
         place: Some(place.clone()),
@@ -428,15 +437,11 @@ fn pass(
     let (sent, unsent) = send_changes(store, &mut replica, &mut summary)?;
     summary.sent = sent.len();
     store.keep_sync_events(&sent.iter().map(to_keep).collect::<Vec<_>>(), &[])?;
-    kept.extend(sent.into_iter().map(|k| k.hash));
+    // What this device recorded is kept: the folder's new events are what is accepted after.
+    replica.take_accepted();
 
-    let mut state = FolderState::remembering(store.sync_files_read()?);
     let report = through(store, place, git, &mut replica, &mut state)?;
-    let new: Vec<SyncEvent> = replica
-        .events()
-        .filter(|k| !kept.contains(&k.hash))
-        .map(to_keep)
-        .collect();
+    let new: Vec<SyncEvent> = replica.take_accepted().iter().map(to_keep).collect();
     // A file counts as read for good once its event is accepted: one whose event waits for another is
     // read again next time (the wait is not kept), as is a copy under another name.
     let files: Vec<String> = state
@@ -450,14 +455,12 @@ fn pass(
         .cloned()
         .collect();
     store.keep_sync_events(&new, &files)?;
-    kept.extend(new.into_iter().map(|e| e.hash));
 
     bring_in(store, &mut replica, &unsent, &mut summary)?;
     applications::bring_in(store, &mut replica, &mut summary)?;
     take_report(&mut summary, report);
-    let devices: BTreeSet<&str> = replica.events().map(|k| k.event.device.as_str()).collect();
-    summary.devices = devices
-        .into_iter()
+    summary.devices = replica
+        .devices()
         .filter(|d| *d != device)
         .map(str::to_owned)
         .collect();
@@ -467,8 +470,9 @@ fn pass(
     let kept = KeptReplica {
         mark: store.sync_events_mark()?,
         device,
+        place: place.clone(),
         replica,
-        kept,
+        state,
     };
     Ok((summary, kept))
 }
@@ -502,19 +506,19 @@ fn take_report(summary: &mut SyncSummary, report: redline_sync::Report) {
     }
 }
 
-/// This device's replica as the store kept it, and the hashes of the events kept. Each kept event is
-/// checked again as it is read back (a database restored from a backup is no more trusted than the
-/// folder); one that no longer reads is left out.
-fn replica_of(store: &Store, device: &str) -> Result<(Replica, HashSet<String>), Error> {
+/// This device's replica as the store kept it. Each kept event is checked again as it is read back (a
+/// database restored from a backup is no more trusted than the folder); one that no longer reads is left
+/// out.
+fn replica_of(store: &Store, device: &str) -> Result<Replica, Error> {
     let mut replica = Replica::new(device)?;
-    let mut kept = HashSet::new();
     for event in store.sync_events()? {
         if let Ok(read) = Event::decode(&event.bytes, replica.policy()) {
             replica.receive(&event.hash, read);
-            kept.insert(event.hash);
         }
     }
-    Ok((replica, kept))
+    // Every one of them is kept already: what is accepted from now on is new.
+    replica.track_accepted();
+    Ok(replica)
 }
 
 /// What a pass through a git remote needs besides its address.

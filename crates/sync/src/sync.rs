@@ -91,8 +91,15 @@ impl FolderState {
         }
     }
 
-    /// The files first read since [`FolderState::remembering`] made the state, as `device/name`: what a
-    /// device adds to what it keeps (keeping them all again each time would cost the whole history).
+    /// Starts another sync with the same state (a program that syncs again and again keeps it): the files
+    /// read before stay read, and [`FolderState::fresh_files`] starts empty.
+    pub fn begin_again(&mut self) {
+        self.fresh.clear();
+    }
+
+    /// The files first read since [`FolderState::remembering`] made the state (or
+    /// [`FolderState::begin_again`] began a sync), as `device/name`: what a device adds to what it keeps
+    /// (keeping them all again each time would cost the whole history).
     pub fn fresh_files(&self) -> impl Iterator<Item = &String> {
         self.fresh.iter()
     }
