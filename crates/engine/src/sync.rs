@@ -389,6 +389,32 @@ fn library_of(store: &mut Store, path: &Path) -> Result<String, Error> {
     Ok(library)
 }
 
+/// Reads this device's own events from the place that it does not remember, before it records anything
+/// (see `redline_sync::read_own`: its database may have been restored from a backup). A place that holds
+/// no library yet, or another one, is left to the pass to say so.
+fn read_own(
+    store: &Store,
+    place: &SyncPlace,
+    git_dir: Option<&Path>,
+    replica: &mut Replica,
+    state: &mut FolderState,
+) -> Result<(), Error> {
+    let root = match place {
+        SyncPlace::Folder { path } => Path::new(path),
+        SyncPlace::Git { .. } => match git_dir {
+            Some(dir) => dir,
+            None => return Ok(()),
+        },
+    };
+    let mine = settings::get(store, Kept::SyncLibrary)?;
+    if let Some((folder, library)) = Folder::existing(root)?
+        && mine.as_deref() == Some(library.as_str())
+    {
+        redline_sync::read_own(replica, &folder, state)?;
+    }
+    Ok(())
+}
+
 /// The clock in seconds, as events carry it.
 fn now_s() -> i64 {
     redline_store::now_ms() / 1000
@@ -424,10 +450,12 @@ fn pass(
             state.begin_again();
             (last.replica, state)
         }
-        _ => (
-            replica_of(store, &device)?,
-            FolderState::remembering(store.sync_files_read()?),
-        ),
+        _ => {
+            let mut replica = replica_of(store, &device)?;
+            let mut state = FolderState::remembering(store.sync_files_read()?);
+            read_own(store, place, git.dir.as_deref(), &mut replica, &mut state)?;
+            (replica, state)
+        }
     };
     let mut summary = SyncSummary {
         place: Some(place.clone()),
@@ -436,9 +464,10 @@ fn pass(
     };
     let (sent, unsent) = send_changes(store, &mut replica, &mut summary)?;
     summary.sent = sent.len();
-    store.keep_sync_events(&sent.iter().map(to_keep).collect::<Vec<_>>(), &[])?;
-    // What this device recorded is kept: the folder's new events are what is accepted after.
-    replica.take_accepted();
+    // What this device recorded, and any of its own events read back first, are kept: the folder's new
+    // events are what is accepted after.
+    let own: Vec<SyncEvent> = replica.take_accepted().iter().map(to_keep).collect();
+    store.keep_sync_events(&own, &[])?;
 
     let report = through(store, place, git, &mut replica, &mut state)?;
     let new: Vec<SyncEvent> = replica.take_accepted().iter().map(to_keep).collect();
@@ -1351,5 +1380,54 @@ mod tests {
             (letter.document_id, letter.revision),
             (id_of(&store_b, "To Initech"), 1)
         );
+    }
+
+    /// Copies the folder `from` to `to`, file by file.
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy_dir(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_database_restored_from_a_backup_takes_no_sequence_number_it_used_before() {
+        let (root, a, b, folder) = two_devices();
+        Store::open(&a)
+            .unwrap()
+            .import("Mine", &redline_resume::sample())
+            .unwrap();
+        Engine::start_bare(a.clone())
+            .sync_through_folder(&folder)
+            .await
+            .unwrap();
+        Engine::start_bare(b.clone())
+            .sync_through_folder(&folder)
+            .await
+            .unwrap();
+        let backup = root.path().join("backup");
+        copy_dir(&a, &backup);
+        set_label(&a, "Second");
+        Engine::start_bare(a.clone()).sync_now().await.unwrap();
+        Engine::start_bare(b.clone()).sync_now().await.unwrap();
+        assert_eq!(mine(&b)["basics"]["label"], "Second");
+        // a's database comes back from the backup: it no longer remembers "Second", which the folder
+        // holds, and makes another edit.
+        std::fs::remove_dir_all(&a).unwrap();
+        copy_dir(&backup, &a);
+        set_label(&a, "Third");
+        let on_a = Engine::start_bare(a.clone()).sync_now().await.unwrap();
+        let on_b = Engine::start_bare(b.clone()).sync_now().await.unwrap();
+        Engine::start_bare(a.clone()).sync_now().await.unwrap();
+        for synced in [&on_a, &on_b] {
+            assert!(synced.skipped.is_empty(), "{synced:?}");
+        }
+        assert_eq!(mine(&a), mine(&b));
+        assert_eq!(mine(&b)["basics"]["label"], "Third");
     }
 }

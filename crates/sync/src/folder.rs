@@ -189,31 +189,47 @@ impl Folder {
             if check_id(&device).is_err() || !dir.file_type().is_ok_and(|t| t.is_dir()) {
                 continue;
             }
-            let path = dir.path();
-            for file in fs::read_dir(&path).map_err(io(&path))? {
-                let file = file.map_err(io(&path))?;
-                if out.len() >= self.max_files {
-                    return Err(SyncError::TooLarge {
-                        place: format!("the sync folder {}", self.root.display()),
-                        limit: format!("{} files", self.max_files),
-                        what: "files",
-                    });
-                }
-                let Ok(name) = file.file_name().into_string() else {
-                    continue;
-                };
-                if name.ends_with(".json") && !name.starts_with('.') {
-                    // The entry's own type: a link is not followed to learn it.
-                    let plain = file.file_type().is_ok_and(|t| t.is_file());
-                    out.push(Entry {
-                        device: device.clone(),
-                        name,
-                        plain,
-                    });
-                }
-            }
+            self.list_into(&device, &mut out)?;
         }
         Ok(out)
+    }
+
+    /// The `.json` files in the folder of device `device` alone (none when it has no folder here).
+    pub fn list_device(&self, device: &str) -> Result<Vec<Entry>, SyncError> {
+        let mut out = Vec::new();
+        let path = self.root.join(device);
+        if check_id(device).is_ok() && path.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            self.list_into(device, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Adds the `.json` files of device `device`'s folder to `out`, bounded by [`MAX_FILES`] in all.
+    fn list_into(&self, device: &str, out: &mut Vec<Entry>) -> Result<(), SyncError> {
+        let path = self.root.join(device);
+        for file in fs::read_dir(&path).map_err(io(&path))? {
+            let file = file.map_err(io(&path))?;
+            if out.len() >= self.max_files {
+                return Err(SyncError::TooLarge {
+                    place: format!("the sync folder {}", self.root.display()),
+                    limit: format!("{} files", self.max_files),
+                    what: "files",
+                });
+            }
+            let Ok(name) = file.file_name().into_string() else {
+                continue;
+            };
+            if name.ends_with(".json") && !name.starts_with('.') {
+                // The entry's own type: a link is not followed to learn it.
+                let plain = file.file_type().is_ok_and(|t| t.is_file());
+                out.push(Entry {
+                    device: device.to_owned(),
+                    name,
+                    plain,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// A file's bytes, at most [`MAX_FILE_BYTES`] of them (`Ok(None)`: it is larger, gone, or not a plain

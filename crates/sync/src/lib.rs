@@ -36,4 +36,4 @@ pub use folder::Folder;
 pub use git::{Credentials, GitRemote, start_before_threads};
 pub use merge::{Conflict, Known, Merged, Notice};
 pub use replica::{Received, Replica};
-pub use sync::{FolderState, Report, Skipped, look, sync};
+pub use sync::{FolderState, Report, Skipped, look, read_own, sync};

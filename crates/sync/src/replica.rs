@@ -135,6 +135,11 @@ impl Replica {
         if self.hashes.contains(hash) || self.waiting_hashes.contains(hash) {
             return Received::Known;
         }
+        // One of this device's own events that it no longer had (its database restored from a backup):
+        // its sequence number is taken, whether it is accepted now or waits.
+        if event.device == self.device {
+            self.next_seq = self.next_seq.max(event.seq + 1);
+        }
         let mut queue = vec![Known {
             hash: hash.to_owned(),
             event,

@@ -143,6 +143,21 @@ pub fn look(
     read_new(replica, folder, state, &entries, &mut Report::default())
 }
 
+/// Reads this device's own files that it does not know, before it records anything: after its database
+/// was restored from a backup, the folder holds events it made later and no longer remembers, and a new
+/// event must not take one of their sequence numbers (the other devices would refuse it as a forgery of
+/// one they have). Those events come back with them. Returns how many were read.
+pub fn read_own(
+    replica: &mut Replica,
+    folder: &Folder,
+    state: &mut FolderState,
+) -> Result<usize, SyncError> {
+    let entries = folder.list_device(replica.device())?;
+    let mut report = Report::default();
+    read_new(replica, folder, state, &entries, &mut report)?;
+    Ok(report.read)
+}
+
 /// Reads the files not read before; returns the documents that gained events.
 fn read_new(
     replica: &mut Replica,
