@@ -355,25 +355,6 @@ impl Drop for HttpsRemote {
 
 fn https_remote(root: &Path, token: &str) -> HttpsRemote {
     use std::process::{Command, Stdio};
-    let (cert, key) = (root.join("server.pem"), root.join("server.key"));
-    let made = Command::new("openssl")
-        .args([
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-        ])
-        .args([
-            "-subj",
-            "/CN=127.0.0.1",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-        ])
-        .arg("-keyout")
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
-        .stderr(Stdio::null())
-        .status()
-        .expect("openssl is installed");
-    assert!(made.success());
     let made = Command::new("git")
         .args(["init", "--bare", "-q"])
         .arg(root.join("resumes.git"))
@@ -385,21 +366,21 @@ fn https_remote(root: &Path, token: &str) -> HttpsRemote {
     let mut server = Command::new("python3")
         .arg(script)
         .arg(root)
-        .args([&cert, &key])
-        .args(["alice", token])
+        .args(["server", "alice", token])
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3 is installed");
-    let mut port = String::new();
+    let mut first = String::new();
     std::io::BufRead::read_line(
         &mut std::io::BufReader::new(server.stdout.take().unwrap()),
-        &mut port,
+        &mut first,
     )
     .unwrap();
+    let (port, certificate) = first.trim().split_once(' ').expect("openssl is installed");
     HttpsRemote {
+        url: format!("127.0.0.1:{port}/resumes.git"),
+        certificate: certificate.into(),
         server,
-        url: format!("127.0.0.1:{}/resumes.git", port.trim()),
-        certificate: cert,
     }
 }
 
@@ -439,7 +420,7 @@ fn a_git_remote_over_https_keeps_its_token_in_the_os_keychain_and_nowhere_else()
     assert_eq!(a.show("Mine")["meta"]["language"], "pt");
 
     for device in [&a, &b] {
-        for file in walk(&device.data) {
+        for file in redline_testkit::files_under(&device.data) {
             let bytes = std::fs::read(&file).unwrap();
             let held = bytes.windows(token.len()).any(|w| w == token.as_bytes());
             assert!(!held, "{} holds the token", file.display());
@@ -454,18 +435,4 @@ fn a_git_remote_over_https_keeps_its_token_in_the_os_keychain_and_nowhere_else()
     printed.extend_from_slice(&out.stderr);
     let said = String::from_utf8_lossy(&printed);
     assert!(!said.contains(&token), "the token was printed: {said}");
-}
-
-/// Every file under `dir`.
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
 }

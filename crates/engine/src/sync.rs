@@ -1229,7 +1229,7 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("only over HTTPS"), "{err}");
         drop(engine);
-        for file in walk(&data) {
+        for file in redline_testkit::files_under(&data) {
             let bytes = std::fs::read(&file).unwrap();
             assert!(
                 !bytes.windows(12).any(|w| w == b"ghp_secret_1"),
@@ -1237,20 +1237,6 @@ mod tests {
                 file.display()
             );
         }
-    }
-
-    /// Every file under `dir`.
-    fn walk(dir: &Path) -> Vec<PathBuf> {
-        let mut files = Vec::new();
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                files.extend(walk(&path));
-            } else {
-                files.push(path);
-            }
-        }
-        files
     }
 
     #[tokio::test]
@@ -1360,14 +1346,7 @@ mod tests {
             })
             .unwrap();
         drop(store_a);
-        Engine::start_bare(a.clone())
-            .sync_through_folder(&folder)
-            .await
-            .unwrap();
-        Engine::start_bare(b.clone())
-            .sync_through_folder(&folder)
-            .await
-            .unwrap();
+        both_through(&a, &b, &folder).await;
         let store_b = Store::open(&b).unwrap();
         let app = store_b.applications().unwrap().remove(0);
         let resume = app.resume.unwrap();
@@ -1380,6 +1359,14 @@ mod tests {
             (letter.document_id, letter.revision),
             (id_of(&store_b, "To Initech"), 1)
         );
+    }
+
+    /// Devices `a` and `b` sync through `folder` from now on, in that order, each as a new process would.
+    async fn both_through(a: &Path, b: &Path, folder: &Path) {
+        for data in [a, b] {
+            let engine = Engine::start_bare(data.to_owned());
+            engine.sync_through_folder(folder).await.unwrap();
+        }
     }
 
     /// Copies the folder `from` to `to`, file by file.
@@ -1402,14 +1389,7 @@ mod tests {
             .unwrap()
             .import("Mine", &redline_resume::sample())
             .unwrap();
-        Engine::start_bare(a.clone())
-            .sync_through_folder(&folder)
-            .await
-            .unwrap();
-        Engine::start_bare(b.clone())
-            .sync_through_folder(&folder)
-            .await
-            .unwrap();
+        both_through(&a, &b, &folder).await;
         let backup = root.path().join("backup");
         copy_dir(&a, &backup);
         set_label(&a, "Second");

@@ -461,21 +461,8 @@ impl Store {
             Some(d) => checked_date("date", d)?,
             None => today(),
         };
-        let now = now_ms();
-        let tx = self.conn.transaction()?;
-        let changed = tx.execute(
-            "UPDATE applications SET stage = ?2, updated_at = ?3 WHERE id = ?1",
-            params![id, stage.as_str(), now],
-        )?;
-        if changed == 0 {
-            return Err(StoreError::NoApplication(id));
-        }
-        tx.execute(
-            "INSERT INTO application_stages (application_id, stage, on_date, created_at)
-             VALUES (?1, ?2, ?3, ?4)",
-            params![id, stage.as_str(), date, now],
-        )?;
-        tx.commit()?;
+        let change = StageChange { stage, date };
+        self.add_stage_changes(id, std::slice::from_ref(&change), stage)?;
         self.application(id)
     }
 
@@ -498,8 +485,9 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Adds `changes` to an application's timeline (another device's moves, each date checked) and sets
-    /// where it stands to `stage`, in one transaction; returns the row id of its last stage change.
+    /// Adds `changes` to an application's timeline (each date checked: a move here, or another device's
+    /// moves) and sets where it stands to `stage`, in one transaction; returns the row id of its last
+    /// stage change.
     pub fn add_stage_changes(
         &mut self,
         id: i64,

@@ -292,63 +292,34 @@ impl Drop for HttpsServer {
 
 const TOKEN: &str = "ghp_test_token_7f3a";
 
-/// A self-signed certificate for 127.0.0.1 and its key, made by `openssl` in `dir`; `None` (said) when
-/// there is no `openssl`.
-fn certificate(dir: &Path, name: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-    let (cert, key) = (
-        dir.join(format!("{name}.pem")),
-        dir.join(format!("{name}.key")),
-    );
-    let made = Command::new("openssl")
-        .args([
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-        ])
-        .args([
-            "-subj",
-            "/CN=127.0.0.1",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-        ])
-        .arg("-keyout")
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    if !made.is_ok_and(|s| s.success()) {
-        eprintln!("openssl is not installed: the HTTPS case is not run");
-        return None;
-    }
-    Some((cert, key))
-}
-
-/// Serves the bare repositories under `root` over HTTPS with the certificate `name` (made there); `None`
-/// (said) when `python3`, `git` or `openssl` is missing.
+/// Serves the bare repositories under `root` over HTTPS with a certificate `name` made for it (there);
+/// `None` (said) when `python3`, `git` or `openssl` is missing.
 fn https_server(root: &Path, name: &str) -> Option<(HttpsServer, std::path::PathBuf)> {
-    let (cert, key) = certificate(root, name)?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/git_https_server.py");
-    let has_git = Command::new("git").arg("--version").output().is_ok();
     let child = Command::new("python3")
         .arg(script)
         .arg(root)
-        .args([&cert, &key])
-        .args(["alice", TOKEN])
+        .args([name, "alice", TOKEN])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn();
-    let (true, Ok(mut child)) = (has_git, child) else {
-        eprintln!("python3 or git is not installed: the HTTPS case is not run");
+    let Ok(mut child) = child else {
+        eprintln!("python3 is not installed: the HTTPS case is not run");
         return None;
     };
-    let mut port = String::new();
+    let mut first = String::new();
     std::io::BufRead::read_line(
         &mut std::io::BufReader::new(child.stdout.take().unwrap()),
-        &mut port,
+        &mut first,
     )
     .unwrap();
-    let url = format!("https://127.0.0.1:{}/remote.git", port.trim());
-    Some((HttpsServer { child, url }, cert))
+    let Some((port, cert)) = first.trim().split_once(' ') else {
+        eprintln!("openssl or git is not installed: the HTTPS case is not run");
+        let _ = child.wait();
+        return None;
+    };
+    let url = format!("https://127.0.0.1:{port}/remote.git");
+    Some((HttpsServer { child, url }, cert.into()))
 }
 
 fn alice(token: &str) -> Option<Credentials> {

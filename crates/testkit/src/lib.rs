@@ -1,6 +1,21 @@
 //! What Redline's tests and benchmarks make, never shipped: a data folder as years of use leave it
-//! ([`year`]). A dev-dependency only; no shipping crate depends on it.
+//! ([`year`]), and every file under a folder ([`files_under`], to search a data folder for what must not
+//! be there). A dev-dependency only; no shipping crate depends on it.
 
 #![forbid(unsafe_code)]
 
 pub mod year;
+
+/// Every file under `dir`, in its sub-folders too.
+pub fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

@@ -1,10 +1,12 @@
 """A git server over HTTPS for the sync tests: `git http-backend` behind TLS and HTTP Basic authentication.
 
-    python3 git_https_server.py ROOT CERT KEY USER TOKEN
+    python3 git_https_server.py ROOT NAME USER TOKEN
 
-serves the bare repositories under ROOT at https://127.0.0.1:PORT/NAME, asks for USER and TOKEN on every
-request, and prints PORT on its first line once it listens. It is what a forge (GitHub, GitLab, Gitea) does
-for the parts a git client sees: smart HTTP, a 401 with a Basic challenge, TLS with a certificate.
+makes a self-signed certificate for 127.0.0.1 with `openssl` (ROOT/NAME.pem, its key beside it), serves the
+bare repositories under ROOT at https://127.0.0.1:PORT/REPO, asks for USER and TOKEN on every request, and
+prints "PORT CERTIFICATE" on its first line once it listens (nothing, and exits, when `openssl` or `git`
+is missing). It is what a forge (GitHub, GitLab, Gitea) does for the parts a git client sees: smart HTTP,
+a 401 with a Basic challenge, TLS with a certificate.
 """
 
 import base64
@@ -88,10 +90,27 @@ class GitHandler(http.server.BaseHTTPRequestHandler):
         self.backend("POST")
 
 
-ROOT, CERT, KEY, USER, TOKEN = sys.argv[1:6]
+def certificate(root, name):
+    """A certificate for 127.0.0.1 and its key, made in `root`; None when there is no `openssl` or `git`."""
+    cert, key = os.path.join(root, name + ".pem"), os.path.join(root, name + ".key")
+    try:
+        subprocess.run(["git", "--version"], capture_output=True, check=True)
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", key, "-out", cert], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return cert, key
+
+
+ROOT, NAME, USER, TOKEN = sys.argv[1:5]
+made = certificate(ROOT, NAME)
+if made is None:
+    sys.exit(0)
+CERT, KEY = made
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), GitHandler)
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(CERT, KEY)
 server.socket = context.wrap_socket(server.socket, server_side=True)
-print(server.server_address[1], flush=True)
+print(server.server_address[1], CERT, flush=True)
 server.serve_forever()
