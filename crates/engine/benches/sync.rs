@@ -6,6 +6,10 @@
 //! runs them, one engine kept for all (each pass goes on from the last one's replica). Release build; wall
 //! time, p50 over the runs.
 //!
+//! Then a generated year of use (`redline_testkit::year`: ten resumes, one of 2,000 revisions and nine of
+//! 1,000, with the model's bundles, undo runs, redos and restores among them), synced out and onto a new
+//! device.
+//!
 //! `cargo bench -p redline-engine --bench sync`
 
 use std::path::Path;
@@ -68,11 +72,56 @@ fn edit(data: &Path, id: i64, from: usize, count: usize) {
     }
 }
 
+/// A generated year of use, synced out and onto a new device: the times, the files and bytes (a resume's
+/// history before its first sync stays on its device: each goes out as its head), and whether the new
+/// device has every resume as it was made.
+fn year(runtime: &tokio::runtime::Runtime) {
+    let root = tempfile::tempdir().unwrap();
+    let (a, b, folder) = (
+        root.path().join("a"),
+        root.path().join("b"),
+        root.path().join("cloud"),
+    );
+    std::fs::create_dir_all(&folder).unwrap();
+    let made = redline_testkit::year::generate(&a, 10, 2_000, 1_000).unwrap();
+    let revisions: u64 = {
+        let store = Store::open(&a).unwrap();
+        made.documents
+            .iter()
+            .chain([&made.short])
+            .map(|&id| store.head(id).unwrap().number)
+            .sum()
+    };
+    let (out, files, bytes) = sync(runtime, &a, Some(&folder));
+    let (onto_new, _, _) = sync(runtime, &b, Some(&folder));
+    let heads = |data: &Path| -> Vec<(String, serde_json::Value)> {
+        let store = Store::open(data).unwrap();
+        let mut heads: Vec<_> = store
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|d| (d.title, store.head(d.id).unwrap().document))
+            .collect();
+        heads.sort_by(|x, y| x.0.cmp(&y.0));
+        heads
+    };
+    let same = heads(&a) == heads(&b);
+    println!(
+        "a generated year ({} resumes, {revisions} revisions made before its first sync, which stay \
+         here): first sync out {}, onto a new device {}; {files} files, {bytes} bytes; the new device \
+         has every resume as made: {same}",
+        made.documents.len() + 1,
+        ms(out),
+        ms(onto_new),
+    );
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
+    year(&runtime);
     for revisions in [100usize, 10_000] {
         let root = tempfile::tempdir().unwrap();
         let (a, b, folder) = (
