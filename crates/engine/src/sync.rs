@@ -1317,18 +1317,18 @@ mod tests {
         assert_eq!(timeline(&b), on_b_now);
     }
 
-    #[tokio::test]
-    async fn an_application_s_pin_is_the_revision_here_that_holds_what_was_sent() {
+    /// An application to Initech made on `a`, pinned to revision 1 of "Mine" and of its letter "To
+    /// Initech" (both changed after it when `changed_after`), synced onto `b`: b's store and application.
+    async fn pinned_application_on_b(
+        changed_after: bool,
+    ) -> (tempfile::TempDir, Store, redline_store::Application) {
         use redline_store::{NewApplication, Pinned};
-        let (_root, a, b, folder) = two_devices();
+        let (root, a, b, folder) = two_devices();
         let mut store_a = Store::open(&a).unwrap();
         let mine = store_a.import("Mine", &redline_resume::sample()).unwrap();
+        let skeleton = redline_resume::letter::skeleton("Initech", "Engineer", "2026-11-02");
         let letter = store_a
-            .create_letter(
-                mine,
-                "To Initech",
-                &redline_resume::letter::skeleton("Initech", "Engineer", "2026-11-02"),
-            )
+            .create_letter(mine, "To Initech", &skeleton)
             .unwrap();
         let pin = |document_id| {
             Some(Pinned {
@@ -1345,20 +1345,62 @@ mod tests {
                 ..NewApplication::default()
             })
             .unwrap();
+        if changed_after {
+            let ops = json!([{"op": "replace", "path": "/paragraphs", "value": ["Later words."]}]);
+            let change = Change::new(1, Source::User, serde_json::from_value(ops).unwrap());
+            store_a.commit(letter, change).unwrap();
+        }
         drop(store_a);
+        if changed_after {
+            set_label(&a, "Later label");
+        }
         both_through(&a, &b, &folder).await;
         let store_b = Store::open(&b).unwrap();
         let app = store_b.applications().unwrap().remove(0);
-        let resume = app.resume.unwrap();
+        (root, store_b, app)
+    }
+
+    #[tokio::test]
+    async fn an_application_s_pin_is_the_revision_here_that_holds_what_was_sent() {
+        let (_root, store_b, app) = pinned_application_on_b(false).await;
+        let (resume, letter) = (app.resume.unwrap(), app.letter.unwrap());
         assert_eq!(
             (resume.document_id, resume.revision),
             (id_of(&store_b, "Mine"), 1)
         );
-        let letter = app.letter.unwrap();
         assert_eq!(
             (letter.document_id, letter.revision),
             (id_of(&store_b, "To Initech"), 1)
         );
+    }
+
+    #[tokio::test]
+    async fn what_an_application_sent_and_no_history_here_holds_is_kept_as_deleted_copies() {
+        let (_root, store_b, app) = pinned_application_on_b(true).await;
+        let (resume, letter) = (app.resume.unwrap(), app.letter.unwrap());
+        let sent_resume = store_b
+            .checkout(resume.document_id, resume.revision)
+            .unwrap();
+        assert_eq!(sent_resume.document, redline_resume::sample());
+        let sent_letter = store_b
+            .checkout(letter.document_id, letter.revision)
+            .unwrap();
+        assert_eq!(sent_letter.document["paragraphs"], json!([]));
+        // Both are copies, out of the way: deleted, and the letter's copy belongs to the resume's.
+        let deleted = store_b.list_deleted().unwrap();
+        let copy_of = |id| deleted.iter().find(|d| d.id == id).expect("a deleted copy");
+        assert_eq!(copy_of(resume.document_id).kind, DocumentKind::Resume);
+        assert_eq!(
+            copy_of(letter.document_id).resume_id,
+            Some(resume.document_id)
+        );
+        let titles: Vec<String> = store_b
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|d| d.title)
+            .collect();
+        assert_eq!(titles.len(), 2, "{titles:?}");
     }
 
     /// Devices `a` and `b` sync through `folder` from now on, in that order, each as a new process would.
