@@ -68,13 +68,15 @@ fn watch<R: Runtime>(
     folder: &Path,
     device: &str,
 ) -> Result<RecommendedWatcher, String> {
-    let (changed, changes) = mpsc::channel::<()>();
+    // One change waiting is as good as many: a program that writes files without end into the folder
+    // keeps one message queued, not one a file, while a pass runs.
+    let (changed, changes) = mpsc::sync_channel::<()>(1);
     let own = device.to_owned();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event
             && event.paths.iter().any(|p| is_another_devices_file(p, &own))
         {
-            let _ = changed.send(());
+            let _ = changed.try_send(());
         }
     })
     .map_err(|e| e.to_string())?;
