@@ -34,11 +34,12 @@ install_system_packages() {
       # rpm to inspect the .rpm package, the time zones (the CLI's local-time test), and Chromium for the
       # accessibility audit, the HTML export's layout check and a browser-printed PDF to import, pandoc to
       # read the Markdown export as a CommonMark reader does and to write Word files to import, and
-      # LibreOffice's Writer to read the Word export back, and GNU time for the command line's peak memory
-      # (scripts/bench-cli.py).
+      # LibreOffice's Writer to read the Word export back, GNU time for the command line's peak memory
+      # (scripts/bench-cli.py), and git (its daemon and http-backend) with openssl's tool for the sync tests'
+      # git remotes over git:// and HTTPS.
       [ "$WITH_TESTS" = 1 ] && pkgs+=(xvfb xauth webkit2gtk-driver poppler-utils gnome-keyring dbus dbus-x11
                                        python3-venv python3-dev rpm tzdata chromium pandoc
-                                       libreoffice-writer-nogui time)
+                                       libreoffice-writer-nogui time git openssl)
       local missing=()
       for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
       if [ "${#missing[@]}" -gt 0 ]; then
