@@ -12,7 +12,7 @@
 //!
 //! `cargo bench -p redline-engine --bench sync`
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use redline_engine::Engine;
@@ -72,10 +72,8 @@ fn edit(data: &Path, id: i64, from: usize, count: usize) {
     }
 }
 
-/// A generated year of use, synced out and onto a new device: the times, the files and bytes (a resume's
-/// history before its first sync stays on its device: each goes out as its head), and whether the new
-/// device has every resume as it was made.
-fn year(runtime: &tokio::runtime::Runtime) {
+/// Two devices' data folders and the sync folder they share, in a temporary folder (kept while it lives).
+fn two_devices() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     let (a, b, folder) = (
         root.path().join("a"),
@@ -83,6 +81,14 @@ fn year(runtime: &tokio::runtime::Runtime) {
         root.path().join("cloud"),
     );
     std::fs::create_dir_all(&folder).unwrap();
+    (root, a, b, folder)
+}
+
+/// A generated year of use, synced out and onto a new device: the times, the files and bytes (a resume's
+/// history before its first sync stays on its device: each goes out as its head), and whether the new
+/// device has every resume as it was made.
+fn year(runtime: &tokio::runtime::Runtime) {
+    let (_root, a, b, folder) = two_devices();
     let made = redline_testkit::year::generate(&a, 10, 2_000, 1_000).unwrap();
     let revisions: u64 = {
         let store = Store::open(&a).unwrap();
@@ -123,13 +129,7 @@ fn main() {
         .unwrap();
     year(&runtime);
     for revisions in [100usize, 10_000] {
-        let root = tempfile::tempdir().unwrap();
-        let (a, b, folder) = (
-            root.path().join("a"),
-            root.path().join("b"),
-            root.path().join("cloud"),
-        );
-        std::fs::create_dir_all(&folder).unwrap();
+        let (_root, a, b, folder) = two_devices();
         let id = Store::open(&a)
             .unwrap()
             .import("Resume 0", &redline_resume::sample())

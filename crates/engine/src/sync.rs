@@ -634,7 +634,7 @@ fn send_changes(
         }
     }
     // After the resumes and letters: an application names what it sent by their sync ids.
-    applications::send(store, replica, &mut sent, summary)?;
+    applications::send(store, replica, &synced, &mut sent, summary)?;
     Ok((sent, unsent))
 }
 

@@ -23,9 +23,11 @@ use crate::error::Error;
 const MAX_PIN_SEARCH: u64 = 500;
 
 /// This device's applications new to sync, and the moves made here since the last pass, as events.
+/// `documents`: the synced documents by local id, as the pass has them after sending its own.
 pub(super) fn send(
     store: &mut Store,
     replica: &mut Replica,
+    documents: &HashMap<i64, SyncedDocument>,
     sent: &mut Vec<Known>,
     summary: &mut SyncSummary,
 ) -> Result<(), Error> {
@@ -34,14 +36,9 @@ pub(super) fn send(
         .into_iter()
         .map(|s| (s.application_id, s))
         .collect();
-    let documents: HashMap<i64, SyncedDocument> = store
-        .synced_documents()?
-        .into_iter()
-        .map(|s| (s.document_id, s))
-        .collect();
     for application in store.applications()? {
         let outcome = match synced.get(&application.id) {
-            None => send_new(store, replica, &application, &documents, sent),
+            None => send_new(store, replica, &application, documents, sent),
             Some(s) => send_moves(store, replica, s, sent),
         };
         if let Err(e) = outcome {
