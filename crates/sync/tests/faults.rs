@@ -593,3 +593,22 @@ fn an_application_file_that_breaks_a_bound_is_refused() {
     let mut replica = redline_sync::Replica::new(&new_id()).unwrap();
     assert!(replica.create_application(application(" "), 1).is_err());
 }
+
+#[test]
+fn moves_past_an_application_s_timeline_bound_change_nothing() {
+    let mut a = redline_sync::Replica::new(&new_id()).unwrap();
+    let (app, _) = a.create_application(application("Initech"), 1).unwrap();
+    let bound = redline_sync::event::MAX_TIMELINE;
+    // A device (or a forged folder) that moves it without end: the timeline stops at its bound.
+    for i in 0..bound + 5 {
+        let stage = if i % 2 == 0 {
+            "applied"
+        } else {
+            "interviewing"
+        };
+        a.record(&app, moved(stage, "2026-11-02"), 2).unwrap();
+    }
+    let merged = a.merged(&app).unwrap();
+    assert_eq!(merged.document["timeline"].as_array().unwrap().len(), bound);
+    assert!(redline_sync::event::STAGES.contains(&merged.document["stage"].as_str().unwrap()));
+}
