@@ -1,20 +1,27 @@
-//! Sync when the folder changes. While this device syncs through a folder, the app watches the folder's
-//! `redline-sync` for files another device's drive brings, waits until it has been quiet for a moment (a
-//! drive writes a burst of files), then syncs once and tells the window what came ([`AppEvent::Synced`],
-//! carrying the `SyncSummary`). Files this device writes do not wake it, nor do a drive's temporary files.
-//! A git remote is not watched: it is read at start and on "Sync now".
+//! Sync when the folder changes, and send this device's edits as they are made. While this device syncs
+//! through a folder, the app watches the folder's `redline-sync` for files another device's drive brings,
+//! waits until it has been quiet for a moment (a drive writes a burst of files), then syncs once, reading
+//! only the files that arrived, and tells the window what came ([`AppEvent::Synced`], carrying the
+//! `SyncSummary`). Files this device writes do not wake it, nor do a drive's temporary files; a file of
+//! another device's that goes away (a folder restored from an older copy) wakes a sync that reads the
+//! folder whole and writes back what it lost. Every [`SEND_EVERY`], the edits made here since the last
+//! sync go out, without reading the folder. A git remote is not watched: it is read and written at start
+//! and on "Sync now".
 //!
 //! Each command that answers with where this device syncs (status, sync now, choosing a folder or a
 //! remote, turning sync off) hands the answer to [`SyncWatch::follow`], which watches the folder it names,
 //! or stops.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use notify::{RecommendedWatcher, RecursiveMode, Watcher};
-use redline_engine::sync::{SyncPlace, SyncSummary, is_another_devices_file};
+use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};
+use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
+use redline_engine::Error;
+use redline_engine::sync::{MAX_APPEARED, SyncPlace, SyncSummary, is_another_devices_file};
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 
 use crate::engine::Engine;
@@ -22,6 +29,9 @@ use crate::events::AppEvent;
 
 /// How long the folder must be quiet after a change before the sync runs.
 const QUIET: Duration = Duration::from_secs(2);
+
+/// How often the edits made here go out (when there are any); a second in the tests.
+const SEND_EVERY: Duration = Duration::from_secs(if cfg!(test) { 1 } else { 10 });
 
 /// The folder being watched, if any.
 #[derive(Default)]
@@ -61,21 +71,74 @@ impl SyncWatch {
     }
 }
 
+/// What the watch saw since the last sync it woke.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Seen {
+    /// Another device's files that arrived (or changed: a drive that writes a file in place).
+    appeared: BTreeSet<PathBuf>,
+    /// Read the folder whole: one of another device's files went away, or more arrived than one sync
+    /// reads without listing the folder.
+    whole: bool,
+}
+
+impl Seen {
+    /// Notes what `event` did to another device's files (`own` is this device's id); true if it did
+    /// anything.
+    fn note(&mut self, event: &notify::Event, own: &str) -> bool {
+        let theirs = |p: &PathBuf| is_another_devices_file(p, own);
+        let (gone, came): (&[PathBuf], &[PathBuf]) = match event.kind {
+            EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(RenameMode::From)) => {
+                (&event.paths, &[])
+            }
+            EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => {
+                event.paths.split_at(1.min(event.paths.len()))
+            }
+            // Reading a file is no change (this device's own sync reads them).
+            EventKind::Access(AccessKind::Close(AccessMode::Write)) => (&[], &event.paths),
+            EventKind::Access(_) => (&[], &[]),
+            _ => (&[], &event.paths),
+        };
+        let (gone, came) = (gone.iter().any(theirs), came.iter().filter(|p| theirs(p)));
+        let mut noted = gone;
+        self.whole |= gone;
+        for path in came {
+            noted = true;
+            if self.appeared.len() >= MAX_APPEARED {
+                self.whole = true;
+            } else if !self.whole {
+                self.appeared.insert(path.clone());
+            }
+        }
+        noted
+    }
+}
+
 /// A watcher on `folder`'s Redline files from devices other than `device`, and the thread that syncs
-/// after they settle.
+/// after they settle and sends this device's edits.
 fn watch<R: Runtime>(
     app: AppHandle<R>,
     folder: &Path,
     device: &str,
 ) -> Result<RecommendedWatcher, String> {
     // One change waiting is as good as many: a program that writes files without end into the folder
-    // keeps one message queued, not one a file, while a pass runs.
+    // keeps one message queued, not one a file, while a pass runs; what they were is in `seen`, bounded.
     let (changed, changes) = mpsc::sync_channel::<()>(1);
+    let seen = Arc::new(Mutex::new(Seen::default()));
     let own = device.to_owned();
+    let noting = seen.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event
-            && event.paths.iter().any(|p| is_another_devices_file(p, &own))
-        {
+        let noted = match event {
+            Ok(event) => noting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .note(&event, &own),
+            // The watch lost track (its queue overflowed): the folder is read whole.
+            Err(_) => {
+                noting.lock().unwrap_or_else(PoisonError::into_inner).whole = true;
+                true
+            }
+        };
+        if noted {
             let _ = changed.try_send(());
         }
     })
@@ -86,30 +149,65 @@ fn watch<R: Runtime>(
         .map_err(|e| e.to_string())?;
     std::thread::Builder::new()
         .name("sync-watch".into())
-        .spawn(move || settle_then_sync(&app, &changes))
+        .spawn(move || settle_then_sync(&app, &changes, &seen))
         .map_err(|e| e.to_string())?;
     Ok(watcher)
 }
 
-/// For each burst of changes, once the folder has been quiet for [`QUIET`]: one sync, its summary sent
-/// to the window. Ends when the watcher is dropped.
-fn settle_then_sync<R: Runtime>(app: &AppHandle<R>, changes: &mpsc::Receiver<()>) {
-    while changes.recv().is_ok() {
-        loop {
-            match changes.recv_timeout(QUIET) {
-                Ok(()) => {}
-                Err(RecvTimeoutError::Timeout) => break,
-                Err(RecvTimeoutError::Disconnected) => return,
-            }
-        }
+/// For each burst of changes, once the folder has been quiet for [`QUIET`]: one sync of what the watch
+/// saw, its summary sent to the window; and every [`SEND_EVERY`] without a change, the edits made here
+/// since the last sync sent. Ends when the watcher is dropped.
+fn settle_then_sync<R: Runtime>(
+    app: &AppHandle<R>,
+    changes: &mpsc::Receiver<()>,
+    seen: &Mutex<Seen>,
+) {
+    loop {
         let engine = app.state::<Engine>();
-        match tauri::async_runtime::block_on(engine.sync_now()) {
-            Ok(summary) => {
-                let _ = app.emit(AppEvent::Synced.name(), summary);
+        let synced = match changes.recv_timeout(SEND_EVERY) {
+            Ok(()) => {
+                if !settled(changes) {
+                    return;
+                }
+                let seen =
+                    std::mem::take(&mut *seen.lock().unwrap_or_else(PoisonError::into_inner));
+                let pass = if seen.whole {
+                    tauri::async_runtime::block_on(engine.sync_now())
+                } else {
+                    let appeared = seen.appeared.into_iter().collect();
+                    tauri::async_runtime::block_on(engine.sync_appeared(appeared))
+                };
+                pass.map(Some)
             }
-            // A drive still writing the marker, a folder gone: the next change, or "Sync now", tries again.
-            Err(e) => log::warn!("sync after a change in the folder: {}", e.message),
+            Err(RecvTimeoutError::Timeout) => {
+                tauri::async_runtime::block_on(engine.sync_if_changed())
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        told(app, synced);
+    }
+}
+
+/// Waits until no change came for [`QUIET`]; false when the watcher was dropped meanwhile.
+fn settled(changes: &mpsc::Receiver<()>) -> bool {
+    loop {
+        match changes.recv_timeout(QUIET) {
+            Ok(()) => {}
+            Err(RecvTimeoutError::Timeout) => return true,
+            Err(RecvTimeoutError::Disconnected) => return false,
         }
+    }
+}
+
+/// Tells the window what a sync did (nothing, when none ran).
+fn told<R: Runtime>(app: &AppHandle<R>, synced: Result<Option<SyncSummary>, Error>) {
+    match synced {
+        Ok(Some(summary)) => {
+            let _ = app.emit(AppEvent::Synced.name(), summary);
+        }
+        Ok(None) => {}
+        // A drive still writing the marker, a folder gone: the next change, or "Sync now", tries again.
+        Err(e) => log::warn!("sync after a change in the folder: {}", e.message),
     }
 }
 
@@ -154,6 +252,50 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn the_watch_notes_files_that_arrive_and_reads_the_folder_whole_when_one_goes() {
+        use notify::event::{
+            AccessKind, AccessMode, CreateKind, ModifyKind, RemoveKind, RenameMode,
+        };
+        use notify::{Event, EventKind};
+
+        let own = "11111111-1111-4111-8111-111111111111";
+        let other = "22222222-2222-4222-8222-222222222222";
+        let at = |device: &str, name: &str| {
+            std::path::PathBuf::from(format!("/cloud/redline-sync/{device}/{name}"))
+        };
+        let event = |kind, paths: Vec<std::path::PathBuf>| Event {
+            kind,
+            paths,
+            attrs: Default::default(),
+        };
+        let mut seen = super::Seen::default();
+        let created = EventKind::Create(CreateKind::File);
+        assert!(seen.note(&event(created, vec![at(other, "a.json")]), own));
+        assert!(!seen.note(&event(created, vec![at(own, "b.json")]), own));
+        let read = EventKind::Access(AccessKind::Open(AccessMode::Read));
+        assert!(!seen.note(&event(read, vec![at(other, "c.json")]), own));
+        let renamed = EventKind::Modify(ModifyKind::Name(RenameMode::Both));
+        let into = vec![at(other, ".redline-x.tmp"), at(other, "d.json")];
+        assert!(seen.note(&event(renamed, into), own));
+        assert_eq!(
+            seen.appeared.iter().collect::<Vec<_>>(),
+            [&at(other, "a.json"), &at(other, "d.json")]
+        );
+        assert!(!seen.whole);
+
+        let removed = EventKind::Remove(RemoveKind::File);
+        assert!(seen.note(&event(removed, vec![at(other, "a.json")]), own));
+        assert!(seen.whole, "a file gone: the folder is read whole");
+
+        let mut many = super::Seen::default();
+        for i in 0..=redline_engine::sync::MAX_APPEARED {
+            many.note(&event(created, vec![at(other, &format!("{i}.json"))]), own);
+        }
+        assert!(many.whole);
+        assert_eq!(many.appeared.len(), redline_engine::sync::MAX_APPEARED);
+    }
+
     /// Edits `title` in the data folder `data` once (the label), as the window commits an edit.
     fn edit(data: &Path, label: &str) {
         let mut store = Store::open(data).unwrap();
@@ -167,7 +309,7 @@ mod tests {
     }
 
     #[test]
-    fn a_change_another_device_brings_into_the_folder_is_synced_and_told() {
+    fn a_change_another_device_brings_is_synced_and_told_and_an_edit_here_goes_out() {
         let root = tempfile::tempdir().unwrap();
         let (laptop, desktop, folder) = (
             root.path().join("laptop"),
@@ -207,6 +349,31 @@ mod tests {
         assert_eq!(
             store.head(id).unwrap().document["basics"]["label"],
             "Founder"
+        );
+
+        // An edit made here goes out by itself, without "Sync now", and the laptop takes it.
+        let files = || {
+            // (None until this device makes its first change.)
+            std::fs::read_dir(folder.join("redline-sync").join(&joined.device))
+                .map_or(0, Iterator::count)
+        };
+        let before = files();
+        edit(&desktop, "Designer");
+        // (A pass that sent nothing may come first: opening a store to look counts as a write.)
+        let went_out = (0..60).any(|_| {
+            synced
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the edit went out")
+                .contains("\"sent\":1")
+        });
+        assert!(went_out);
+        assert_eq!(files(), before + 1);
+        tauri::async_runtime::block_on(other.sync_now()).unwrap();
+        let store = Store::open(&laptop).unwrap();
+        let id = store.list().unwrap()[0].id;
+        assert_eq!(
+            store.head(id).unwrap().document["basics"]["label"],
+            "Designer"
         );
     }
 }

@@ -3,8 +3,9 @@
 //! that sends that history, the first sync of a new device that brings it in (goal: at most 2 s at
 //! 10,000), an incremental sync of one edit on each side (its cost should grow with what changed, not with
 //! the history), and the files and bytes written per revision; then the same incremental syncs as the app
-//! runs them, one engine kept for all (each pass goes on from the last one's replica). Release build; wall
-//! time, p50 over the runs.
+//! runs them, one engine kept for all (each pass goes on from the last one's replica), and as it runs them
+//! while it watches the folder (the edit sent without reading the folder, the other side reading only the
+//! file its watch saw arrive). Release build; wall time, p50 over the runs.
 //!
 //! Then a generated year of use (`redline_testkit::year`: ten resumes, one of 2,000 revisions and nine of
 //! 1,000, with the model's bundles, undo runs, redos and restores among them), synced out and onto a new
@@ -84,6 +85,15 @@ fn two_devices() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
     (root, a, b, folder)
 }
 
+/// The event files of device `device` in the sync folder `folder`.
+fn files_of(folder: &Path, device: &str) -> std::collections::HashSet<PathBuf> {
+    let dir = folder.join(redline_engine::sync::SYNC_DIR).join(device);
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect()
+}
+
 /// A generated year of use, synced out and onto a new device: the times, the files and bytes (a resume's
 /// history before its first sync stays on its device: each goes out as its head), and whether the new
 /// device has every resume as it was made.
@@ -158,16 +168,38 @@ fn main() {
                 kept_b.push(took_b);
             }
         }
+        // The app as it runs while the folder is watched: the edit sent without reading the folder, the
+        // other side reading only the file its watch saw arrive.
+        let device_a = runtime.block_on(app_a.sync_status()).unwrap().device;
+        let (mut watched_a, mut watched_b) = (Vec::new(), Vec::new());
+        for i in 0..RUNS {
+            let before = files_of(&folder, &device_a);
+            edit(&a, id, revisions + 2 * RUNS + 1 + i, 1);
+            let start = Instant::now();
+            let sent = runtime.block_on(app_a.sync_if_changed()).unwrap();
+            watched_a.push(start.elapsed());
+            assert_eq!(sent.map(|s| s.written), Some(1));
+            let appeared = files_of(&folder, &device_a)
+                .into_iter()
+                .filter(|p| !before.contains(p))
+                .collect();
+            let start = Instant::now();
+            let taken = runtime.block_on(app_b.sync_appeared(appeared)).unwrap();
+            watched_b.push(start.elapsed());
+            assert_eq!(taken.read, 1);
+        }
         println!(
             "{revisions:>6} revisions: first sync out {}, onto a new device {}; one edit: sent p50 {}, \
-             taken p50 {}; in the app (engine kept): sent p50 {}, taken p50 {}; {files} files, {:.0} \
-             bytes a revision",
+             taken p50 {}; in the app (engine kept): sent p50 {}, taken p50 {}; in the app, the folder \
+             watched: sent p50 {}, taken p50 {}; {files} files, {:.0} bytes a revision",
             ms(sent),
             ms(onto_new),
             ms(p50(on_a)),
             ms(p50(on_b)),
             ms(p50(kept_a)),
             ms(p50(kept_b)),
+            ms(p50(watched_a)),
+            ms(p50(watched_b)),
             bytes as f64 / revisions as f64
         );
     }

@@ -2,7 +2,7 @@
 //! (`redline sync folder PATH`) or a git remote they own (`redline sync git URL`). There is no Redline
 //! server and no account; the database never goes into the folder.
 //!
-//! One pass ([`Engine::sync_now`]):
+//! One pass ([`Engine::sync_now`]; `sync/pass.rs`):
 //! 1. This device's changes since the last pass go out as events, each revision its own, made on the
 //!    history as it stood at the last pass: an edit another device made offline to the same field is
 //!    then seen as made at the same time, and not guessed.
@@ -23,15 +23,19 @@ use std::path::{Path, PathBuf};
 
 use redline_agent::Held;
 use redline_patch::{Hold, Operation};
-use redline_store::{
-    Change, DocumentKind, DocumentSummary, Source, Store, SyncEvent, SyncedDocument,
-};
-use redline_sync::{Body, Conflict, Event, Folder, FolderState, GitRemote, Known, Notice, Replica};
+use redline_store::{Change, DocumentKind, DocumentSummary, Source, Store, SyncedDocument};
+use redline_sync::{Body, Conflict, Folder, FolderState, Known, Notice, Replica};
 use serde::Serialize;
 use serde_json::Value;
 
 mod applications;
 mod credentials;
+mod pass;
+
+pub(crate) use pass::KeptReplica;
+/// The most files [`Engine::sync_appeared`] reads without listing the folder.
+pub use pass::MAX_APPEARED;
+use pass::{GitAccess, Scope, pass};
 
 use super::Engine;
 use crate::error::{Error, ErrorKind};
@@ -269,6 +273,40 @@ impl Engine {
 
     /// One sync: this device's changes out, the other devices' in, merged.
     pub async fn sync_now(&self) -> Result<SyncSummary, Error> {
+        self.sync_with(Scope::Whole).await
+    }
+
+    /// One sync that reads only the files at `paths`, which a watch on the sync folder saw arrive, without
+    /// listing the folder (as [`Engine::sync_now`] does): what it costs grows with what changed, not with
+    /// the history. A sync that cannot go on from this engine's last one, more than [`MAX_APPEARED`]
+    /// files, or a path outside the folder, reads the folder whole.
+    pub async fn sync_appeared(&self, paths: Vec<PathBuf>) -> Result<SyncSummary, Error> {
+        self.sync_with(Scope::Appeared(paths)).await
+    }
+
+    /// Sends this device's changes made since this engine's last sync, if it made any, without reading
+    /// the folder (what an app does now and then while the user edits): `None` when nothing changed here
+    /// since, or when this engine has not synced yet.
+    pub async fn sync_if_changed(&self) -> Result<Option<SyncSummary>, Error> {
+        {
+            let open = self.open()?.lock().await;
+            let kept = self.kept_replica();
+            match kept.as_ref() {
+                Some(kept) if kept.store_changed(&open.store)? => {}
+                _ => return Ok(None),
+            }
+        }
+        self.sync_with(Scope::Appeared(Vec::new())).await.map(Some)
+    }
+
+    /// The last pass's replica, if this engine made one.
+    fn kept_replica(&self) -> std::sync::MutexGuard<'_, Option<KeptReplica>> {
+        self.synced
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    async fn sync_with(&self, scope: Scope) -> Result<SyncSummary, Error> {
         let mut open = self.open()?.lock().await;
         let Some(place) = place_of(&open.store)? else {
             return Err(Error::new(
@@ -278,12 +316,8 @@ impl Engine {
             ));
         };
         let current = open.store.current().ok().map(|d| d.id);
-        // The last pass's replica, if this engine made one; taken, so that a pass that fails leaves none.
-        let kept = self
-            .synced
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
+        // Taken, so that a pass that fails leaves none.
+        let kept = self.kept_replica().take();
         let git = GitAccess {
             dir: self.data_dir.as_ref().map(|dir| dir.join(GIT_DIR)),
             credentials: match &place {
@@ -291,15 +325,13 @@ impl Engine {
                 SyncPlace::Folder { .. } => None,
             },
         };
-        let (summary, kept) = pass(&mut open.store, &place, git, kept)?;
-        *self
-            .synced
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(kept);
+        let (summary, mut kept) = pass(&mut open.store, &place, git, kept, scope)?;
         // A resume brought in does not take the place of the one in use.
         if let Some(id) = current {
             open.store.set_current(id).ok();
         }
+        kept.written_until_now(&open.store)?;
+        *self.kept_replica() = Some(kept);
         Ok(summary)
     }
 }
@@ -389,211 +421,9 @@ fn library_of(store: &mut Store, path: &Path) -> Result<String, Error> {
     Ok(library)
 }
 
-/// Reads this device's own events from the place that it does not remember, before it records anything
-/// (see `redline_sync::read_own`: its database may have been restored from a backup). A place that holds
-/// no library yet, or another one, is left to the pass to say so.
-fn read_own(
-    store: &Store,
-    place: &SyncPlace,
-    git_dir: Option<&Path>,
-    replica: &mut Replica,
-    state: &mut FolderState,
-) -> Result<(), Error> {
-    let root = match place {
-        SyncPlace::Folder { path } => Path::new(path),
-        SyncPlace::Git { .. } => match git_dir {
-            Some(dir) => dir,
-            None => return Ok(()),
-        },
-    };
-    let mine = settings::get(store, Kept::SyncLibrary)?;
-    if let Some((folder, library)) = Folder::existing(root)?
-        && mine.as_deref() == Some(library.as_str())
-    {
-        redline_sync::read_own(replica, &folder, state)?;
-    }
-    Ok(())
-}
-
 /// The clock in seconds, as events carry it.
 fn now_s() -> i64 {
     redline_store::now_ms() / 1000
-}
-
-/// What a sync pass leaves for the next one of the same engine: the replica it built and what it knew of
-/// the folder. Building a replica reads and checks every event kept (the whole history), and the files
-/// read are as many; going on from these costs what changed since.
-pub(crate) struct KeptReplica {
-    /// The store's events as the pass left them ([`Store::sync_events_mark`]).
-    mark: (i64, i64),
-    device: String,
-    /// Where the pass synced: another place's files are all new.
-    place: SyncPlace,
-    replica: Replica,
-    state: FolderState,
-}
-
-/// One pass: out, in, merged (see the module's words). Goes on from `last`, the replica this engine's last
-/// pass built, when the store's events are still as that pass left them (no other process synced since);
-/// returns what it built for the next.
-fn pass(
-    store: &mut Store,
-    place: &SyncPlace,
-    git: GitAccess,
-    last: Option<KeptReplica>,
-) -> Result<(SyncSummary, KeptReplica), Error> {
-    let device = device_of(store)?;
-    let mark = store.sync_events_mark()?;
-    let (mut replica, mut state) = match last {
-        Some(last) if last.device == device && last.mark == mark && last.place == *place => {
-            let mut state = last.state;
-            state.begin_again();
-            (last.replica, state)
-        }
-        _ => {
-            let mut replica = replica_of(store, &device)?;
-            let mut state = FolderState::remembering(store.sync_files_read()?);
-            read_own(store, place, git.dir.as_deref(), &mut replica, &mut state)?;
-            (replica, state)
-        }
-    };
-    let mut summary = SyncSummary {
-        place: Some(place.clone()),
-        device: device.clone(),
-        ..SyncSummary::default()
-    };
-    let (sent, unsent) = send_changes(store, &mut replica, &mut summary)?;
-    summary.sent = sent.len();
-    // What this device recorded, and any of its own events read back first, are kept: the folder's new
-    // events are what is accepted after.
-    let own: Vec<SyncEvent> = replica.take_accepted().iter().map(to_keep).collect();
-    store.keep_sync_events(&own, &[])?;
-
-    let report = through(store, place, git, &mut replica, &mut state)?;
-    let new: Vec<SyncEvent> = replica.take_accepted().iter().map(to_keep).collect();
-    // A file counts as read for good once its event is accepted: one whose event waits for another is
-    // read again next time (the wait is not kept), as is a copy under another name.
-    let files: Vec<String> = state
-        .fresh_files()
-        .filter(|file| {
-            file.rsplit('/')
-                .next()
-                .and_then(|name| name.strip_suffix(".json"))
-                .is_some_and(|hash| replica.knows_hash(hash))
-        })
-        .cloned()
-        .collect();
-    store.keep_sync_events(&new, &files)?;
-
-    bring_in(store, &mut replica, &unsent, &mut summary)?;
-    applications::bring_in(store, &mut replica, &mut summary)?;
-    take_report(&mut summary, report);
-    summary.devices = replica
-        .devices()
-        .filter(|d| *d != device)
-        .map(str::to_owned)
-        .collect();
-    let now = redline_store::now_ms();
-    settings::set(store, Kept::SyncLast, &now.to_string())?;
-    summary.last_synced_at = Some(now);
-    let kept = KeptReplica {
-        mark: store.sync_events_mark()?,
-        device,
-        place: place.clone(),
-        replica,
-        state,
-    };
-    Ok((summary, kept))
-}
-
-/// What the folder's side of a pass did, into the summary: counts, the files left and why, in words.
-fn take_report(summary: &mut SyncSummary, report: redline_sync::Report) {
-    summary.read = report.read;
-    summary.accepted = report.accepted;
-    summary.written = report.written;
-    summary.bytes_written = report.bytes_written;
-    summary.skipped = report
-        .skipped
-        .into_iter()
-        .map(|s| SkippedFile {
-            file: s.file,
-            reason: s.reason,
-        })
-        .collect();
-    if report.skipped_unnamed > 0 {
-        summary.notices.push(format!(
-            "{} more files in the sync folder were left for now, as those listed were",
-            report.skipped_unnamed
-        ));
-    }
-    if report.left_for_next > 0 {
-        summary.notices.push(format!(
-            "{} files were left for the next sync: one sync reads at most {} MiB of the folder's files",
-            report.left_for_next,
-            redline_sync::folder::MAX_PASS_BYTES >> 20
-        ));
-    }
-}
-
-/// This device's replica as the store kept it. Each kept event is checked again as it is read back (a
-/// database restored from a backup is no more trusted than the folder); one that no longer reads is left
-/// out.
-fn replica_of(store: &Store, device: &str) -> Result<Replica, Error> {
-    let mut replica = Replica::new(device)?;
-    for event in store.sync_events()? {
-        if let Ok(read) = Event::decode(&event.bytes, replica.policy()) {
-            replica.receive(&event.hash, read);
-        }
-    }
-    // Every one of them is kept already: what is accepted from now on is new.
-    replica.track_accepted();
-    Ok(replica)
-}
-
-/// What a pass through a git remote needs besides its address.
-struct GitAccess {
-    /// The working copy (none without a data folder).
-    dir: Option<PathBuf>,
-    /// What to give the remote when it asks (from the keychain).
-    credentials: Option<redline_sync::Credentials>,
-}
-
-/// The files in and out, through the folder or the git remote (pulled first, pushed after).
-fn through(
-    store: &mut Store,
-    place: &SyncPlace,
-    git: GitAccess,
-    replica: &mut Replica,
-    state: &mut FolderState,
-) -> Result<redline_sync::Report, Error> {
-    Ok(match place {
-        SyncPlace::Folder { path } => {
-            let library = library_of(store, Path::new(path))?;
-            let folder = Folder::open(Path::new(path), &library)?;
-            redline_sync::sync(replica, &folder, state)?
-        }
-        SyncPlace::Git { url } => {
-            let dir = git.dir.ok_or_else(|| {
-                Error::new(ErrorKind::NotFound, "a git remote needs a data folder")
-            })?;
-            let remote = GitRemote::open(&dir, url)?.with_credentials(git.credentials);
-            remote.pull()?;
-            let library = library_of(store, &remote.folder())?;
-            let folder = Folder::open(&remote.folder(), &library)?;
-            let report = redline_sync::sync(replica, &folder, state)?;
-            remote.push()?;
-            report
-        }
-    })
-}
-
-fn to_keep(known: &Known) -> SyncEvent {
-    SyncEvent {
-        hash: known.hash.clone(),
-        device: known.event.device.clone(),
-        seq: known.event.seq,
-        bytes: known.event.encode().1,
-    }
 }
 
 /// This device's changes since the last pass, as events: new resumes, their revisions, renames, deletes;
@@ -1401,6 +1231,74 @@ mod tests {
             .map(|d| d.title)
             .collect();
         assert_eq!(titles.len(), 2, "{titles:?}");
+    }
+
+    /// The event files of device `device` in the sync folder `folder`.
+    fn files_of(folder: &Path, device: &str) -> Vec<PathBuf> {
+        let dir = folder.join(super::SYNC_DIR).join(device);
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn edits_go_out_as_made_and_files_a_watch_saw_come_in_without_listing_the_folder() {
+        let (_root, a, b, folder) = two_devices();
+        Store::open(&a)
+            .unwrap()
+            .import("Mine", &redline_resume::sample())
+            .unwrap();
+        let (on_a, on_b) = (Engine::start_bare(a.clone()), Engine::start_bare(b.clone()));
+        assert_eq!(
+            on_a.sync_if_changed().await.unwrap(),
+            None,
+            "not synced yet"
+        );
+        let device_a = on_a.sync_through_folder(&folder).await.unwrap().device;
+        on_b.sync_through_folder(&folder).await.unwrap();
+        assert_eq!(
+            on_a.sync_if_changed().await.unwrap(),
+            None,
+            "nothing made since"
+        );
+
+        // An edit (here by another connection, as `redline` would make it) goes out alone.
+        replace_in(&a, "Mine", "/basics/label", json!("Founder"));
+        let sent = on_a
+            .sync_if_changed()
+            .await
+            .unwrap()
+            .expect("the edit goes out");
+        assert_eq!((sent.sent, sent.written, sent.read), (1, 1, 0), "{sent:?}");
+        assert_eq!(on_a.sync_if_changed().await.unwrap(), None);
+
+        // The other device reads the files it is told of, and lists nothing: told of none, it has none.
+        let none = on_b.sync_appeared(Vec::new()).await.unwrap();
+        assert_eq!(none.read, 0);
+        assert_ne!(mine(&b)["basics"]["label"], "Founder");
+        let came = on_b
+            .sync_appeared(files_of(&folder, &device_a))
+            .await
+            .unwrap();
+        assert_eq!(
+            (came.read, came.updated.clone()),
+            (1, vec!["Mine".to_owned()])
+        );
+        assert_eq!(mine(&b)["basics"]["label"], "Founder");
+
+        // A path outside the folder: the folder is read whole, and nothing is missed.
+        replace_in(&a, "Mine", "/basics/label", json!("CEO"));
+        on_a.sync_if_changed()
+            .await
+            .unwrap()
+            .expect("the edit goes out");
+        let elsewhere = on_b
+            .sync_appeared(vec![PathBuf::from("/elsewhere/x.json")])
+            .await
+            .unwrap();
+        assert_eq!(elsewhere.read, 1);
+        assert_eq!(mine(&b)["basics"]["label"], "CEO");
     }
 
     /// Devices `a` and `b` sync through `folder` from now on, in that order, each as a new process would.

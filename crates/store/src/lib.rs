@@ -542,6 +542,16 @@ impl Store {
         rows
     }
 
+    /// A mark of what was written to the database: the rows this store has inserted, changed or deleted
+    /// since it was opened, and SQLite's count of commits by other connections (another process, a
+    /// second store). The same mark later: nothing was written between. Asking reads no page.
+    pub fn writes_mark(&self) -> Result<(u64, i64)> {
+        let others = self
+            .conn
+            .query_row("PRAGMA data_version", [], |row| row.get(0))?;
+        Ok((self.conn.total_changes(), others))
+    }
+
     /// How the database was checked when it was opened.
     pub fn checked(&self) -> Checked {
         self.checked

@@ -46,6 +46,10 @@ pub struct Folder {
     max_pass_bytes: u64,
 }
 
+/// A path that does not lie in the sync folder ([`Folder::entry_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotHere;
+
 /// One file found in a device's folder.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Entry {
@@ -230,6 +234,31 @@ impl Folder {
             }
         }
         Ok(())
+    }
+
+    /// The entry for the file at `path`, as a watch on the folder names it: `Ok(None)` for a file that is
+    /// not an event's (a temporary file, another name, one outside a device's folder); an error when
+    /// `path` does not lie in this folder at all (the caller lists the folder instead).
+    pub fn entry_at(&self, path: &Path) -> Result<Option<Entry>, NotHere> {
+        let inside = path.strip_prefix(&self.root).map_err(|_| NotHere)?;
+        let mut parts = inside.components().map(|c| c.as_os_str().to_str());
+        let (Some(Some(device)), Some(Some(name)), None) =
+            (parts.next(), parts.next(), parts.next())
+        else {
+            return Ok(None);
+        };
+        if check_id(device).is_err() || !name.ends_with(".json") || name.starts_with('.') {
+            return Ok(None);
+        }
+        // Gone again (a drive's copy moved aside): nothing to read.
+        let Ok(meta) = path.symlink_metadata() else {
+            return Ok(None);
+        };
+        Ok(Some(Entry {
+            device: device.to_owned(),
+            name: name.to_owned(),
+            plain: meta.is_file(),
+        }))
     }
 
     /// A file's bytes, at most [`MAX_FILE_BYTES`] of them (`Ok(None)`: it is larger, gone, or not a plain

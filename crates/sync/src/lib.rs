@@ -15,7 +15,8 @@
 //!   edits that clash held as [`Conflict`]s.
 //! - [`replica`]: [`Replica`], what one device knows: events accepted, waiting, and recorded here.
 //! - [`folder`]: [`Folder`], the sync folder on disk: its marker, its files, atomic writes.
-//! - [`sync`](mod@sync): [`sync()`](fn@sync), one pass over a folder, and its [`Report`].
+//! - [`sync`](mod@sync): [`sync()`](fn@sync), one pass over a folder, [`sync_changed`], one over the files
+//!   a watch saw arrive, and their [`Report`].
 //! - [`git`]: [`GitRemote`], the same files committed to a repository and pushed to a remote.
 //! - [`error`]: [`SyncError`], what stops a sync, in words.
 
@@ -36,4 +37,4 @@ pub use folder::Folder;
 pub use git::{Credentials, GitRemote, start_before_threads};
 pub use merge::{Conflict, Known, Merged, Notice};
 pub use replica::{Received, Replica};
-pub use sync::{FolderState, Report, Skipped, look, read_own, sync};
+pub use sync::{FolderState, Report, Skipped, look, read_own, sync, sync_changed};

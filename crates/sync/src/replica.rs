@@ -110,6 +110,19 @@ impl Replica {
         self.docs.values().flat_map(|log| log.events.values())
     }
 
+    /// This device's own accepted event with sequence number `seq`, if there is one.
+    pub fn own_event(&self, seq: u64) -> Option<&Known> {
+        let id = (self.device.clone(), seq);
+        let (document, lamport) = self.ids.get(&id)?;
+        let stamp = (*lamport, id.0, id.1);
+        self.docs.get(document)?.events.get(&stamp)
+    }
+
+    /// The sequence number this device's next event takes: every own event has a smaller one.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
     /// How many events are accepted.
     pub fn len(&self) -> usize {
         self.ids.len()

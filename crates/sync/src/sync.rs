@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::error::SyncError;
 use crate::event::{Event, Unreadable, hash_of, is_hash};
 use crate::folder::{Entry, Folder};
+use crate::merge::Known;
 use crate::replica::{Received, Replica};
 
 /// A file left for now, and why (it is tried again on the next sync unless it can never be read).
@@ -71,6 +72,9 @@ pub struct FolderState {
     /// Of `read`, the files first read since the state was made (those a device has yet to keep).
     fresh: Vec<String>,
     written: HashSet<String>,
+    /// Every event of this device up to this sequence number is in the folder: a sync that does not list
+    /// the folder writes those after it.
+    own_through: u64,
 }
 
 impl FolderState {
@@ -80,6 +84,7 @@ impl FolderState {
             read: read.into_iter().collect(),
             fresh: Vec::new(),
             written: HashSet::new(),
+            own_through: 0,
         }
     }
 
@@ -115,7 +120,9 @@ impl FolderState {
     }
 }
 
-/// Syncs `replica` with `folder` once.
+/// Syncs `replica` with `folder` once: lists the folder, reads the files not read before, and writes
+/// every event known here whose file the folder lacks (this device's new ones, and any a folder restored
+/// from an older copy lost).
 pub fn sync(
     replica: &mut Replica,
     folder: &Folder,
@@ -125,11 +132,32 @@ pub fn sync(
     let entries = folder.list()?;
     let changed = read_new(replica, folder, state, &entries, &mut report)?;
     write_missing(replica, folder, state, &entries, &mut report)?;
+    Ok(merged(replica, changed, report))
+}
+
+/// Syncs `replica` with the files `appeared` alone (those a watch on the folder saw arrive), without
+/// listing the folder: reads those not read before and writes this device's events made since the last
+/// sync with `state`. Its cost grows with what changed, not with the history. A file lost from the folder
+/// is not noticed here: [`sync()`](fn@sync) notices it.
+pub fn sync_changed(
+    replica: &mut Replica,
+    folder: &Folder,
+    state: &mut FolderState,
+    appeared: &[Entry],
+) -> Result<Report, SyncError> {
+    let mut report = Report::default();
+    let changed = read_new(replica, folder, state, appeared, &mut report)?;
+    write_own_new(replica, folder, state, &mut report)?;
+    Ok(merged(replica, changed, report))
+}
+
+/// The report, with the documents that gained events merged again and named.
+fn merged(replica: &mut Replica, changed: BTreeSet<String>, mut report: Report) -> Report {
     for document in &changed {
         replica.merged(document);
     }
     report.changed = changed.into_iter().collect();
-    Ok(report)
+    report
 }
 
 /// Reads `folder`'s files into `replica` and writes nothing (what a folder holds, looked at before it is
@@ -260,15 +288,46 @@ fn write_missing(
             }
             continue;
         }
-        let bytes = folder.write(known)?;
-        if bytes > 0 {
-            report.written += 1;
-            report.bytes_written += bytes;
-            if !state.written.insert(known.hash.clone()) {
-                report.rewritten += 1;
-            }
-            state.mark_read(format!("{}/{}.json", known.event.device, known.hash));
+        write(folder, state, known, report)?;
+    }
+    // Every event known is in the folder now, this device's own among them.
+    state.own_through = replica.next_seq() - 1;
+    Ok(())
+}
+
+/// Writes this device's events made since the last sync with `state` (those the folder already has are
+/// left as they are).
+fn write_own_new(
+    replica: &Replica,
+    folder: &Folder,
+    state: &mut FolderState,
+    report: &mut Report,
+) -> Result<(), SyncError> {
+    for seq in state.own_through + 1..replica.next_seq() {
+        // A number with no event accepted here: one of its own files read back that waits, in the folder.
+        if let Some(known) = replica.own_event(seq) {
+            write(folder, state, known, report)?;
         }
+    }
+    state.own_through = replica.next_seq() - 1;
+    Ok(())
+}
+
+/// Writes `known`'s file unless the folder has it, and counts it.
+fn write(
+    folder: &Folder,
+    state: &mut FolderState,
+    known: &Known,
+    report: &mut Report,
+) -> Result<(), SyncError> {
+    let bytes = folder.write(known)?;
+    if bytes > 0 {
+        report.written += 1;
+        report.bytes_written += bytes;
+        if !state.written.insert(known.hash.clone()) {
+            report.rewritten += 1;
+        }
+        state.mark_read(format!("{}/{}.json", known.event.device, known.hash));
     }
     Ok(())
 }

@@ -6,7 +6,8 @@ use std::fs;
 
 use common::{Device, add, replace, resume};
 use redline_patch::Operation;
-use redline_sync::{Body, Folder, Notice, SyncError, new_id};
+use redline_sync::folder::NotHere;
+use redline_sync::{Body, Folder, Notice, SyncError, new_id, sync_changed};
 use serde_json::json;
 
 fn two(path: &std::path::Path) -> (Device, Device, String) {
@@ -347,6 +348,108 @@ fn an_incremental_sync_reads_only_the_new_files() {
     let report = b.sync();
     assert_eq!((report.read, report.accepted), (1, 1));
     assert_eq!(b.doc(&doc), a.doc(&doc));
+}
+
+/// The entry of `known`'s file in `device`'s folder, as a watch on the folder names it.
+fn entry_of(device: &Device, known: &redline_sync::Known) -> redline_sync::folder::Entry {
+    let path = device
+        .folder
+        .root()
+        .join(&known.event.device)
+        .join(format!("{}.json", known.hash));
+    device
+        .folder
+        .entry_at(&path)
+        .unwrap()
+        .expect("an event's file")
+}
+
+#[test]
+fn a_sync_of_the_files_a_watch_saw_reads_those_alone_and_sends_what_was_made_here() {
+    let dir = common::temp_folder();
+    let (mut a, mut b, doc) = two(dir.path());
+    let made: Vec<_> = (0..3)
+        .map(|i| a.edit(&doc, vec![replace("/basics/label", json!(format!("v{i}")))]))
+        .collect();
+    // Nothing seen arrive: only what was made here goes out.
+    let sent = sync_changed(&mut a.replica, &a.folder, &mut a.state, &[]).unwrap();
+    assert_eq!((sent.read, sent.written), (0, 3));
+    let again = sync_changed(&mut a.replica, &a.folder, &mut a.state, &[]).unwrap();
+    assert_eq!(again.written, 0, "each event goes out once");
+
+    // The other device reads the one file named, not the folder's others.
+    let first = entry_of(&b, &made[0]);
+    let report = sync_changed(
+        &mut b.replica,
+        &b.folder,
+        &mut b.state,
+        std::slice::from_ref(&first),
+    )
+    .unwrap();
+    assert_eq!((report.read, report.accepted), (1, 1));
+    assert_eq!(b.doc(&doc)["basics"]["label"], "v0");
+    let rest: Vec<_> = made[1..].iter().map(|k| entry_of(&b, k)).collect();
+    let named_twice = [vec![first], rest].concat();
+    let report = sync_changed(&mut b.replica, &b.folder, &mut b.state, &named_twice).unwrap();
+    assert_eq!(
+        (report.read, report.accepted),
+        (2, 2),
+        "a file read before is not read again"
+    );
+    assert_eq!(b.doc(&doc), a.doc(&doc));
+
+    // A whole sync after knows the folder has every event: nothing more goes out.
+    a.sync();
+    b.edit(&doc, vec![replace("/basics/name", json!("Ada L."))]);
+    assert_eq!(b.sync().written, 1);
+    assert_eq!(
+        sync_changed(&mut b.replica, &b.folder, &mut b.state, &[])
+            .unwrap()
+            .written,
+        0
+    );
+}
+
+#[test]
+fn a_watch_s_path_is_an_event_file_of_a_device_or_nothing() {
+    let dir = common::temp_folder();
+    let (a, _b, _doc) = two(dir.path());
+    let root = a.folder.root().to_owned();
+    let device = root.join(a.id());
+    let event = fs::read_dir(&device)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert!(a.folder.entry_at(&event).unwrap().is_some_and(|e| e.plain));
+    for not_an_event in [
+        device.join(".redline-x.tmp"),
+        device.join("notes.txt"),
+        root.join("library.json"),
+        root.join("not-a-device").join("ab.json"),
+        device.join("gone.json"),
+    ] {
+        assert_eq!(
+            a.folder.entry_at(&not_an_event),
+            Ok(None),
+            "{}",
+            not_an_event.display()
+        );
+    }
+    let elsewhere = dir.path().parent().unwrap().join("other").join("x.json");
+    assert_eq!(a.folder.entry_at(&elsewhere), Err(NotHere));
+    #[cfg(unix)]
+    {
+        let linked = device.join("linked.json");
+        std::os::unix::fs::symlink(&event, &linked).unwrap();
+        assert!(
+            a.folder
+                .entry_at(&linked)
+                .unwrap()
+                .is_some_and(|e| !e.plain)
+        );
+    }
 }
 
 #[test]
