@@ -98,9 +98,16 @@ impl Seen {
             EventKind::Access(_) => (&[], &[]),
             _ => (&[], &event.paths),
         };
+        // A device's folder that appears: files written into it before the watch reached it give no
+        // event, so the folder is read whole.
+        let new_device = matches!(event.kind, EventKind::Create(_))
+            && event
+                .paths
+                .iter()
+                .any(|p| is_another_devices_folder(p, own));
         let (gone, came) = (gone.iter().any(theirs), came.iter().filter(|p| theirs(p)));
-        let mut noted = gone;
-        self.whole |= gone;
+        let mut noted = gone || new_device;
+        self.whole |= gone || new_device;
         for path in came {
             noted = true;
             if self.appeared.len() >= MAX_APPEARED {
@@ -111,6 +118,15 @@ impl Seen {
         }
         noted
     }
+}
+
+/// True for another device's folder in the sync folder: `redline-sync/<device>`, not `own`'s.
+fn is_another_devices_folder(path: &Path, own: &str) -> bool {
+    fn named(path: Option<&Path>) -> Option<&str> {
+        path.and_then(Path::file_name).and_then(|n| n.to_str())
+    }
+    named(path.parent()) == Some(redline_engine::sync::SYNC_DIR)
+        && named(Some(path)).is_some_and(|name| name != own && !name.contains('.'))
 }
 
 /// A watcher on `folder`'s Redline files from devices other than `device`, and the thread that syncs
@@ -283,6 +299,19 @@ mod tests {
             [&at(other, "a.json"), &at(other, "d.json")]
         );
         assert!(!seen.whole);
+
+        let folder_made = EventKind::Create(CreateKind::Folder);
+        let device_folder = std::path::PathBuf::from(format!("/cloud/redline-sync/{other}"));
+        let mut fresh = super::Seen::default();
+        assert!(!fresh.note(
+            &event(folder_made, vec![device_folder.with_file_name(own)]),
+            own
+        ));
+        assert!(fresh.note(&event(folder_made, vec![device_folder]), own));
+        assert!(
+            fresh.whole,
+            "a new device's folder: the folder is read whole"
+        );
 
         let removed = EventKind::Remove(RemoveKind::File);
         assert!(seen.note(&event(removed, vec![at(other, "a.json")]), own));

@@ -863,14 +863,22 @@ mod tests {
         replace_in(data, "Mine", "/basics/label", json!(value));
     }
 
-    #[tokio::test]
-    async fn a_pass_goes_on_from_the_last_and_starts_again_when_another_process_synced() {
-        let (_root, a, b, folder) = two_devices();
-        Store::open(&a)
+    /// "Mine" imported on device `a`, and an engine for each device, kept as the app keeps its own.
+    fn mine_on_a_and_two_engines(a: &Path, b: &Path) -> (Engine, Engine) {
+        Store::open(a)
             .unwrap()
             .import("Mine", &redline_resume::sample())
             .unwrap();
-        let (on_a, on_b) = (Engine::start_bare(a.clone()), Engine::start_bare(b.clone()));
+        (
+            Engine::start_bare(a.to_owned()),
+            Engine::start_bare(b.to_owned()),
+        )
+    }
+
+    #[tokio::test]
+    async fn a_pass_goes_on_from_the_last_and_starts_again_when_another_process_synced() {
+        let (_root, a, b, folder) = two_devices();
+        let (on_a, on_b) = mine_on_a_and_two_engines(&a, &b);
         on_a.sync_through_folder(&folder).await.unwrap();
         on_b.sync_through_folder(&folder).await.unwrap();
         // The app on a goes on from its last pass.
@@ -1245,11 +1253,7 @@ mod tests {
     #[tokio::test]
     async fn edits_go_out_as_made_and_files_a_watch_saw_come_in_without_listing_the_folder() {
         let (_root, a, b, folder) = two_devices();
-        Store::open(&a)
-            .unwrap()
-            .import("Mine", &redline_resume::sample())
-            .unwrap();
-        let (on_a, on_b) = (Engine::start_bare(a.clone()), Engine::start_bare(b.clone()));
+        let (on_a, on_b) = mine_on_a_and_two_engines(&a, &b);
         assert_eq!(
             on_a.sync_if_changed().await.unwrap(),
             None,
@@ -1264,7 +1268,7 @@ mod tests {
         );
 
         // An edit (here by another connection, as `redline` would make it) goes out alone.
-        replace_in(&a, "Mine", "/basics/label", json!("Founder"));
+        set_label(&a, "Founder");
         let sent = on_a
             .sync_if_changed()
             .await
@@ -1288,7 +1292,7 @@ mod tests {
         assert_eq!(mine(&b)["basics"]["label"], "Founder");
 
         // A path outside the folder: the folder is read whole, and nothing is missed.
-        replace_in(&a, "Mine", "/basics/label", json!("CEO"));
+        set_label(&a, "CEO");
         on_a.sync_if_changed()
             .await
             .unwrap()
