@@ -21,7 +21,9 @@ use std::time::Duration;
 use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use redline_engine::Error;
-use redline_engine::sync::{MAX_APPEARED, SyncPlace, SyncSummary, is_another_devices_file};
+use redline_engine::sync::{
+    MAX_APPEARED, SyncPlace, SyncSummary, is_another_devices_file, is_another_devices_folder,
+};
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 
 use crate::engine::Engine;
@@ -118,15 +120,6 @@ impl Seen {
         }
         noted
     }
-}
-
-/// True for another device's folder in the sync folder: `redline-sync/<device>`, not `own`'s.
-fn is_another_devices_folder(path: &Path, own: &str) -> bool {
-    fn named(path: Option<&Path>) -> Option<&str> {
-        path.and_then(Path::file_name).and_then(|n| n.to_str())
-    }
-    named(path.parent()) == Some(redline_engine::sync::SYNC_DIR)
-        && named(Some(path)).is_some_and(|name| name != own && !name.contains('.'))
 }
 
 /// A watcher on `folder`'s Redline files from devices other than `device`, and the thread that syncs
@@ -339,13 +332,7 @@ mod tests {
 
     #[test]
     fn a_change_another_device_brings_is_synced_and_told_and_an_edit_here_goes_out() {
-        let root = tempfile::tempdir().unwrap();
-        let (laptop, desktop, folder) = (
-            root.path().join("laptop"),
-            root.path().join("desktop"),
-            root.path().join("cloud"),
-        );
-        std::fs::create_dir_all(&folder).unwrap();
+        let (_root, laptop, desktop, folder) = redline_testkit::two_devices();
         Store::open(&laptop)
             .unwrap()
             .import("Mine", &redline_resume::sample())

@@ -1338,13 +1338,7 @@ async fn a_hostile_file_opened_with_redline_ends_in_words_and_the_window_lives()
 #[tokio::test]
 #[ignore = "needs the built app, tauri-driver and a display: run scripts/test.sh"]
 async fn another_device_s_resume_and_edits_arrive_in_the_window_by_themselves() {
-    let root = tempfile::tempdir().unwrap();
-    let (laptop, here, folder) = (
-        root.path().join("laptop"),
-        root.path().join("here"),
-        root.path().join("cloud"),
-    );
-    std::fs::create_dir_all(&folder).unwrap();
+    let (root, laptop, here, folder) = redline_testkit::two_devices();
     let cloud = folder.to_str().unwrap();
     // This device chose the folder first (empty then); the laptop joins it with a resume of its own.
     redline_json(&here, &["sync", "folder", cloud, "--json"]);

@@ -73,32 +73,17 @@ fn edit(data: &Path, id: i64, from: usize, count: usize) {
     }
 }
 
-/// Two devices' data folders and the sync folder they share, in a temporary folder (kept while it lives).
-fn two_devices() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
-    let root = tempfile::tempdir().unwrap();
-    let (a, b, folder) = (
-        root.path().join("a"),
-        root.path().join("b"),
-        root.path().join("cloud"),
-    );
-    std::fs::create_dir_all(&folder).unwrap();
-    (root, a, b, folder)
-}
-
 /// The event files of device `device` in the sync folder `folder`.
 fn files_of(folder: &Path, device: &str) -> std::collections::HashSet<PathBuf> {
     let dir = folder.join(redline_engine::sync::SYNC_DIR).join(device);
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect()
+    redline_testkit::files_under(&dir).into_iter().collect()
 }
 
 /// A generated year of use, synced out and onto a new device: the times, the files and bytes (a resume's
 /// history before its first sync stays on its device: each goes out as its head), and whether the new
 /// device has every resume as it was made.
 fn year(runtime: &tokio::runtime::Runtime) {
-    let (_root, a, b, folder) = two_devices();
+    let (_root, a, b, folder) = redline_testkit::two_devices();
     let made = redline_testkit::year::generate(&a, 10, 2_000, 1_000).unwrap();
     let revisions: u64 = {
         let store = Store::open(&a).unwrap();
@@ -139,7 +124,7 @@ fn main() {
         .unwrap();
     year(&runtime);
     for revisions in [100usize, 10_000] {
-        let (_root, a, b, folder) = two_devices();
+        let (_root, a, b, folder) = redline_testkit::two_devices();
         let id = Store::open(&a)
             .unwrap()
             .import("Resume 0", &redline_resume::sample())

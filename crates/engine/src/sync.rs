@@ -44,7 +44,7 @@ use crate::settings::{self, Kept};
 /// The folder Redline keeps inside the sync folder the user chose (the one to watch for changes).
 pub use redline_sync::folder::DIR as SYNC_DIR;
 /// True for another device's event file in the sync folder (what wakes a watch on it).
-pub use redline_sync::folder::is_another_devices_file;
+pub use redline_sync::folder::{is_another_devices_file, is_another_devices_folder};
 /// What each program calls first thing in `main`, before any thread: lets HTTPS git remotes find the
 /// system's certificate authorities (see its own words).
 pub use redline_sync::start_before_threads;
@@ -822,19 +822,6 @@ mod tests {
             .collect()
     }
 
-    /// A temporary folder holding two devices' data folders (`a`, `b`, not made yet) and the sync folder
-    /// they share (made).
-    fn two_devices() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
-        let root = tempfile::tempdir().unwrap();
-        let (a, b, folder) = (
-            root.path().join("a"),
-            root.path().join("b"),
-            root.path().join("cloud"),
-        );
-        std::fs::create_dir_all(&folder).unwrap();
-        (root, a, b, folder)
-    }
-
     /// The id of the document titled `title` in `store`.
     fn id_of(store: &Store, title: &str) -> i64 {
         let docs = store.list().unwrap();
@@ -877,7 +864,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_pass_goes_on_from_the_last_and_starts_again_when_another_process_synced() {
-        let (_root, a, b, folder) = two_devices();
+        let (_root, a, b, folder) = redline_testkit::two_devices();
         let (on_a, on_b) = mine_on_a_and_two_engines(&a, &b);
         on_a.sync_through_folder(&folder).await.unwrap();
         on_b.sync_through_folder(&folder).await.unwrap();
@@ -923,7 +910,7 @@ mod tests {
 
     #[tokio::test]
     async fn what_a_folder_holds_is_told_before_it_is_chosen_and_nothing_is_written() {
-        let (root, a, b, folder) = two_devices();
+        let (root, a, b, folder) = redline_testkit::two_devices();
         let on_b = Engine::start_bare(b.clone());
         // An empty folder holds nothing.
         assert!(
@@ -985,7 +972,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_folder_chosen_in_the_window_is_offered_when_it_holds_resumes_else_synced() {
-        let (_root, a, b, folder) = two_devices();
+        let (_root, a, b, folder) = redline_testkit::two_devices();
         let on_a = Engine::start_bare(a.clone());
         let chosen = on_a.choose_sync_folder(&folder).await.unwrap();
         assert!(
@@ -1009,7 +996,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_cover_letter_travels_with_its_resume_and_its_edits_come_back() {
-        let (_root, a, b, folder) = two_devices();
+        let (_root, a, b, folder) = redline_testkit::two_devices();
         {
             let mut store = Store::open(&a).unwrap();
             let resume = store.import("Mine", &redline_resume::sample()).unwrap();
@@ -1080,7 +1067,7 @@ mod tests {
     #[tokio::test]
     async fn an_application_travels_with_its_pins_and_both_devices_moves_stay_on_its_timeline() {
         use redline_store::{NewApplication, Pinned, Stage};
-        let (_root, a, b, folder) = two_devices();
+        let (_root, a, b, folder) = redline_testkit::two_devices();
         let mine = Store::open(&a)
             .unwrap()
             .import("Mine", &redline_resume::sample())
@@ -1116,12 +1103,7 @@ mod tests {
         let pin = apps[0].resume.unwrap();
         let pinned = store_b.checkout(pin.document_id, pin.revision).unwrap();
         assert_eq!(pinned.document["basics"]["label"], "Pinned label");
-        let titles: Vec<String> = store_b
-            .list()
-            .unwrap()
-            .into_iter()
-            .map(|d| d.title)
-            .collect();
+        let titles = titles(&store_b);
         assert_eq!(titles, ["Mine"]);
         drop(store_b);
 
@@ -1161,7 +1143,7 @@ mod tests {
         changed_after: bool,
     ) -> (tempfile::TempDir, Store, redline_store::Application) {
         use redline_store::{NewApplication, Pinned};
-        let (root, a, b, folder) = two_devices();
+        let (root, a, b, folder) = redline_testkit::two_devices();
         let mut store_a = Store::open(&a).unwrap();
         let mine = store_a.import("Mine", &redline_resume::sample()).unwrap();
         let skeleton = redline_resume::letter::skeleton("Initech", "Engineer", "2026-11-02");
@@ -1232,27 +1214,23 @@ mod tests {
             copy_of(letter.document_id).resume_id,
             Some(resume.document_id)
         );
-        let titles: Vec<String> = store_b
-            .list()
-            .unwrap()
-            .into_iter()
-            .map(|d| d.title)
-            .collect();
+        let titles = titles(&store_b);
         assert_eq!(titles.len(), 2, "{titles:?}");
+    }
+
+    /// The titles of the documents in `store`.
+    fn titles(store: &Store) -> Vec<String> {
+        store.list().unwrap().into_iter().map(|d| d.title).collect()
     }
 
     /// The event files of device `device` in the sync folder `folder`.
     fn files_of(folder: &Path, device: &str) -> Vec<PathBuf> {
-        let dir = folder.join(super::SYNC_DIR).join(device);
-        std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect()
+        redline_testkit::files_under(&folder.join(super::SYNC_DIR).join(device))
     }
 
     #[tokio::test]
     async fn edits_go_out_as_made_and_files_a_watch_saw_come_in_without_listing_the_folder() {
-        let (_root, a, b, folder) = two_devices();
+        let (_root, a, b, folder) = redline_testkit::two_devices();
         let (on_a, on_b) = mine_on_a_and_two_engines(&a, &b);
         assert_eq!(
             on_a.sync_if_changed().await.unwrap(),
@@ -1328,7 +1306,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_database_restored_from_a_backup_takes_no_sequence_number_it_used_before() {
-        let (root, a, b, folder) = two_devices();
+        let (root, a, b, folder) = redline_testkit::two_devices();
         Store::open(&a)
             .unwrap()
             .import("Mine", &redline_resume::sample())

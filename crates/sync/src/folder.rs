@@ -321,17 +321,26 @@ fn read_plain(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
     Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
+/// The last part of `path`'s name, when there is one in UTF-8.
+fn named(path: Option<&Path>) -> Option<&str> {
+    path.and_then(Path::file_name).and_then(|n| n.to_str())
+}
+
 /// True for a file another device's events are kept in: `redline-sync/<device>/<name>.json`, not a
 /// temporary file (their names start with a dot), not this device's own.
 pub fn is_another_devices_file(path: &Path, own: &str) -> bool {
-    fn named(path: Option<&Path>) -> Option<&str> {
-        path.and_then(Path::file_name).and_then(|n| n.to_str())
-    }
     let Some(name) = named(Some(path)) else {
         return false;
     };
     let device = named(path.parent());
     name.ends_with(".json") && !name.starts_with('.') && device.is_some_and(|d| d != own)
+}
+
+/// True for another device's folder: `redline-sync/<device>`, not `own`'s (files written into a new one
+/// before a watch reaches it give no event of their own).
+pub fn is_another_devices_folder(path: &Path, own: &str) -> bool {
+    named(path.parent()) == Some(DIR)
+        && named(Some(path)).is_some_and(|d| d != own && check_id(d).is_ok())
 }
 
 /// Writes `bytes` to `dir/name` whole or not at all: into a hidden temporary file first, flushed to disk,
