@@ -311,7 +311,10 @@ fn laid_out(request: &theme::Request, name: &str) -> Result<Vec<u8>, Error> {
     })?;
     let mut file = tempfile::NamedTempFile::new()
         .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
-    serde_json::to_writer(&mut file, request)
+    // Written whole, in one call: serde's writer on the bare file made a write call a token.
+    let bytes =
+        serde_json::to_vec(request).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
+    std::io::Write::write_all(&mut file, &bytes)
         .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     child::run_within(&program, "render-theme", file.path(), theme::TIME).map_err(|e| {
         let why = match e {

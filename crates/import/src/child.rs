@@ -122,11 +122,16 @@ pub fn run_within(
 ) -> Result<Vec<u8>, ChildError> {
     let mut child = command(program, mode, path).spawn()?;
     let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
+    // The child's output read on a thread of its own, which says when the child closed it: most children
+    // end as they close it, so the wait below starts then, instead of waking every few milliseconds from
+    // the start (a 20 ms poll added 10 ms to a theme's 25 ms PDF on average).
+    let (closed, output_closed) = std::sync::mpsc::channel();
     let out = std::thread::spawn(move || {
         let mut bytes = Vec::new();
         if let Some(s) = stdout.as_mut() {
             let _ = s.take(MAX_OUTPUT).read_to_end(&mut bytes);
         }
+        let _ = closed.send(());
         bytes
     });
     let err = std::thread::spawn(move || {
@@ -137,6 +142,8 @@ pub fn run_within(
         text
     });
     let deadline = Instant::now() + limit;
+    let _ = output_closed.recv_timeout(limit);
+    let mut nap = Duration::from_millis(1);
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
@@ -146,7 +153,8 @@ pub fn run_within(
             let _ = child.wait();
             return Err(ChildError::TooSlow(limit));
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(20));
     };
     let (out, err) = (
         out.join().unwrap_or_default(),
