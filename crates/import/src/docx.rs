@@ -207,7 +207,7 @@ impl<'a, 'input> Walk<'a, 'input> {
         if continued {
             return Ok(());
         }
-        if too_long(target) {
+        if too_long(target) || !leads_out(target) {
             return Ok(());
         }
         let said = self.text[start..].trim();
@@ -241,7 +241,7 @@ impl<'a, 'input> Walk<'a, 'input> {
         let Some(target) = link.attribute((XLINK, "href")) else {
             return Ok(());
         };
-        if too_long(target) {
+        if too_long(target) || !leads_out(target) {
             return Ok(());
         }
         if !same_target(self.text[start..].trim(), target) {
@@ -265,6 +265,17 @@ const XLINK: &str = "http://www.w3.org/1999/xlink";
 /// target left out: one field never costs the whole file.
 fn too_long(target: &str) -> bool {
     target.len() > MAX_LINK_BYTES
+}
+
+/// Whether a link's target is somewhere a reader of the resume can go: a web page, an e-mail address, a
+/// phone. A word processor that saved a web page keeps its other links as they were (`#` within the page,
+/// `file:` paths on the machine that saved it, relative paths): said after their text, they would only be
+/// noise in the field they land in.
+fn leads_out(target: &str) -> bool {
+    let scheme = target.split_once(':').map_or("", |(scheme, _)| scheme);
+    ["http", "https", "mailto", "tel"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s))
 }
 
 /// Whether a link's text already says its target (`ada@x.com` for `mailto:ada@x.com`, a phone's number
@@ -373,6 +384,15 @@ mod tests {
             paragraph(&run("e", "(912) 555-4321"), &links),
             "(912) 555-4321"
         );
+        // A link within the page, or to a file where the document was saved: its text alone.
+        let local = [
+            ("f", "#"),
+            ("g", "file:///tmp/.tmpSDxYWF/"),
+            ("h", "cv.html"),
+        ];
+        for (id, _) in local {
+            assert_eq!(paragraph(&run(id, "Contact me"), &local), "Contact me");
+        }
         // Two links to different places, side by side: each said.
         let two = run("a", "Miss Direction") + &run("c", " Site");
         assert_eq!(
