@@ -13,23 +13,8 @@ mod pdf;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use common::{redline, redline_with as redline_env};
 use pdf::{one_page, pdf_of, stream_object};
-
-fn redline(data_dir: &Path, args: &[&str]) -> Output {
-    redline_env(data_dir, args, &[])
-}
-
-/// `redline` with `vars` set in its environment.
-fn redline_env(data_dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redline"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .env_remove("REDLINE_DATA_DIR")
-        .envs(vars.iter().copied())
-        .output()
-        .expect("the redline binary runs")
-}
 
 #[test]
 fn show_prints_the_sample_resume_on_a_fresh_data_folder() {

@@ -8,17 +8,17 @@ use std::process::{Command, Output};
 
 /// `redline ARGS` on the data folder `data_dir` (never the one `REDLINE_DATA_DIR` names), as a user runs it.
 pub fn redline(data_dir: &Path, args: &[&str]) -> Output {
-    redline_with(data_dir, args, &[])
+    redline_with::<&OsStr>(data_dir, args, &[])
 }
 
 /// [`redline`] with the environment variables `vars` set.
-pub fn redline_with(data_dir: &Path, args: &[&str], vars: &[(&str, &OsStr)]) -> Output {
+pub fn redline_with<V: AsRef<OsStr>>(data_dir: &Path, args: &[&str], vars: &[(&str, V)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_redline"))
         .arg("--data-dir")
         .arg(data_dir)
         .args(args)
         .env_remove("REDLINE_DATA_DIR")
-        .envs(vars.iter().copied())
+        .envs(vars.iter().map(|(name, value)| (name, value.as_ref())))
         .output()
         .expect("the redline binary runs")
 }
