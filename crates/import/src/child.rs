@@ -203,6 +203,20 @@ pub fn pdf_lines(program: &Path, path: &Path) -> Result<Vec<crate::Line>, ChildE
 mod tests {
     use super::*;
 
+    /// A child that closes its output and goes on running is still stopped at its time, not waited on.
+    #[cfg(unix)]
+    #[test]
+    fn a_child_that_closes_its_output_and_runs_on_is_stopped_in_time() {
+        let ended = run_within(
+            Path::new("/bin/sh"),
+            "-c",
+            Path::new("exec >&- 2>&-; exec /bin/sleep 30"),
+            Duration::from_secs(1),
+        );
+        // `TooSlow` comes only once the child was killed and reaped.
+        assert!(matches!(ended, Err(ChildError::TooSlow(_))), "{ended:?}");
+    }
+
     /// The child's own environment, as the kernel shows it (`cat /proc/self/environ` run as the child):
     /// none of this process's variables but those passed by name.
     #[cfg(target_os = "linux")]

@@ -9,7 +9,7 @@ use redline_engine::ipc::ExportRequest;
 use redline_engine::{Format, Look, Page};
 use serde_json::json;
 
-use super::{on_document, print_json};
+use super::{in_document, print_json};
 use crate::{formats, looks, pages};
 
 #[derive(Debug, clap::Args)]
@@ -68,20 +68,22 @@ impl FileArgs {
 
 pub fn run(data_dir: &Path, args: Args, out: &mut impl Write) -> Result<()> {
     let Args { file, doc } = args;
+    // One engine for the check of the theme's name and the export (each start opens the store).
+    let (runtime, engine) = super::bare(data_dir)?;
     if let Look::Theme(name) = &file.template {
-        super::theme::unknown(data_dir, name)?;
+        super::theme::unknown(&engine, name)?;
     }
     let (look, output) = (&file.template, &file.output);
     let (format, page) = (file.format, file.page);
     if file.to_stdout() {
-        let bytes = on_document(data_dir, doc, async |engine, id| {
+        let bytes = in_document(&runtime, &engine, doc, async |engine, id| {
             engine.render_in(id, look, format, page).await
         })?;
         out.write_all(&bytes)?;
         out.flush()?;
         return Ok(());
     }
-    let (doc, bytes, unprintable) = on_document(data_dir, doc, async |engine, id| {
+    let (doc, bytes, unprintable) = in_document(&runtime, &engine, doc, async |engine, id| {
         let bytes = (engine.export_in(id, look, format, page, output, file.force)).await?;
         let unprintable = match format {
             Format::Pdf => engine.unprintable_of(id).await?,

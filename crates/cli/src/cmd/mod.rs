@@ -78,10 +78,20 @@ pub(crate) fn on_document<T>(
     op: impl AsyncFnOnce(&Engine, i64) -> Result<T, Error>,
 ) -> Result<T> {
     let (runtime, engine) = bare(data_dir)?;
+    in_document(&runtime, &engine, doc, op)
+}
+
+/// [`on_document`] on an engine the command already started.
+pub(crate) fn in_document<T>(
+    runtime: &tokio::runtime::Runtime,
+    engine: &Engine,
+    doc: Option<i64>,
+    op: impl AsyncFnOnce(&Engine, i64) -> Result<T, Error>,
+) -> Result<T> {
     runtime
         .block_on(async {
             let id = engine.resolve(doc).await?;
-            op(&engine, id).await
+            op(engine, id).await
         })
         .map_err(failed)
 }

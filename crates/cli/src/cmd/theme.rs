@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::{CommandFactory as _, Subcommand};
-use redline_engine::Template;
+use redline_engine::{Engine, Template};
 
 use super::{bare, failed, plain, print};
 use crate::templates;
@@ -92,8 +92,7 @@ pub fn render_theme(request: &Path) -> Result<()> {
 
 /// The usage error for `--template NAME` when NAME is neither a built-in design nor one of the user's
 /// themes: clap's words and exit status, with every design there is.
-pub fn unknown(data_dir: &Path, name: &str) -> Result<()> {
-    let (_runtime, engine) = bare(data_dir)?;
+pub fn unknown(engine: &Engine, name: &str) -> Result<()> {
     let designs = engine.designs();
     if designs
         .iter()
