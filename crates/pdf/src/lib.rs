@@ -453,19 +453,34 @@ impl PageDrawer {
     ) -> Result<(Vec<DrawnPage>, usize), PdfError> {
         let document = layout(resume, template, page)?;
         let scale = pixels_per_point.clamp(0.25, 4.0);
-        let mut pages = Vec::new();
-        for p in document.pages.iter().take(MAX_PAGE_IMAGES) {
-            let key = typst::utils::hash128(&(p, scale.to_bits()));
-            let drawn = match self.drawn.iter().position(|d| d.key == key) {
-                Some(at) => self.drawn.remove(at).expect("a position in the list"),
-                None => {
-                    let pixmap = typst_render::render(p, scale);
-                    DrawnPage {
-                        key,
-                        png: png(pixmap.width(), pixmap.height(), pixmap.data())?.into(),
-                    }
-                }
-            };
+        let shown: Vec<(u128, &typst::layout::Page)> = document
+            .pages
+            .iter()
+            .take(MAX_PAGE_IMAGES)
+            .map(|p| (typst::utils::hash128(&(p, scale.to_bits())), p))
+            .collect();
+        // The pages not held are drawn side by side, one thread each (on as many cores as there are).
+        let fresh: Vec<Result<DrawnPage, PdfError>> = std::thread::scope(|scope| {
+            let drawing: Vec<_> = shown
+                .iter()
+                .filter(|(key, _)| !self.drawn.iter().any(|d| d.key == *key))
+                .map(|&(key, p)| scope.spawn(move || drawn_page(key, p, scale)))
+                .collect();
+            drawing
+                .into_iter()
+                .map(|d| d.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        for drawn in fresh {
+            self.drawn.push_back(drawn?);
+        }
+        let mut pages = Vec::with_capacity(shown.len());
+        for (key, _) in shown {
+            let at = self.drawn.iter().position(|d| d.key == key);
+            let drawn = self
+                .drawn
+                .remove(at.expect("every page shown is drawn or held"));
+            let drawn = drawn.expect("a position in the list");
             self.drawn.push_back(drawn.clone());
             pages.push(drawn);
         }
@@ -474,6 +489,15 @@ impl PageDrawer {
         }
         Ok((pages, document.pages.len()))
     }
+}
+
+/// One page drawn at `scale` pixels per point, with its key.
+fn drawn_page(key: u128, page: &typst::layout::Page, scale: f32) -> Result<DrawnPage, PdfError> {
+    let pixmap = typst_render::render(page, scale);
+    Ok(DrawnPage {
+        key,
+        png: png(pixmap.width(), pixmap.height(), pixmap.data())?.into(),
+    })
 }
 
 /// A page's pixels (premultiplied RGBA, as Typst draws them) as a PNG of 256 colours at most, compressed
