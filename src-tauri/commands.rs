@@ -401,7 +401,8 @@ pub async fn export_sent(
 }
 
 /// The pages of `document` (the view's, previews included) as the PDF prints them, for the Page view: in
-/// `request`'s design, or in the user's theme `theme` when one is named.
+/// `request`'s design, or in the user's theme `theme` when one is named; drawn `shown_width` device pixels
+/// wide when the window says how wide it shows them.
 #[tauri::command]
 pub async fn page_images(
     engine: State<'_, Engine>,
@@ -409,14 +410,19 @@ pub async fn page_images(
     request: ExportRequest,
     have: Vec<String>,
     theme: Option<String>,
+    shown_width: Option<u32>,
 ) -> Result<tauri::ipc::Response, Error> {
     let (header, pngs) = match theme {
         Some(name) => {
             engine
-                .theme_page_images(document, &name, request.page, &have)
+                .theme_page_images(document, &name, request.page, &have, shown_width)
                 .await?
         }
-        None => engine.page_images(document, &request, &have).await?,
+        None => {
+            engine
+                .page_images(document, &request, &have, shown_width)
+                .await?
+        }
     };
     Ok(tauri::ipc::Response::new(header.to_bytes(&pngs)))
 }

@@ -920,21 +920,20 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
         &format!("{count}, but not as many pages shown"),
     )
     .await;
-    // The first page's width in pixels once drawn (0 before).
-    const FIRST_PAGE_WIDTH: &str = "const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;";
+    // The first page drawn as wide as it is shown (at most 1.5 pixels a point), in A4's proportions.
     until_script(
         &client,
-        FIRST_PAGE_WIDTH,
-        json!(893),
-        "the first page was never drawn (893 pixels wide)",
+        &first_page_drawn_as_shown(595.28, 841.89),
+        json!(true),
+        "the first page was never drawn as wide as it is shown, in A4's proportions",
     )
     .await;
-    // Letter paper: the page is drawn again, 918 pixels wide.
+    // Letter paper: the page is drawn again, in Letter's.
     choose(&client, "page-paper", "letter").await;
     until_script(
         &client,
-        FIRST_PAGE_WIDTH,
-        json!(918),
+        &first_page_drawn_as_shown(612.0, 792.0),
+        json!(true),
         "the page was never drawn again on Letter paper",
     )
     .await;
@@ -942,6 +941,20 @@ async fn the_resume_in_its_language_and_read_back_as_an_ats_would() {
     // The frame with the Page view open, at the smallest and the largest size it is drawn for.
     frame_at_sizes(&client, "pages").await;
     quit(client, driver).await;
+}
+
+/// A script: whether the Page view's first page is drawn as wide as it is shown in device pixels (within a
+/// pixel; never finer than 1.5 pixels a point, 893 pixels for A4), with the proportions of a page `width`
+/// by `height` points.
+fn first_page_drawn_as_shown(width: f64, height: f64) -> String {
+    let finest = (width * 1.5).round();
+    format!(
+        "const i = document.querySelector(\"[data-testid='page-1']\");
+         if (!i || !i.naturalWidth) return false;
+         const shown = Math.round(i.getBoundingClientRect().width * devicePixelRatio);
+         return Math.abs(i.naturalWidth - Math.min(shown, {finest})) <= 1
+           && Math.abs(i.naturalHeight / i.naturalWidth - {height} / {width}) < 0.01;"
+    )
 }
 
 /// The design panel in the real window: every design a thumbnail of the user's own resume; choosing one, an
@@ -1068,11 +1081,10 @@ async fn a_theme_of_your_own_is_drawn_in_the_page_view_and_redrawn_as_it_changes
     click(&client, "toggle-pages").await;
     wait_for_text(&client, "page-count", |t| t.contains("page")).await;
     choose(&client, "page-template", "mine").await;
-    const FIRST_PAGE_WIDTH: &str = "const i = document.querySelector(\"[data-testid='page-1']\"); return i ? i.naturalWidth : 0;";
     until_script(
         &client,
-        FIRST_PAGE_WIDTH,
-        json!(893),
+        &first_page_drawn_as_shown(595.28, 841.89),
+        json!(true),
         "the theme's first page was never drawn",
     )
     .await;

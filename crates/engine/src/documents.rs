@@ -864,7 +864,7 @@ mod tests {
         };
         let sample = redline_resume::sample();
         let (header, pngs) = engine
-            .page_images(sample.clone(), &request("classic"), &[])
+            .page_images(sample.clone(), &request("classic"), &[], None)
             .await
             .unwrap();
         assert_eq!(header.count as usize, header.pages.len());
@@ -886,7 +886,7 @@ mod tests {
         // Asked again with the first page in hand: the same keys, only the others sent.
         let have = vec![header.pages[0].key.clone()];
         let (again, sent) = engine
-            .page_images(sample.clone(), &request("classic"), &have)
+            .page_images(sample.clone(), &request("classic"), &have, None)
             .await
             .unwrap();
         assert_eq!(again.pages, {
@@ -897,7 +897,7 @@ mod tests {
         assert_eq!(sent.len(), header.pages.len() - 1);
         // Another template is another picture.
         let (modern, sent) = engine
-            .page_images(sample.clone(), &request("modern"), &have)
+            .page_images(sample.clone(), &request("modern"), &have, None)
             .await
             .unwrap();
         assert_ne!(modern.pages[0].key, header.pages[0].key);
@@ -906,7 +906,7 @@ mod tests {
         let mut huge = sample.clone();
         huge["basics"]["summary"] = json!("x".repeat(redline_resume::MAX_DOCUMENT_BYTES + 1));
         let err = engine
-            .page_images(huge, &request("classic"), &[])
+            .page_images(huge, &request("classic"), &[], None)
             .await
             .unwrap_err();
         assert_eq!(err.kind, ErrorKind::Invalid);
@@ -918,10 +918,41 @@ mod tests {
         assert!(unknown.unwrap_err().to_string().contains("<script>"));
         assert!(
             engine
-                .page_images(sample, &request("modern"), &[])
+                .page_images(sample, &request("modern"), &[], None)
                 .await
                 .is_ok()
         );
+    }
+
+    /// The Page view's pages are drawn as wide as the window shows them, never finer than 1.5 pixels a
+    /// point (an A4 page 893 pixels wide), and a page drawn at another width is another picture.
+    #[tokio::test]
+    async fn the_page_view_draws_pages_as_wide_as_they_are_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let request: crate::ipc::ExportRequest =
+            serde_json::from_value(json!({"format": "pdf", "template": "classic", "page": "a4"}))
+                .unwrap();
+        let sample = redline_resume::sample();
+        let width_drawn = |shown: Option<u32>| {
+            let (engine, sample) = (&engine, sample.clone());
+            async move {
+                let (header, pngs) = engine
+                    .page_images(sample, &request, &[], shown)
+                    .await
+                    .unwrap();
+                // A PNG's width: the first four bytes of its header chunk, after the signature.
+                let width = u32::from_be_bytes(pngs[0][16..20].try_into().unwrap());
+                (width, header.pages[0].key.clone())
+            }
+        };
+        let (finest, key) = width_drawn(None).await;
+        assert_eq!(finest, 893);
+        let (shown, narrower) = width_drawn(Some(679)).await;
+        assert!((678..=680).contains(&shown), "{shown}");
+        assert_ne!(narrower, key);
+        assert_eq!(width_drawn(Some(4000)).await.0, 893);
+        assert_eq!(width_drawn(Some(1)).await.0, 298);
     }
 
     /// What the view was sent.

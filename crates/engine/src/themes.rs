@@ -204,21 +204,19 @@ impl Engine {
     }
 
     /// The pages of `document` (the view's, previews included) in theme `name`, drawn by the bounded child
-    /// for the Page view, as [`Engine::page_images`] gives them.
+    /// for the Page view (`shown_width` device pixels wide, when the window says), as
+    /// [`Engine::page_images`] gives them.
     pub async fn theme_page_images(
         &self,
         document: serde_json::Value,
         name: &str,
         page: Page,
         have: &[String],
+        shown_width: Option<u32>,
     ) -> Result<(crate::ipc::PageImages, Vec<std::sync::Arc<[u8]>>), Error> {
         let (folder, manifest) = self.theme(name)?;
-        let request = manifest.request(
-            &folder,
-            &document,
-            page,
-            Some(crate::export::PAGE_PIXELS_PER_POINT),
-        );
+        let scale = crate::export::pixels_per_point(page, shown_width);
+        let request = manifest.request(&folder, &document, page, Some(scale));
         let bytes = tokio::task::spawn_blocking(move || laid_out(&request, &manifest.name))
             .await
             .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))??;

@@ -2,7 +2,25 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/sv
 import { afterEach, describe, expect, it, vi } from "vitest";
 import sample from "../../../assets/sample.resume.json";
 
-const calls: { document: { basics?: { label?: string } }; request: unknown; theme: string | null }[] = [];
+const calls: {
+  document: { basics?: { label?: string } };
+  request: unknown;
+  theme: string | null;
+  shownWidth: number | null;
+}[] = [];
+
+/** jsdom lays nothing out: the view's size is told to it by hand, as WebKit's ResizeObserver would. */
+const observed: ((entries: { contentRect: { width: number } }[]) => void)[] = [];
+vi.stubGlobal(
+  "ResizeObserver",
+  class {
+    constructor(private readonly told: (entries: { contentRect: { width: number } }[]) => void) {}
+    observe() {
+      observed.push(this.told);
+    }
+    disconnect() {}
+  },
+);
 let failing = false;
 let stamp = "one";
 
@@ -14,8 +32,13 @@ vi.mock("../lib/backend", () => ({
     { name: "broken", label: "broken", description: "", builtIn: false, problem: "theme.json: cut short" },
   ],
   themeStamp: async () => stamp,
-  pageImages: async (document: { basics?: { label?: string } }, request: unknown, theme: string | null = null) => {
-    calls.push({ document, request, theme });
+  pageImages: async (
+    document: { basics?: { label?: string } },
+    request: unknown,
+    theme: string | null = null,
+    shownWidth: number | null = null,
+  ) => {
+    calls.push({ document, request, theme, shownWidth });
     await new Promise((r) => setTimeout(r, 20));
     if (failing) throw { message: "Typst: unknown font" };
     return { pages: ["data:image/png;base64,AAAA", "data:image/png;base64,BBBB"], count: 2, width: 595.28, height: 841.89 };
@@ -27,6 +50,7 @@ import PageView from "./PageView.svelte";
 afterEach(() => {
   cleanup();
   calls.length = 0;
+  observed.length = 0;
   failing = false;
   stamp = "one";
 });
@@ -67,6 +91,16 @@ describe("the page view", () => {
     stamp = "two";
     await waitFor(() => expect(calls.length).toBeGreaterThan(before), { timeout: 3000 });
     expect(calls.at(-1)?.theme).toBe("mine");
+  });
+
+  it("draws the pages as wide as they are shown, in device pixels, and again when that changes", async () => {
+    render(PageView, { resume: structuredClone(sample) });
+    await waitFor(() => expect(calls.length).toBe(1));
+    expect(calls[0]?.shownWidth).toBeNull();
+    vi.stubGlobal("devicePixelRatio", 2);
+    observed.forEach((told) => told([{ contentRect: { width: 410.4 } }]));
+    await waitFor(() => expect(calls.at(-1)?.shownWidth).toBe(821));
+    vi.stubGlobal("devicePixelRatio", 1);
   });
 
   it("says in words when the pages cannot be drawn", async () => {

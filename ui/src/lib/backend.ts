@@ -308,9 +308,10 @@ export async function pageImages(
   document: unknown,
   request: ExportRequest,
   theme: string | null = null,
+  shownWidth: number | null = null,
 ): Promise<PagesShown> {
   const ask = (have: string[]) =>
-    invoke<ArrayBuffer | number[]>("page_images", { document, request, have, theme });
+    invoke<ArrayBuffer | number[]>("page_images", { document, request, have, theme, shownWidth });
   const shown = pageUrls.take(await ask(pageUrls.keys()));
   if (shown) return shown;
   // A page neither sent nor held: ask for every page.
