@@ -268,7 +268,11 @@ async fn page_view_from_a_change_to_the_new_page_on_screen() {
     let (_data_dir, driver, client) = open_on_the_sample().await;
     click(&client, "toggle-pages").await;
     element(&client, "page-1").await;
-    let mut times = switches(&client, "classic", "modern", 100).await;
+    let mut times: Vec<f64> = switches(&client, "classic", "modern", 100)
+        .await
+        .iter()
+        .map(|s| s.on_screen)
+        .collect();
     let first = times[0];
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
@@ -308,22 +312,45 @@ async fn page_view_per_design(client: &Client) {
         let mut times = switches(client, design, other, 100).await;
         times.extend(switches(client, design, other, 100).await);
         // The switches to `design`: every other one, the first of them (a first layout) left out.
-        let mut into: Vec<f64> = times.iter().copied().step_by(2).skip(1).collect();
-        into.sort_by(f64::total_cmp);
-        let at = |q: f64| into[((into.len() - 1) as f64 * q).round() as usize];
+        let into: Vec<&Switch> = times.iter().step_by(2).skip(1).collect();
+        let on_screen = sorted(into.iter().map(|s| s.on_screen));
+        let at = |v: &[f64], q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
         println!(
-            "page view per design: {design:<12} p50 {:.1} ms, p99 {:.1} ms, worst {:.1} ms ({} changes to it)",
-            at(0.5),
-            at(0.99),
-            into[into.len() - 1],
-            into.len()
+            "page view per design: {design:<12} p50 {:.1} ms, p99 {:.1} ms, worst {:.1} ms ({} changes to it); \
+             p50 the new page's address set {:.1} ms, its image loaded {:.1} ms, drawn {:.0} px wide",
+            at(&on_screen, 0.5),
+            at(&on_screen, 0.99),
+            on_screen[on_screen.len() - 1],
+            on_screen.len(),
+            at(&sorted(into.iter().map(|s| s.address_set)), 0.5),
+            at(&sorted(into.iter().map(|s| s.loaded)), 0.5),
+            into[0].width,
         );
     }
 }
 
+/// One change of the Page view's design, timed inside the page from the change, in ms.
+struct Switch {
+    /// The new first page's address set on its image (the pages laid out, drawn and sent; the view updated).
+    address_set: f64,
+    /// The image loaded (the frame in which it was first seen complete).
+    loaded: f64,
+    /// The frame after that one: the new page decoded and on screen.
+    on_screen: f64,
+    /// How wide the first page is shown, in device pixels.
+    width: f64,
+}
+
+/// `values`, smallest first.
+fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    values
+}
+
 /// `count` changes of the Page view's design, `a`, `b`, `a`, … (starting with `a`), each timed inside the
 /// page from the change to the new first page decoded and on screen.
-async fn switches(client: &Client, a: &str, b: &str, count: usize) -> Vec<f64> {
+async fn switches(client: &Client, a: &str, b: &str, count: usize) -> Vec<Switch> {
     let times = client
         .execute_async(
             r#"
@@ -345,14 +372,17 @@ async fn switches(client: &Client, a: &str, b: &str, count: usize) -> Vec<f64> {
                 const start = performance.now();
                 select.value = k % 2 === 0 ? a : b;
                 select.dispatchEvent(new Event("change", { bubbles: true }));
+                let set = 0;
                 for (;;) {
                   await frame();
                   const img = page();
+                  if (!set && img && img.src !== before) set = performance.now() - start;
                   // Loaded and decoded, not merely done (a refused image is complete too, 0 pixels wide).
                   if (img && img.src !== before && img.complete && img.naturalWidth > 0) break;
                 }
+                const loaded = performance.now() - start;
                 await frame();
-                times.push(performance.now() - start);
+                times.push([set, loaded, performance.now() - start, page().clientWidth * devicePixelRatio]);
                 await new Promise((r) => setTimeout(r, 150));
               }
               done(times);
@@ -362,16 +392,23 @@ async fn switches(client: &Client, a: &str, b: &str, count: usize) -> Vec<f64> {
         )
         .await
         .unwrap();
+    let ms = |t: &serde_json::Value, i: usize| t[i].as_f64().unwrap();
     times
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| t.as_f64().unwrap())
+        .map(|t| Switch {
+            address_set: ms(t, 0),
+            loaded: ms(t, 1),
+            on_screen: ms(t, 2),
+            width: ms(t, 3),
+        })
         .collect()
 }
 
-/// Where the Page view's time goes, timed inside the page: the command (layout, both pages drawn and their
-/// PNGs over the bridge, nothing held), then the two PNGs decoded by WebKit (`HTMLImageElement.decode`).
+/// Where the Page view's time goes, timed inside the page: the command (layout, both pages drawn as wide as
+/// the view shows them and their PNGs over the bridge, nothing held), then the two PNGs decoded by WebKit
+/// (`HTMLImageElement.decode`).
 async fn page_view_split(client: &Client) {
     let split = client
         .execute_async(
@@ -379,12 +416,15 @@ async fn page_view_split(client: &Client) {
             const [resume, done] = [arguments[0], arguments[arguments.length - 1]];
             const invoke = window.__TAURI_INTERNALS__.invoke;
             const command = [], decode = [];
+            // As wide as the view shows its pages, as the view asks.
+            const page = document.querySelector("[data-testid='page-1']");
+            const shownWidth = Math.round(page.getBoundingClientRect().width * devicePixelRatio);
             (async () => {
               for (let k = 0; k < 40; k++) {
                 const template = k % 2 ? "modern" : "classic";
                 let start = performance.now();
                 const bytes = new Uint8Array(await invoke("page_images",
-                  { document: resume, request: { format: "pdf", template, page: "a4" }, have: [] }));
+                  { document: resume, request: { format: "pdf", template, page: "a4" }, have: [], shownWidth }));
                 command.push(performance.now() - start);
                 const length = new DataView(bytes.buffer).getUint32(0, true);
                 const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
