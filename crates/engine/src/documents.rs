@@ -953,6 +953,9 @@ mod tests {
         assert_ne!(narrower, key);
         assert_eq!(width_drawn(Some(4000)).await.0, 893);
         assert_eq!(width_drawn(Some(1)).await.0, 298);
+        // Whatever the window says, the bounds hold.
+        assert_eq!(width_drawn(Some(0)).await.0, 298);
+        assert_eq!(width_drawn(Some(u32::MAX)).await.0, 893);
     }
 
     /// What the view was sent.

@@ -459,28 +459,19 @@ impl PageDrawer {
             .take(MAX_PAGE_IMAGES)
             .map(|p| (typst::utils::hash128(&(p, scale.to_bits())), p))
             .collect();
-        // The pages not held are drawn side by side, one thread each (on as many cores as there are).
-        let fresh: Vec<Result<DrawnPage, PdfError>> = std::thread::scope(|scope| {
-            let drawing: Vec<_> = shown
-                .iter()
-                .filter(|(key, _)| !self.drawn.iter().any(|d| d.key == *key))
-                .map(|&(key, p)| scope.spawn(move || drawn_page(key, p, scale)))
-                .collect();
-            drawing
-                .into_iter()
-                .map(|d| d.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        for drawn in fresh {
+        let fresh: Vec<(u128, &typst::layout::Page)> = shown
+            .iter()
+            .copied()
+            .filter(|(key, _)| !self.drawn.iter().any(|d| d.key == *key))
+            .collect();
+        for drawn in drawn_side_by_side(&fresh, scale) {
             self.drawn.push_back(drawn?);
         }
         let mut pages = Vec::with_capacity(shown.len());
         for (key, _) in shown {
             let at = self.drawn.iter().position(|d| d.key == key);
-            let drawn = self
-                .drawn
-                .remove(at.expect("every page shown is drawn or held"));
-            let drawn = drawn.expect("a position in the list");
+            let drawn = (at.and_then(|at| self.drawn.remove(at)))
+                .expect("every page shown is drawn or held");
             self.drawn.push_back(drawn.clone());
             pages.push(drawn);
         }
@@ -489,6 +480,33 @@ impl PageDrawer {
         }
         Ok((pages, document.pages.len()))
     }
+}
+
+/// `pages` (each with its key) drawn at `scale` pixels per point, in order: shared among as many threads as
+/// there are cores, each drawing its share in turn, so that at most that many pages' pixels are held at once.
+fn drawn_side_by_side(
+    pages: &[(u128, &typst::layout::Page)],
+    scale: f32,
+) -> Vec<Result<DrawnPage, PdfError>> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let share = pages.len().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        let drawing: Vec<_> = pages
+            .chunks(share)
+            .map(|share| {
+                scope.spawn(move || {
+                    share
+                        .iter()
+                        .map(|&(key, page)| drawn_page(key, page, scale))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        drawing
+            .into_iter()
+            .flat_map(|d| d.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// One page drawn at `scale` pixels per point, with its key.
