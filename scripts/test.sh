@@ -187,7 +187,8 @@ if [ "$(uname -s)" = Linux ]; then
               /usr/share/bash-completion/completions/redline /usr/share/zsh/vendor-completions/_redline \
               /usr/share/fish/vendor_completions.d/redline.fish /usr/lib/Redline/LICENSE \
               /usr/lib/Redline/THIRD-PARTY-NOTICES.md /usr/lib/Redline/dictionaries/en/en.aff \
-              /usr/lib/Redline/dictionaries/de/LICENSE; do
+              /usr/lib/Redline/dictionaries/de/LICENSE /usr/lib/Redline/fonts/DejaVuSans.ttf \
+              /usr/lib/Redline/fonts/DroidSansFallbackFull.ttf; do
     grep -qx "$file" <<<"$installed" || { echo "the .deb does not install $file" >&2; exit 1; }
   done
   # Opening a resume with Redline: the desktop entry offers to open JSON Resume, PDF, Word and OpenDocument
@@ -211,6 +212,10 @@ if [ "$(uname -s)" = Linux ]; then
   checked=0
   /usr/bin/redline --data-dir "$TRY/data" lint >/dev/null || checked=$?
   [ "$checked" -le 1 ] || { echo "the installed redline could not check the first-start resume" >&2; exit 1; }
+  # Its PDF is set in the fonts installed beside it (not compiled in), and reads back whole.
+  read_back=$(/usr/bin/redline --data-dir "$TRY/data" ats)
+  grep -q 'Every field reads back' <<<"$read_back" \
+    || { echo "the installed redline's PDF does not read back: $read_back" >&2; exit 1; }
   # Into a file, not a pipe: a process the app leaves behind cannot hold the step open; two minutes at most.
   XDG_DATA_HOME="$TRY/xdg" XDG_CONFIG_HOME="$TRY/config" timeout -k 10 120 \
     xvfb-run -a --server-args="-screen 0 1400x900x24" /usr/bin/redline-app --measure-startup \

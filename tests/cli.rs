@@ -626,6 +626,31 @@ fn redline_without_keychain(data_dir: &Path, args: &[&str], stdin: Option<&str>)
     redline_with(data_dir, args, stdin, false)
 }
 
+/// Fonts missing from beside the program (a damaged install): the PDF export says so and writes nothing,
+/// instead of a PDF whose text prints as nothing; the other formats still export.
+#[test]
+fn a_pdf_without_its_fonts_is_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("r.pdf");
+    let run = |format: &str, path: &Path| {
+        redline_command(
+            dir.path(),
+            &["export", "--format", format, "-o", path.to_str().unwrap()],
+            false,
+        )
+        .env("REDLINE_FONTS", empty.path())
+        .output()
+        .unwrap()
+    };
+    let refused = run("pdf", &pdf);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("fonts are not installed"), "{said}");
+    assert!(!pdf.exists(), "no PDF is written");
+    ok(run("html", &dir.path().join("r.html")));
+}
+
 #[test]
 fn the_provider_is_saved_shown_and_used_by_chat() {
     let dir = tempfile::tempdir().unwrap();

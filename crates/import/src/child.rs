@@ -63,12 +63,12 @@ pub fn memory_limit() -> u64 {
 }
 
 /// The variables the child is given from this process's environment, each for what it needs and nothing
-/// else: the tests' lower memory bound, which the reading mode caps itself with ([`memory_limit`]); on
-/// Windows, where the system's own libraries are found (without it, a program cannot even seed a hash).
+/// else: the tests' lower memory bound, which the reading mode caps itself with ([`memory_limit`]); where
+/// the fonts a theme is set in are, when they were named (`REDLINE_FONTS`); on Windows, where the system's own libraries are found (without it, a program cannot even seed a hash).
 #[cfg(not(windows))]
-pub const PASSED: &[&str] = &["REDLINE_PDF_READ_MB"];
+pub const PASSED: &[&str] = &["REDLINE_PDF_READ_MB", "REDLINE_FONTS"];
 #[cfg(windows)]
-pub const PASSED: &[&str] = &["REDLINE_PDF_READ_MB", "SYSTEMROOT"];
+pub const PASSED: &[&str] = &["REDLINE_PDF_READ_MB", "REDLINE_FONTS", "SYSTEMROOT"];
 
 fn command(program: &Path, mode: &str, path: &Path) -> Command {
     let mut command = Command::new(program);

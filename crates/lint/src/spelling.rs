@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use spellbook::Dictionary;
@@ -63,29 +63,12 @@ const MAX_DICTIONARY_BYTES: u64 = 32 << 20;
 
 /// Where the dictionaries are. They are files beside the program, not compiled into it: each keeps its
 /// own licence (German's is the GPL, which Redline's MIT binaries cannot take in), and the app and the
-/// command line share one copy. In order: `REDLINE_DICTIONARIES`; the installed app's resources (Linux
-/// `/usr/lib/Redline/dictionaries` beside `/usr/bin`, macOS `Contents/Resources`, Windows beside the
-/// program); the source tree's `assets/dictionaries` (a checkout's builds and tests).
+/// command line share one copy. `REDLINE_DICTIONARIES`, else the installed app's resources, else the source
+/// tree's `assets/dictionaries` ([`redline_resume::resources::folder`]).
 pub fn folder() -> Option<PathBuf> {
-    let has_english = |dir: &Path| dir.join("en").join("en.aff").is_file();
-    if let Some(dir) = std::env::var_os("REDLINE_DICTIONARIES").map(PathBuf::from) {
-        return has_english(&dir).then_some(dir);
-    }
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(Path::to_path_buf));
-    let installed = beside.into_iter().flat_map(|bin| {
-        [
-            bin.join("../lib/Redline/dictionaries"),
-            bin.join("../Resources/dictionaries"),
-            bin.join("dictionaries"),
-        ]
-    });
-    let source = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../assets/dictionaries"
-    ));
-    installed.chain([source]).find(|dir| has_english(dir))
+    redline_resume::resources::folder("dictionaries", "REDLINE_DICTIONARIES", |dir| {
+        dir.join("en").join("en.aff").is_file()
+    })
 }
 
 /// The `.aff` and `.dic` of `language`, read from [`folder`]; `None` when it has none or they are not there.

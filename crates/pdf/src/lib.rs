@@ -2,7 +2,7 @@
 //!
 //! The resume's outline (the same one the HTML, Markdown and text exports render) is handed to a Typst
 //! template as data (`outline.json`), so every value is text to Typst, never markup. Fonts are bundled in
-//! `assets/fonts/` (Carlito and EB Garamond for the designs that are set in them; DejaVu Sans and Serif
+//! `assets/fonts/`, installed beside the programs (`bundled_fonts.rs`) (Carlito and EB Garamond for the designs that are set in them; DejaVu Sans and Serif
 //! for Latin, Greek, Cyrillic, Arabic and Hebrew; Droid Sans Fallback for Chinese and Japanese) and
 //! embedded with Unicode maps; letters none of them has (Korean, Devanagari, Thai, …) are set in a font of
 //! the system that has them (`system_fonts.rs`). The PDF is tagged, with the person's name as title and
@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ats;
+mod bundled_fonts;
 pub mod fit;
 pub mod letter;
 pub mod photo;
@@ -49,7 +50,7 @@ use typst::diag::{FileError, FileResult};
 use typst::foundations::{Bytes, Datetime};
 use typst::layout::PagedDocument;
 use typst::syntax::{FileId, Source, VirtualPath};
-use typst::text::{Font, FontBook, FontInfo};
+use typst::text::{Font, FontBook};
 use typst::utils::LazyHash;
 use typst::{Library, LibraryExt, World};
 
@@ -78,67 +79,6 @@ fn body(template: Template) -> &'static str {
         Template::Elegant => include_str!("../templates/elegant.typ"),
         Template::Banner => include_str!("../templates/banner.typ"),
     }
-}
-
-// A static, not a const: a const is copied where it is used, and with three uses the 7 MB of fonts were in
-// each binary twice (both binaries grew by 7 MB).
-static FONT_FILES: &[&[u8]] = &[
-    include_bytes!("../../../assets/fonts/DejaVuSans.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSans-Oblique.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSerif.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSerif-Bold.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSerif-Italic.ttf"),
-    include_bytes!("../../../assets/fonts/DroidSansFallbackFull.ttf"),
-    include_bytes!("../../../assets/fonts/Carlito-Regular.ttf"),
-    include_bytes!("../../../assets/fonts/Carlito-Bold.ttf"),
-    include_bytes!("../../../assets/fonts/EBGaramond12-Regular.otf"),
-    include_bytes!("../../../assets/fonts/EBGaramond12-Italic.otf"),
-];
-
-struct Fonts {
-    book: LazyHash<FontBook>,
-    /// What each bundled font is and covers, in the book's order.
-    infos: Vec<FontInfo>,
-    /// Each bundled font, parsed the first time a layout asks for it: a resume in English never needs the
-    /// CJK font (4 MB, most of the bundle), and parsing every font made a quarter of a first export.
-    fonts: Vec<OnceLock<Option<Font>>>,
-}
-
-/// What each bundled font is and covers, in [`FONT_FILES`]' order, as Typst reads it from the font
-/// (`FontInfo::new`): reading it there sorts every character a font covers, a twentieth of a first export
-/// with the CJK font's 30,000. A test checks it against the fonts, and rewrites it with
-/// `REDLINE_UPDATE_FONT_BOOK=1`.
-const FONT_BOOK: &str = include_str!("font-book.json");
-
-/// The bundled fonts' book (what each covers), read once; the fonts themselves as [`font`] needs them.
-fn fonts() -> &'static Fonts {
-    static FONTS: OnceLock<Fonts> = OnceLock::new();
-    FONTS.get_or_init(|| {
-        let mut book = FontBook::new();
-        let infos: Vec<FontInfo> = serde_json::from_str(FONT_BOOK).unwrap_or_else(|_| {
-            FONT_FILES
-                .iter()
-                .filter_map(|data| FontInfo::new(data, 0))
-                .collect()
-        });
-        for info in &infos {
-            book.push(info.clone());
-        }
-        Fonts {
-            book: LazyHash::new(book),
-            infos,
-            fonts: FONT_FILES.iter().map(|_| OnceLock::new()).collect(),
-        }
-    })
-}
-
-/// Bundled font `index` (its place in the book), parsed on first use.
-fn font(index: usize) -> Option<Font> {
-    let data = FONT_FILES.get(index)?;
-    fonts().fonts[index]
-        .get_or_init(|| Font::new(Bytes::new(*data), 0))
-        .clone()
 }
 
 fn library() -> &'static LazyHash<Library> {
@@ -205,17 +145,6 @@ impl World for ResumeWorld {
     }
 }
 
-/// The bundled fonts as `ttf-parser` reads them, for [`widest`]: parsing one reads only its table directory.
-fn faces() -> &'static [ttf_parser::Face<'static>] {
-    static FACES: OnceLock<Vec<ttf_parser::Face<'static>>> = OnceLock::new();
-    FACES.get_or_init(|| {
-        FONT_FILES
-            .iter()
-            .filter_map(|data| ttf_parser::Face::parse(data, 0).ok())
-            .collect()
-    })
-}
-
 /// Characters whose width shaping never adds to: Latin, Greek, Cyrillic, common punctuation and symbols,
 /// Chinese, Japanese and Korean. (Not marks, controls, or scripts of contextual forms, such as Arabic.)
 fn plain(c: char) -> bool {
@@ -231,15 +160,7 @@ fn plain(c: char) -> bool {
 /// (`line-of`): the same line, with less work and memory. `None` (measure them) where a character is not
 /// [`plain`] or in no font, or where a word is long enough to be broken into pieces.
 fn widest(parts: &[&str]) -> Option<f64> {
-    let width = |c: char| {
-        faces()
-            .iter()
-            .filter_map(|face| {
-                let advance = face.glyph_hor_advance(face.glyph_index(c)?)?;
-                Some(f64::from(advance) / f64::from(face.units_per_em()))
-            })
-            .reduce(f64::max)
-    };
+    let width = bundled_fonts::widest_advance;
     let parts: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
     let mut em = width('·')? * parts.len().saturating_sub(1) as f64;
     for part in parts {
@@ -359,6 +280,7 @@ fn compile(
     template: Template,
     photo: Option<&Photo>,
 ) -> Result<PagedDocument, PdfError> {
+    bundled_fonts::present()?;
     let main = Source::new(
         FileId::new(None, VirtualPath::new("main.typ")),
         format!("{COMMON}\n{}", body(template)),
@@ -609,30 +531,6 @@ fn diagnostics(errors: typst::ecow::EcoVec<typst::diag::SourceDiagnostic>) -> Pd
             .collect::<Vec<_>>()
             .join("; "),
     )
-}
-
-#[cfg(test)]
-mod font_book_tests {
-    use super::*;
-
-    /// The shipped book is what Typst reads from the bundled fonts, one entry a font, in their order (the
-    /// layout asks for a font by its place in the book).
-    #[test]
-    fn the_shipped_font_book_is_the_fonts_own() {
-        let read: Vec<FontInfo> = FONT_FILES
-            .iter()
-            .map(|data| FontInfo::new(data, 0).expect("a bundled font Typst reads"))
-            .collect();
-        if std::env::var_os("REDLINE_UPDATE_FONT_BOOK").is_some() {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/font-book.json");
-            std::fs::write(path, serde_json::to_string(&read).unwrap() + "\n").unwrap();
-        }
-        let shipped: Vec<FontInfo> = serde_json::from_str(FONT_BOOK).expect("font-book.json");
-        assert_eq!(
-            shipped, read,
-            "the bundled fonts changed: REDLINE_UPDATE_FONT_BOOK=1 cargo test -p redline-pdf font_book"
-        );
-    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use typst::foundations::Bytes;
 use typst::text::{Font, FontBook};
 use typst::utils::LazyHash;
 
-use crate::{FONT_FILES, font, fonts};
+use crate::bundled_fonts::{FONT_NAMES, font, fonts};
 
 /// The most system fonts one document is set in: a resume with many scripts needs a few.
 const MAX_SYSTEM_FONTS: usize = 16;
@@ -58,7 +58,7 @@ impl DocumentFonts {
     }
 
     pub(crate) fn font(&self, index: usize) -> Option<Font> {
-        match index.checked_sub(FONT_FILES.len()) {
+        match index.checked_sub(FONT_NAMES.len()) {
             None => font(index),
             Some(system) => self.system.get(system).cloned(),
         }

@@ -313,6 +313,7 @@ pub fn render(request: &Request) -> Result<Vec<u8>, ThemeError> {
         }
         None => None,
     };
+    crate::bundled_fonts::present().map_err(|e| ThemeError(e.to_string()))?;
     let world = ThemeWorld::new(&request.folder, &request.outline, photo.as_ref())?;
     let document = typst::compile::<PagedDocument>(&world)
         .output

@@ -20,6 +20,8 @@
 //! - [`coverage`]: which terms of a job description a resume has, computed locally.
 //! - [`place`]: where a JSON Pointer is, in a person's words (“the summary of your job at Pied Piper”).
 //! - [`posting`]: the role and the company a job posting names, from its own words.
+//! - [`resources`]: the files installed beside the programs (fonts, dictionaries, the grammar checker),
+//!   found the same way by each program.
 //! - [`photo`]: the person's photo, kept in the resume as a `data:` URL and bounded before it is drawn.
 //! - [`outline`]: the resume as a reader meets it (header, sections, entries), which every export renders.
 //! - [`words`]: a resume's words (headings, months, “present”, direction) in its own language, `meta.language`.
@@ -41,6 +43,7 @@ pub mod outline;
 pub mod photo;
 pub mod place;
 pub mod posting;
+pub mod resources;
 pub mod unseen;
 pub mod words;
 
