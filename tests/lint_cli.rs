@@ -20,6 +20,14 @@ fn import(dir: &Path, resume: &Value) -> String {
         .to_string()
 }
 
+/// `redline lint --json`'s report on `resume`, imported into `dir`, which has findings (exit 1).
+fn findings_of(dir: &Path, resume: &Value) -> Value {
+    let id = import(dir, resume);
+    let out = redline(dir, &["lint", "--doc", &id, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// A short resume with nothing to fix: contact details, one ended job in the past tense with a figure.
 fn clean() -> Value {
     json!({
@@ -85,10 +93,7 @@ fn json_output_has_every_key_and_a_null_fix_where_there_is_none() {
     let dir = tempfile::tempdir().unwrap();
     let mut resume = clean();
     resume["basics"]["phone"] = json!("");
-    let id = import(dir.path(), &resume);
-    let out = redline(dir.path(), &["lint", "--doc", &id, "--json"]);
-    assert_eq!(out.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = findings_of(dir.path(), &resume);
     let findings = report["findings"].as_array().unwrap();
     for finding in findings {
         let keys: Vec<&String> = finding.as_object().unwrap().keys().collect();
@@ -135,4 +140,33 @@ fn a_clean_resume_exits_0_and_an_added_word_is_a_word() {
         &["lint", "--doc", &id, "--add-word", "two words"],
     );
     assert_eq!(out.status.code(), Some(4), "a word with a space is refused");
+}
+
+/// English grammar, from the `redline-grammar` program beside `redline` (started by the check, as the
+/// installed command line would start the installed one): a repeated word and a verb that does not agree.
+#[test]
+fn grammar_is_found_by_the_program_beside_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut resume = clean();
+    resume["basics"]["summary"] = json!("She have built the the reliable systems.");
+    let report = findings_of(dir.path(), &resume);
+    let grammar: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["rule"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("grammar."))
+        })
+        .map(|f| (f["rule"].as_str().unwrap(), f["text"].as_str().unwrap()))
+        .collect();
+    assert!(
+        grammar.contains(&("grammar.repeated-word", "the the")),
+        "{report:#}"
+    );
+    assert!(
+        grammar.iter().any(|(rule, _)| *rule == "grammar.agreement"),
+        "{report:#}"
+    );
 }

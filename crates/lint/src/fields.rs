@@ -93,7 +93,6 @@ pub(crate) fn letter_names(letter: &Value, known: &mut HashSet<String>) {
 
 /// Whether the field at `path` is written in sentences (where grammar applies), not a title or a label.
 // (Grammar's alone: unused in a build without the `grammar` feature.)
-#[cfg_attr(not(feature = "grammar"), allow(dead_code))]
 pub(crate) fn in_sentences(path: &str) -> bool {
     ["/summary", "/description", "/reference"]
         .iter()

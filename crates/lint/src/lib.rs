@@ -19,8 +19,9 @@
 //!   companies, schools, skills, places).
 //! - `words`: a string cut into words with their offsets, and which words are code, links or numbers.
 //! - `spelling`: the dictionaries, loaded once per language, and the spelling rule.
-//! - `grammar`: Harper's English rules, mapped to `grammar.*` findings; what it found in a field's text
-//!   is kept, so a check after a keystroke asks Harper about the changed field only.
+//! - `grammar`: Harper's English rules, checked by the `redline-grammar` program (`redline_grammar`),
+//!   as `grammar.*` findings; what it found in a field's text is kept, so a check after a keystroke asks
+//!   about the changed field only.
 //! - `bullets`: the recruiter's rules on bullets (openers, first person, passive voice, length, numbers,
 //!   tense) and the verb lists they read.
 //! - `verbs`: English action verbs, their past and present, for the action-verb and tense rules.
@@ -36,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use dates::Date;
-pub use grammar::forget as forget_grammar;
+pub use redline_grammar::{available as grammar_available, forget as forget_grammar};
 pub use redline_resume::words::Language;
 pub use rule::{Family, RuleId, reason};
 pub use spelling::{dictionary_loaded, has_dictionary};
@@ -44,22 +45,7 @@ pub use spelling::{dictionary_loaded, has_dictionary};
 mod bullets;
 mod dates;
 mod fields;
-#[cfg(feature = "grammar")]
 mod grammar;
-/// English grammar is not in this build (the `grammar` feature is off): it finds nothing.
-#[cfg(not(feature = "grammar"))]
-mod grammar {
-    use std::collections::HashSet;
-
-    use crate::{Field, Finding};
-
-    pub fn forget() {}
-
-    pub(crate) fn check(_: &[Field<'_>], _: &HashSet<String>, _: &mut Vec<Finding>) {}
-}
-
-/// Whether this build checks English grammar (the `grammar` feature; see the crate's Cargo.toml).
-pub const GRAMMAR: bool = cfg!(feature = "grammar");
 pub mod rule;
 mod spelling;
 mod verbs;
