@@ -626,8 +626,8 @@ fn redline_without_keychain(data_dir: &Path, args: &[&str], stdin: Option<&str>)
     redline_with(data_dir, args, stdin, false)
 }
 
-/// Fonts missing from beside the program (a damaged install): the PDF export says so and writes nothing,
-/// instead of a PDF whose text prints as nothing; the other formats still export.
+/// Fonts missing from beside the program, or one of them damaged (a damaged install): the PDF export says
+/// so and writes nothing, instead of a PDF whose text prints as nothing; the other formats still export.
 #[test]
 fn a_pdf_without_its_fonts_is_refused_in_words() {
     let dir = tempfile::tempdir().unwrap();
@@ -649,6 +649,19 @@ fn a_pdf_without_its_fonts_is_refused_in_words() {
     assert!(said.contains("fonts are not installed"), "{said}");
     assert!(!pdf.exists(), "no PDF is written");
     ok(run("html", &dir.path().join("r.html")));
+
+    // Every file there, but damaged (not a font): refused in words too.
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/fonts")).unwrap() {
+        std::fs::write(empty.path().join(entry.unwrap().file_name()), b"not a font").unwrap();
+    }
+    let refused = run("pdf", &pdf);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("could not be read (the file is damaged)"),
+        "{said}"
+    );
+    assert!(!pdf.exists(), "no PDF is written");
 }
 
 #[test]

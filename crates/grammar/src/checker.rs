@@ -73,16 +73,11 @@ fn found_in(group: &mut LintGroup, text: &str) -> Vec<Found> {
                 .into_iter()
                 .filter_map(move |lint| mapped(chars, &name, lint))
         })
-        .filter(|f| f.fits(text))
+        .filter(|f| f.fits(chars.len()))
         .collect();
     found.sort_by_key(|f| (f.start, f.end));
     found.truncate(MAX_FOUND_PER_TEXT);
     found
-}
-
-/// What Harper finds in `text`, with its rules built for this call (the program keeps one set).
-pub fn linted(text: &str) -> Vec<Found> {
-    found_in(&mut group(), text)
 }
 
 fn mapped(chars: &[char], name: &str, lint: Lint) -> Option<Found> {
@@ -169,6 +164,15 @@ mod tests {
             "a clean fragment: {:?}",
             reply.found[1]
         );
+    }
+
+    /// A line longer than [`MAX_LINE_BYTES`] is not read whole: the loop ends with an error.
+    #[test]
+    fn a_line_over_the_bound_ends_the_loop() {
+        let input = vec![b'['; MAX_LINE_BYTES as usize + 10];
+        let mut output = Vec::new();
+        assert!(serve(input.as_slice(), &mut output).is_err());
+        assert!(output.is_empty());
     }
 
     /// A line that is not a request ends the loop with an error, after the replies before it.

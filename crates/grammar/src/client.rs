@@ -270,7 +270,10 @@ impl Helper {
                 .found
                 .into_iter()
                 .zip(texts)
-                .map(|(found, text)| found.into_iter().filter(|f| f.fits(text)).collect())
+                .map(|(found, text)| {
+                    let length = crate::checked_length(text);
+                    found.into_iter().filter(|f| f.fits(length)).collect()
+                })
                 .collect(),
         )
     }

@@ -23,7 +23,7 @@ mod checker;
 pub mod client;
 
 #[cfg(feature = "checker")]
-pub use checker::{linted, serve};
+pub use checker::serve;
 pub use client::{available, check, forget};
 
 /// The program's name (with `.exe` on Windows), installed beside the app and the command line.
@@ -72,10 +72,9 @@ pub struct Found {
 }
 
 impl Found {
-    /// Whether it can be shown on `text`: its span within the text's first [`MAX_TEXT_CHARS`]
-    /// characters and not empty, its words within bounds. What the other program says is checked so.
-    pub fn fits(&self, text: &str) -> bool {
-        let length = text.chars().take(MAX_TEXT_CHARS).count();
+    /// Whether it can be shown on a text of `length` characters (as [`checked_length`] counts them): its
+    /// span within them and not empty, its words within bounds. What the other program says is checked so.
+    pub fn fits(&self, length: usize) -> bool {
         self.start < self.end
             && self.end <= length
             && self.message.chars().count() <= MAX_WORDS_CHARS
@@ -84,6 +83,11 @@ impl Found {
                 .as_ref()
                 .is_none_or(|fix| fix.chars().count() <= MAX_WORDS_CHARS)
     }
+}
+
+/// The characters of `text` the checker reads: its first [`MAX_TEXT_CHARS`].
+pub fn checked_length(text: &str) -> usize {
+    text.chars().take(MAX_TEXT_CHARS).count()
 }
 
 /// What the caller asks: the texts to check, in order.

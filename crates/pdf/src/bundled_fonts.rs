@@ -93,6 +93,22 @@ pub(crate) fn present() -> Result<(), PdfError> {
     }
 }
 
+/// That every bundled font a layout asked for was read and parsed: a file there but damaged (cut short,
+/// not a font) would print its text as nothing. Called after a layout.
+pub(crate) fn asked_were_read() -> Result<(), PdfError> {
+    let unread = FONT_NAMES
+        .iter()
+        .zip(&fonts().fonts)
+        .find(|(_, font)| matches!(font.get(), Some(None)));
+    match unread {
+        Some((name, _)) => Err(PdfError(format!(
+            "Redline's font {name} could not be read (the file is damaged); installing Redline again \
+             puts it back"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Bundled font `index` (its place in the book), read and parsed on first use; `None` when its file cannot
 /// be read or is not a font.
 pub(crate) fn font(index: usize) -> Option<Font> {

@@ -293,9 +293,11 @@ fn compile(
         data: Bytes::new(data.into_bytes()),
         photo: photo_file(photo),
     };
-    typst::compile::<PagedDocument>(&world)
+    let document = typst::compile::<PagedDocument>(&world)
         .output
-        .map_err(diagnostics)
+        .map_err(diagnostics)?;
+    bundled_fonts::asked_were_read()?;
+    Ok(document)
 }
 
 /// Lays the resume out without making anything of it: Typst's caches then hold the template, so that the

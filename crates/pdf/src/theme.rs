@@ -318,6 +318,7 @@ pub fn render(request: &Request) -> Result<Vec<u8>, ThemeError> {
     let document = typst::compile::<PagedDocument>(&world)
         .output
         .map_err(|errors| ThemeError(world.said(&errors)))?;
+    crate::bundled_fonts::asked_were_read().map_err(|e| ThemeError(e.to_string()))?;
     match request.pages {
         None => Ok(made(&document)?),
         Some(scale) => {
