@@ -57,6 +57,7 @@ const COMMANDS: &[&str] = &[
     "tailor_document",
     "tailoring",
     "held_edits",
+    "held_findings",
     "discard_held",
     "review_mode",
     "set_review_mode",

@@ -131,6 +131,10 @@ engine_commands! {
     /// The edits held for the user's confirmation on the resume on screen (kept across restarts).
     fn held_edits() -> Vec<redline_agent::Held> = held();
 
+    /// What held edits would bring to the resume's writing, before they are accepted: the writing checks'
+    /// findings, one list per edit.
+    fn held_findings(edits: redline_agent::Held) -> Vec<Vec<Finding>> = held_findings(&edits);
+
     /// Discards edits that were held for the user: they are not offered again.
     fn discard_held(edits: redline_agent::Held) -> () = discard_held(&edits);
 

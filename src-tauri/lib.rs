@@ -108,6 +108,7 @@ fn with_commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builde
         commands::tailor_document,
         commands::tailoring,
         commands::held_edits,
+        commands::held_findings,
         commands::discard_held,
         commands::review_mode,
         commands::set_review_mode,

@@ -1659,6 +1659,12 @@ fn tailor_words_review_and_held_edits_work_as_in_the_window() {
     assert!(!rows.is_empty(), "{held}");
     assert_eq!(rows[0]["number"], 1);
     assert_eq!(rows[0]["proposal"], true);
+    // Each with what the writing checks find in it before it is accepted (a keyword added: nothing).
+    assert!(
+        rows.iter()
+            .all(|row| row["findings"] == serde_json::json!([])),
+        "{held}"
+    );
     let words = ok(redline(data, &["held", "--doc", &doc]));
     assert!(
         words.contains("  1. ") && !words.contains("\"op\""),

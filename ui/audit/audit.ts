@@ -155,8 +155,24 @@ const answers: Record<string, unknown> = {
   },
 };
 
+/** What the writing checks find in held edits: one thing in a new summary, nothing in the rest. */
+const heldFindings = (edits: { ops: { path: string }[] }) =>
+  edits.ops.map((op) =>
+    op.path === "/basics/summary"
+      ? [{ rule: "bullet.first-person", path: op.path, start: 0, end: 6, text: "Builds", message: "A resume speaks without “I”: start with what you did.", fix: null }]
+      : [],
+  );
+
 mockWindows("main");
-mockIPC((cmd) => (cmd in answers ? structuredClone(answers[cmd]) : null), { shouldMockEvents: true });
+mockIPC(
+  (cmd, args) =>
+    cmd === "held_findings"
+      ? heldFindings((args as { edits: { ops: { path: string }[] } }).edits)
+      : cmd in answers
+        ? structuredClone(answers[cmd])
+        : null,
+  { shouldMockEvents: true },
+);
 
 applyTheme(savedTheme());
 const target = document.getElementById("app");

@@ -172,14 +172,7 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
         let job = redline_resume::posting::job(posting);
         redline_resume::letter::skeleton(&job.company, &job.role, &redline_store::today())
     });
-    let (mut store, id) = match Store::open(dir).and_then(|mut store| {
-        let resume = store.import("Eval", &before)?;
-        let id = match &frame {
-            Some(frame) => store.create_letter(resume, "Letter", frame)?,
-            None => resume,
-        };
-        Ok((store, id))
-    }) {
+    let (mut store, id) = match open_store(dir, &before, frame.as_ref()) {
         Ok(opened) => opened,
         Err(e) => {
             outcome.broke = Some(format!("the eval's store: {e}"));
@@ -198,6 +191,7 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
         stall: std::time::Duration::from_secs(3),
         job: ask.posting.clone(),
         review: false,
+        checks: None,
         quotes_file: false,
     };
     let result = turn.run(&ask.message, &mut |_| {}).await;
@@ -243,6 +237,22 @@ pub async fn run(config: &ProviderConfig, learned: &Learned, ask: &Ask, dir: &Pa
     }
     outcome.pass = outcome.broke.is_none() && outcome.miss.is_none();
     outcome
+}
+
+/// The eval's store in `dir`, holding `resume` and, for a letter's ask, its letter `frame`: the store and
+/// the document the ask is about.
+fn open_store(
+    dir: &Path,
+    resume: &Value,
+    frame: Option<&Value>,
+) -> Result<(Store, i64), redline_store::StoreError> {
+    let mut store = Store::open(dir)?;
+    let resume = store.import("Eval", resume)?;
+    let id = match frame {
+        Some(frame) => store.create_letter(resume, "Letter", frame)?,
+        None => resume,
+    };
+    Ok((store, id))
 }
 
 /// The tokens of each patch request and answer, counted by the server's tokenizer (for servers that do

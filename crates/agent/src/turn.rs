@@ -271,6 +271,9 @@ pub struct Turn<'a> {
     /// Review mode: each bundle is proposed to the user (a [`Held`] with `proposal`), nothing committed
     /// until they accept it.
     pub review: bool,
+    /// What Redline's writing checks find in the document now, one line each, if anything: shown to the
+    /// chat model as a note, so that "fix the spelling" names the very words the user sees underlined.
+    pub checks: Option<String>,
     /// The message quotes a file (the ask that tidies an import carries the file's text). It is kept in the
     /// conversation marked so, and it is never the user's own words to the link and fact checks, in this
     /// turn or a later one: a link or a number planted in a hostile file is not one the user gave.
@@ -855,6 +858,12 @@ impl Turn<'_> {
         }
     }
 
+    /// This turn with `checks`, what the writing checks find in the document now, as a note for the chat
+    /// model ([`Turn::checks`]).
+    pub fn with_checks(self, checks: Option<String>) -> Self {
+        Turn { checks, ..self }
+    }
+
     /// The messages the chat model sees: the rules with the current document, then the conversation.
     fn conversation(&self) -> Result<Vec<Value>, TurnError> {
         let head = self.store.head(self.doc())?;
@@ -869,6 +878,9 @@ impl Turn<'_> {
         }];
         if let Some(job) = &self.job {
             messages.push(json!({"role": "system", "content": job_context(job)}));
+        }
+        if let Some(checks) = &self.checks {
+            messages.push(json!({"role": "system", "content": checks}));
         }
         if let Some(selected) = self.selection() {
             messages.push(json!({"role": "system", "content": format!(

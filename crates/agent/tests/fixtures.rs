@@ -73,6 +73,7 @@ async fn run_turn(
         job: None,
         review: false,
         quotes_file: false,
+        checks: None,
     }
     .run(message, &mut |e| events.push(e))
     .await;
@@ -841,6 +842,7 @@ async fn link_turn(store: &mut Store, id: i64, message: &str, quotes_file: bool)
         job: None,
         review: false,
         quotes_file,
+        checks: None,
     }
     .run(message, &mut |_| {})
     .await

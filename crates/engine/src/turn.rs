@@ -133,6 +133,7 @@ impl Engine {
         let cancel = CancellationToken::new();
         // Marked as running until this function returns, however it returns (a failed read below included).
         let _running = Running::start(&self.running, cancel.clone());
+        let checks = self.checks_note().await;
         let mut open = self.open()?.lock().await;
         let mut said = |event: TurnEvent| match event {
             TurnEvent::Surface { update } => emit(TurnMessage::Surface(update)),
@@ -156,6 +157,7 @@ impl Engine {
         let result = match learned {
             Ok(()) => {
                 ask.turn(store, Some(*document_id), surface, &provider, cancel)?
+                    .with_checks(checks)
                     .run(message, &mut said)
                     .await
             }
@@ -296,6 +298,7 @@ impl<'m> TurnAsk<'m> {
             job,
             review,
             quotes_file: self.quotes_file,
+            checks: None,
         })
     }
 }

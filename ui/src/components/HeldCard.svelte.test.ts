@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/sve
 import axe from "axe-core";
 import { tick } from "svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Finding } from "../bindings/Finding";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { ChatMessage } from "../lib/chat";
 import { valueAtPointer } from "../lib/review";
@@ -255,8 +256,31 @@ describe("the card of held edits", () => {
     expect(document.body.textContent).toContain("Accepted.");
   });
 
+  it("shows what the writing checks find in an edit before it is accepted, and says it with the edit's name", () => {
+    const found: Finding = {
+      rule: "spelling",
+      path: "/work/0/summary",
+      start: 22,
+      end: 26,
+      text: "Rsut",
+      message: "“Rsut” is not in the English dictionary.",
+      fix: "Rust",
+    };
+    const held: Held = { edits: edits(), state: "open", findings: [[], [found], []] };
+    held.edits.ops[1] = { op: "replace", path: "/work/0/summary", value: "Built the whole backend in Rsut." };
+    card(held);
+    const row = screen.getByRole("listitem", { name: /^Change 2 of 3: .*The writing checks find one thing\. “Rsut”: “Rsut” is not in the English dictionary\. Suggested: “Rust”\.$/ });
+    const list = within(row).getByTestId("held-findings-1");
+    expect(list.textContent?.replace(/\s+/g, " ").trim()).toBe("“Rsut” “Rsut” is not in the English dictionary. Suggested: “Rust”.");
+    expect(list.querySelector("li")?.dataset.rule).toBe("spelling");
+    // The edits with nothing found show no list.
+    expect(screen.queryByTestId("held-findings-0")).toBeNull();
+    expect(screen.queryByTestId("held-findings-2")).toBeNull();
+  });
+
   it("passes the accessibility rules that need no layout", async () => {
-    const { container } = render(HeldCard, { held: { edits: edits(), state: "open", error: "The resume changed since." }, valueAt, ondecide: () => {} });
+    const found: Finding = { rule: "bullet.weak-opener", path: "/basics/label", start: 0, end: 4, text: "Pyth", message: "A weak opener.", fix: null };
+    const { container } = render(HeldCard, { held: { edits: edits(), state: "open", error: "The resume changed since.", findings: [[found], [], []] }, valueAt, ondecide: () => {} });
     const result = await axe.run(container, { rules: { "color-contrast": { enabled: false } } });
     expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" | ")}`)).toEqual([]);
   });

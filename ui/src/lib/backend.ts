@@ -335,6 +335,10 @@ export const tailoring = () => invoke<TailorView | null>("tailoring");
 /** The edits held for the user's confirmation on the resume on screen (kept across restarts). */
 export const heldEdits = () => invoke<HeldEdits[]>("held_edits");
 
+/** What held edits would bring to the resume's writing, before they are accepted: the writing checks'
+ * findings, one list per edit. */
+export const heldFindings = (edits: HeldEdits) => invoke<Finding[][]>("held_findings", { edits });
+
 /** Discards held edits: they are not offered again. */
 export const discardHeld = (edits: HeldEdits) => invoke<void>("discard_held", { edits });
 

@@ -1,6 +1,7 @@
 // The chat's messages, and how each chat event of a running turn changes them.
 
 import type { ChatEvent } from "../bindings/ChatEvent";
+import type { Finding } from "../bindings/Finding";
 import type { HeldEdits } from "../bindings/HeldEdits";
 import type { Hold } from "../bindings/Hold";
 import type { ImportDone } from "../bindings/ImportDone";
@@ -16,8 +17,14 @@ export interface ChatMessage {
   action?: "settings" | "replace-key";
   /** For a notice after an import from a file: what the model needs to tidy it (the chat shows a button). */
   tidy?: TidySource;
-  /** For `held`: the edits waiting for the user, and what became of them. */
-  held?: { edits: HeldEdits; state: "open" | "applying" | "applied" | "discarded"; error?: string };
+  /** For `held`: the edits waiting for the user, what became of them, and what the writing checks find in
+   * each (one list per edit, once checked). */
+  held?: {
+    edits: HeldEdits;
+    state: "open" | "applying" | "applied" | "discarded";
+    error?: string;
+    findings?: Finding[][];
+  };
   /** For a `user` message: where it is in the stored conversation, once its turn has said. */
   stored?: number;
   /** For the notice that a turn's edits were saved: the revision they were saved as. */

@@ -1,5 +1,6 @@
 // The chat beside the resume: its lines (read from the store a page at a time, the oldest let go in a long
-// session), the turn that runs, and the model's held edits decided on their cards. The window (App.svelte)
+// session), the turn that runs, and the model's held edits decided on their cards, each with what the
+// writing checks find in it before it is accepted. The window (App.svelte)
 // owns one; what a turn sends and where its events go are the window's, passed in.
 import {
   applyHeld,
@@ -8,6 +9,7 @@ import {
   errorKind,
   errorMessage,
   heldEdits,
+  heldFindings,
 } from "./backend";
 import type { ErrorKind } from "../bindings/ErrorKind";
 import type { ChatLine } from "../bindings/ChatLine";
@@ -19,9 +21,16 @@ export interface ChatSource {
   held: typeof heldEdits;
   apply: typeof applyHeld;
   discard: typeof discardHeld;
+  findings: typeof heldFindings;
 }
 
-const BACKEND: ChatSource = { history: chatHistory, held: heldEdits, apply: applyHeld, discard: discardHeld };
+const BACKEND: ChatSource = {
+  history: chatHistory,
+  held: heldEdits,
+  apply: applyHeld,
+  discard: discardHeld,
+  findings: heldFindings,
+};
 
 /** What the user can do about a failure of this kind, from the chat line that reports it. */
 export function actionFor(kind: ErrorKind): ChatMessage["action"] {
@@ -82,6 +91,7 @@ export class Conversation {
         this.messages.push(...page.lines.map(chatLine));
         this.older = page.older;
         for (const edits of waiting) this.messages.push(heldMessage(edits));
+        this.#checkHeld(0);
       }
     } catch {
       // The resume view already says why the store could not be opened.
@@ -128,6 +138,26 @@ export class Conversation {
       this.thinking = false;
       ended();
       this.announcement = spokenAtTurnEnd(this.messages.slice(before + this.#prepended));
+      this.#checkHeld(before + this.#prepended);
+    }
+  }
+
+  /** Asks what the writing checks find in the open held edits of messages `from` onwards that have not been
+   * checked yet. A check that fails leaves the card as it is: accepting the edits says what is wrong. */
+  #checkHeld(from: number): void {
+    for (const message of this.messages.slice(from)) {
+      const held = message.held;
+      if (!held || held.state !== "open" || held.findings) continue;
+      const edits = held.edits;
+      this.#source.findings(edits).then(
+        (findings) => {
+          // Only for the edits as they were asked about: a decision since then asks again.
+          if (held.edits === edits && Array.isArray(findings) && findings.length === edits.ops.length) {
+            held.findings = findings;
+          }
+        },
+        () => {},
+      );
     }
   }
 
@@ -148,7 +178,10 @@ export class Conversation {
       } else {
         const rest = <T>(list: T[]): T[] => list.filter((_, j) => j !== op);
         held.edits = { ...held.edits, ops: rest(held.edits.ops), descriptions: rest(held.edits.descriptions), why: rest(held.edits.why) };
+        // What the others bring is checked again: an accepted one is in the resume now.
+        held.findings = undefined;
         held.state = "open";
+        this.#checkHeld(index);
       }
     } catch (err) {
       held.state = "open";

@@ -1,6 +1,7 @@
 //! `redline held [accept|reject] [N|--all]`: the edits held for your confirmation on a resume — ones the
 //! model made outside what was asked, contact details, or every AI edit in review mode — listed in words,
-//! numbered; accepted (each as one revision) or rejected (not offered again).
+//! numbered, each with what the writing checks find in it (`redline lint`'s findings that it would bring);
+//! accepted (each as one revision) or rejected (not offered again).
 
 use std::io::Write;
 use std::path::Path;
@@ -8,6 +9,7 @@ use std::path::Path;
 use anyhow::Result;
 use clap::Subcommand;
 use redline_engine::Held;
+use redline_engine::lint::Finding;
 use serde_json::json;
 
 use super::{engine, failed, plain, print};
@@ -80,7 +82,18 @@ pub fn run(
             })
     };
     let (accept, number) = match action.unwrap_or(Action::List) {
-        Action::List => return list(out, doc, &all, json),
+        Action::List => {
+            // Edits that no longer fit the resume are still listed (accepting them says why), with no findings.
+            let findings: Vec<Vec<Finding>> = all
+                .iter()
+                .flat_map(|bundle| {
+                    runtime
+                        .block_on(engine.held_findings(bundle))
+                        .unwrap_or_else(|_| vec![Vec::new(); bundle.ops.len()])
+                })
+                .collect();
+            return list(out, doc, &all, &findings, json);
+        }
         Action::Accept { number, .. } => (true, number),
         Action::Reject { number, .. } => (false, number),
     };
@@ -123,7 +136,14 @@ pub fn run(
     })
 }
 
-fn list(out: &mut impl Write, doc: i64, all: &[Held], json: bool) -> Result<()> {
+/// The held edits, numbered, each with `findings`, what the writing checks find in it (in their order).
+fn list(
+    out: &mut impl Write,
+    doc: i64,
+    all: &[Held],
+    findings: &[Vec<Finding>],
+    json: bool,
+) -> Result<()> {
     let rows: Vec<_> = numbered(all)
         .iter()
         .enumerate()
@@ -134,6 +154,7 @@ fn list(out: &mut impl Write, doc: i64, all: &[Held], json: bool) -> Result<()> 
                 "base": held.base,
                 "proposal": held.proposal,
                 "op": held.ops[0],
+                "findings": findings.get(i).map_or(&[][..], Vec::as_slice),
             })
         })
         .collect();
@@ -141,7 +162,8 @@ fn list(out: &mut impl Write, doc: i64, all: &[Held], json: bool) -> Result<()> 
         if rows.is_empty() {
             return writeln!(out, "Nothing is held on resume {doc}.");
         }
-        for row in &rows {
+        for (j, row) in rows.iter().enumerate() {
+            let found = findings.get(j).map_or(&[][..], Vec::as_slice);
             writeln!(
                 out,
                 "{:>3}. {}{}",
@@ -153,6 +175,9 @@ fn list(out: &mut impl Write, doc: i64, all: &[Held], json: bool) -> Result<()> 
                     ""
                 }
             )?;
+            for finding in found {
+                writeln!(out, "       {}", super::lint::line(finding))?;
+            }
         }
         writeln!(
             out,

@@ -54,7 +54,7 @@ pub fn run(
 }
 
 /// One finding on one line: rule, field, the words, and the fix where there is one.
-fn line(finding: &Finding) -> String {
+pub(super) fn line(finding: &Finding) -> String {
     let fix = match &finding.fix {
         Some(fix) => format!(" → “{}”", plain(fix)),
         None => String::new(),
