@@ -237,6 +237,11 @@ async fn an_edit_outside_the_request_waits_for_the_user_in_the_window() {
     // The asked-for edit is saved; the other is not applied.
     wait_for_text(&client, "skills-0-keyword-3", |t| t == "Python").await;
     assert_eq!(text_of(&client, "basics-label").await, label);
+    // Before it is accepted, the card says what the writing checks would find in it.
+    wait_for_text(&client, "held-findings-0", |t| {
+        t.contains("“Pythonista”") && t.contains("not in the English dictionary")
+    })
+    .await;
     screenshot(&client, "held.png").await;
     frame_at_sizes(&client, "held").await;
     apply.click().await.unwrap();

@@ -297,22 +297,30 @@ fn note_of(findings: &[Finding]) -> Option<String> {
         "Redline's writing checks find these in the document now; the user sees them underlined. They are \
          for reference: fix what the user asks to be fixed, and nothing else.",
     );
-    for finding in findings.iter().take(MAX_NOTED) {
-        let words: String = finding.text.chars().take(MAX_NOTED_CHARS).collect();
-        let cut = if finding.text.chars().count() > MAX_NOTED_CHARS {
+    // Words quoted, cut to their first MAX_NOTED_CHARS characters.
+    let quoted = |text: &str| {
+        let words: String = text.chars().take(MAX_NOTED_CHARS).collect();
+        let cut = if text.chars().count() > MAX_NOTED_CHARS {
             "…"
         } else {
             ""
         };
+        format!("“{words}{cut}”")
+    };
+    for finding in findings.iter().take(MAX_NOTED) {
         let _ = write!(
             note,
-            "\n- {} ({}): “{words}{cut}” — {}",
+            "\n- {} ({}): {} — {}",
             finding.path,
             finding.rule.id(),
+            quoted(&finding.text),
             finding.message
         );
-        if let Some(fix) = &finding.fix {
-            let _ = write!(note, " Suggested: “{fix}”.");
+        // A fix the message names already ("did you mean …?") is not said twice.
+        if let Some(fix) = finding.fix.as_deref()
+            && !finding.message.contains(&format!("“{fix}”"))
+        {
+            let _ = write!(note, " Suggested: {}.", quoted(fix));
         }
     }
     if findings.len() > MAX_NOTED {
@@ -572,7 +580,10 @@ mod tests {
         assert_eq!(notes.len(), 1, "{first}");
         assert!(
             notes[0].contains("/work/0/highlights/0 (spelling): “servres”")
-                && notes[0].contains("Suggested: “servers”."),
+                && notes[0]
+                    .lines()
+                    .any(|line| line.contains("(spelling)")
+                        && line.ends_with("did you mean “servers”?")),
             "{}",
             notes[0]
         );
@@ -601,6 +612,16 @@ mod tests {
             "{line}"
         );
         assert!(line.chars().count() < MAX_NOTED_CHARS + 80, "{line}");
+        // A fix the message does not name is suggested after it.
+        let placeholder = Finding {
+            fix: Some("Led [N] engineers".into()),
+            ..finding(0)
+        };
+        let note = note_of(&[placeholder]).unwrap();
+        assert!(
+            note.ends_with("A weak opener. Suggested: “Led [N] engineers”."),
+            "{note}"
+        );
     }
 
     #[test]

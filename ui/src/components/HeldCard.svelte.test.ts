@@ -273,6 +273,11 @@ describe("the card of held edits", () => {
     const list = within(row).getByTestId("held-findings-1");
     expect(list.textContent?.replace(/\s+/g, " ").trim()).toBe("“Rsut” “Rsut” is not in the English dictionary. Suggested: “Rust”.");
     expect(list.querySelector("li")?.dataset.rule).toBe("spelling");
+    // A suggestion the message already names is not said twice.
+    held.findings = [[], [{ ...found, message: "Did you mean “Rust”?" }], []];
+    cleanup();
+    card(held);
+    expect(screen.getByTestId("held-findings-1").textContent?.replace(/\s+/g, " ").trim()).toBe("“Rsut” Did you mean “Rust”?");
     // The edits with nothing found show no list.
     expect(screen.queryByTestId("held-findings-0")).toBeNull();
     expect(screen.queryByTestId("held-findings-2")).toBeNull();
