@@ -277,6 +277,8 @@ pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
     use crate::Store;
 
@@ -420,6 +422,26 @@ mod tests {
         .unwrap();
     }
 
+    /// A store in the file `name` under `dir` holding one resume, "Ada", at its first revision: the file's
+    /// path, the store and the resume's id.
+    fn ada_in_file(dir: &Path, name: &str) -> (PathBuf, Store, i64) {
+        let path = dir.join(name);
+        let mut store = Store::open_file(&path).unwrap();
+        let id = store
+            .import("Ada", &serde_json::json!({"basics": {"name": "Ada"}}))
+            .unwrap();
+        (path, store, id)
+    }
+
+    /// `store`'s database (the file at `path`) as a version-5 Redline would have written it, opened again,
+    /// and so migrated to the newest version.
+    fn migrated_from_version_5(store: Store, path: &Path) -> Store {
+        drop(store);
+        let old = path.with_file_name("v5.db");
+        at_version_5(path, &old);
+        Store::open_file(&old).unwrap()
+    }
+
     /// Each revision's number, source and the columns Undo and Redo read.
     type Stacks = Vec<(u64, String, Option<u64>, Option<u64>, Option<u64>)>;
 
@@ -444,13 +466,9 @@ mod tests {
     #[test]
     fn version_5_keeps_its_history_and_takes_letters_and_applications() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("newest.db");
-        let mut store = Store::open_file(&path).unwrap();
         // A history written by the code paths version 5 had (import, commit, undo, redo), then the schema
         // taken back to version 5's shape and migrated forward again.
-        let id = store
-            .import("Ada", &serde_json::json!({"basics": {"name": "Ada"}}))
-            .unwrap();
+        let (path, mut store, id) = ada_in_file(dir.path(), "newest.db");
         let rename = |name: &str| {
             serde_json::from_value(serde_json::json!([
                 {"op": "replace", "path": "/basics/name", "value": name}
@@ -477,11 +495,7 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(indexes(&store).len(), 2);
-        drop(store);
-        let old = dir.path().join("v5.db");
-        at_version_5(&path, &old);
-        let path = old;
-        let mut store = Store::open_file(&path).unwrap();
+        let mut store = migrated_from_version_5(store, &path);
         assert_eq!(
             store.one::<i64>("PRAGMA user_version"),
             MIGRATIONS.len() as i64
@@ -557,11 +571,7 @@ mod tests {
     fn a_long_history_migrates_whole() {
         const REVISIONS: u64 = 10_000;
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("long.db");
-        let mut store = Store::open_file(&path).unwrap();
-        let id = store
-            .import("Ada", &serde_json::json!({"basics": {"name": "Ada"}}))
-            .unwrap();
+        let (path, mut store, id) = ada_in_file(dir.path(), "long.db");
         // One transaction for the history (the store's commits each wait for the disk).
         let tx = store.conn.transaction().unwrap();
         for n in 2..=REVISIONS {
@@ -595,10 +605,7 @@ mod tests {
         .unwrap();
         tx.commit().unwrap();
         let before = stacks(&store);
-        drop(store);
-        let old = dir.path().join("v5.db");
-        at_version_5(&path, &old);
-        let mut store = Store::open_file(&old).unwrap();
+        let mut store = migrated_from_version_5(store, &path);
         assert_eq!(stacks(&store), before);
         assert_eq!(before.len() as u64, REVISIONS);
         assert_eq!(store.head(id).unwrap().document["basics"]["name"], "N10000");
