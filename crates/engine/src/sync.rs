@@ -862,6 +862,15 @@ mod tests {
         )
     }
 
+    /// `label` set on the device whose data folder and engine are `from`, synced there and then on `to`,
+    /// arrives on `to`.
+    async fn label_travels(label: &str, from: (&Path, &Engine), to: (&Path, &Engine)) {
+        set_label(from.0, label);
+        from.1.sync_now().await.unwrap();
+        to.1.sync_now().await.unwrap();
+        assert_eq!(mine(to.0)["basics"]["label"], label);
+    }
+
     #[tokio::test]
     async fn a_pass_goes_on_from_the_last_and_starts_again_when_another_process_synced() {
         let (_root, a, b, folder) = redline_testkit::two_devices();
@@ -869,23 +878,14 @@ mod tests {
         on_a.sync_through_folder(&folder).await.unwrap();
         on_b.sync_through_folder(&folder).await.unwrap();
         // The app on a goes on from its last pass.
-        set_label(&b, "First");
-        on_b.sync_now().await.unwrap();
-        on_a.sync_now().await.unwrap();
-        assert_eq!(mine(&a)["basics"]["label"], "First");
+        label_travels("First", (&b, &on_b), (&a, &on_a)).await;
         // `redline sync` on a's data folder (another process) takes b's next edit; the app's next pass
         // must not go on from what it built before that.
         set_label(&b, "Second");
         on_b.sync_now().await.unwrap();
         Engine::start_bare(a.clone()).sync_now().await.unwrap();
-        set_label(&b, "Third");
-        on_b.sync_now().await.unwrap();
-        on_a.sync_now().await.unwrap();
-        assert_eq!(mine(&a)["basics"]["label"], "Third");
-        set_label(&a, "Fourth");
-        on_a.sync_now().await.unwrap();
-        on_b.sync_now().await.unwrap();
-        assert_eq!(mine(&b)["basics"]["label"], "Fourth");
+        label_travels("Third", (&b, &on_b), (&a, &on_a)).await;
+        label_travels("Fourth", (&a, &on_a), (&b, &on_b)).await;
         assert_eq!(mine(&a), mine(&b));
     }
 
@@ -908,18 +908,18 @@ mod tests {
         files
     }
 
+    /// Whether `folder` holds no resume new to the device of `engine`.
+    async fn holds_nothing_new(engine: &Engine, folder: &Path) -> bool {
+        let holds = engine.sync_folder_holds(folder).await.unwrap();
+        holds.titles.is_empty()
+    }
+
     #[tokio::test]
     async fn what_a_folder_holds_is_told_before_it_is_chosen_and_nothing_is_written() {
         let (root, a, b, folder) = redline_testkit::two_devices();
         let on_b = Engine::start_bare(b.clone());
         // An empty folder holds nothing.
-        assert!(
-            on_b.sync_folder_holds(&folder)
-                .await
-                .unwrap()
-                .titles
-                .is_empty()
-        );
+        assert!(holds_nothing_new(&on_b, &folder).await);
         Store::open(&a)
             .unwrap()
             .import("Mine", &redline_resume::sample())
@@ -945,13 +945,7 @@ mod tests {
         assert!(Store::open(&b).unwrap().list().unwrap().is_empty());
         // Once brought in, it holds nothing new for this device.
         on_b.sync_through_folder(&folder).await.unwrap();
-        assert!(
-            on_b.sync_folder_holds(&folder)
-                .await
-                .unwrap()
-                .titles
-                .is_empty()
-        );
+        assert!(holds_nothing_new(&on_b, &folder).await);
         // A folder of another library is refused before it is chosen.
         let other = root.path().join("other");
         std::fs::create_dir_all(&other).unwrap();
