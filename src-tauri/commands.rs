@@ -510,29 +510,35 @@ pub fn take_reviews(engine: State<'_, Engine>) -> Vec<ImportPreview> {
     engine.take_reviews()
 }
 
-/// What the user picks in the system dialog that `open` shows (it is handed the dialog's callback), as a
-/// path; `None` when they cancel.
-async fn picked(
-    open: impl FnOnce(Box<dyn FnOnce(Option<tauri_plugin_dialog::FilePath>) + Send>),
+/// What the user picks in the system dialog titled `title` that `open` shows (it is handed the dialog, to
+/// add its filters and open it, and the dialog's callback), as a path; `None` when they cancel.
+async fn picked<R: Runtime>(
+    app: &AppHandle<R>,
+    title: &str,
+    open: impl FnOnce(
+        tauri_plugin_dialog::FileDialogBuilder<R>,
+        Box<dyn FnOnce(Option<tauri_plugin_dialog::FilePath>) + Send>,
+    ),
 ) -> Option<PathBuf> {
+    use tauri_plugin_dialog::DialogExt;
     let (picked, chosen) = tokio::sync::oneshot::channel();
-    open(Box::new(move |file| {
-        let _ = picked.send(file);
-    }));
+    open(
+        app.dialog().file().set_title(title),
+        Box::new(move |file| {
+            let _ = picked.send(file);
+        }),
+    );
     chosen.await.ok().flatten().and_then(|f| f.into_path().ok())
 }
 
 /// The resume file at `path`, or, without one, the file the user picks in the system's open dialog; `None`
 /// when they cancel.
 async fn resume_file<R: Runtime>(app: &AppHandle<R>, path: Option<String>) -> Option<PathBuf> {
-    use tauri_plugin_dialog::DialogExt;
     if let Some(path) = path {
         return Some(PathBuf::from(path));
     }
-    picked(|done| {
-        app.dialog()
-            .file()
-            .set_title("Import a resume")
+    picked(app, "Import a resume", |dialog, done| {
+        dialog
             .add_filter(
                 "Resumes (PDF, Word, OpenDocument, LinkedIn export, text, JSON Resume)",
                 &redline_import::EXTENSIONS,
@@ -552,14 +558,11 @@ pub async fn choose_photo<R: Runtime>(
     base: u64,
     path: Option<String>,
 ) -> Result<Option<DocState>, Error> {
-    use tauri_plugin_dialog::DialogExt;
     let path = match path {
         Some(path) => PathBuf::from(path),
         None => {
-            let chosen = picked(|done| {
-                app.dialog()
-                    .file()
-                    .set_title("Choose a photo")
+            let chosen = picked(&app, "Choose a photo", |dialog, done| {
+                dialog
                     .add_filter(
                         "Photos (JPEG, PNG, WebP, GIF)",
                         &["jpg", "jpeg", "png", "webp", "gif"],
@@ -608,12 +611,9 @@ pub async fn export_applications_csv<R: Runtime>(
     app: AppHandle<R>,
     engine: State<'_, Engine>,
 ) -> Result<Option<String>, Error> {
-    use tauri_plugin_dialog::DialogExt;
     let (csv, _) = engine.applications_csv().await?;
-    let Some(path) = picked(|done| {
-        app.dialog()
-            .file()
-            .set_title("Export your applications")
+    let Some(path) = picked(&app, "Export your applications", |dialog, done| {
+        dialog
             .set_file_name("applications.csv")
             .add_filter("CSV (a spreadsheet)", &["csv"])
             .save_file(done)
@@ -639,11 +639,8 @@ pub async fn import_applications_csv<R: Runtime>(
     engine: State<'_, Engine>,
 ) -> Result<Option<usize>, Error> {
     use std::io::Read as _;
-    use tauri_plugin_dialog::DialogExt;
-    let Some(path) = picked(|done| {
-        app.dialog()
-            .file()
-            .set_title("Import applications")
+    let Some(path) = picked(&app, "Import applications", |dialog, done| {
+        dialog
             .add_filter("CSV (a spreadsheet)", &["csv", "txt"])
             .pick_file(done)
     })
@@ -772,13 +769,11 @@ pub async fn choose_sync_folder<R: Runtime>(
     app: AppHandle<R>,
     engine: State<'_, Engine>,
 ) -> Result<Option<FolderChosen>, Error> {
-    use tauri_plugin_dialog::DialogExt;
-    let Some(folder) = picked(|done| {
-        app.dialog()
-            .file()
-            .set_title("Choose the folder your cloud drive carries")
-            .pick_folder(done)
-    })
+    let Some(folder) = picked(
+        &app,
+        "Choose the folder your cloud drive carries",
+        |dialog, done| dialog.pick_folder(done),
+    )
     .await
     else {
         return Ok(None);
