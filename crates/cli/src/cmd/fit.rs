@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 use redline_engine::ErrorKind;
 
-use super::{engine, failed, plain, print};
+use super::{at_head, plain, print};
 use crate::fail;
 
 /// Fits resume `doc` (default: the current one) to `pages` pages at its head. Exits 0 when it fits, 4 when
@@ -20,13 +20,11 @@ pub fn run(
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let (runtime, engine) = engine(data_dir, doc)?;
-    let before = runtime.block_on(engine.state()).map_err(failed)?;
-    let done = runtime
-        .block_on(engine.fit(before.revision, pages, &mut |_| {}))
-        .map_err(failed)?;
+    let (head, done) = at_head(data_dir, doc, async |engine, head| {
+        engine.fit(head, pages, &mut |_| {}).await
+    })?;
     let mut value = serde_json::to_value(&done)?;
-    value["changed"] = (done.state.revision != before.revision).into();
+    value["changed"] = (done.state.revision != head).into();
     print(out, json, &value, |out| {
         writeln!(
             out,

@@ -61,6 +61,22 @@ pub(crate) fn engine(
     Ok((runtime, engine))
 }
 
+/// Starts the engine on resume `doc` (default: the current one) and carries out `op`, a command's one
+/// change, at the resume's head revision: returns that revision and what `op` returned.
+pub(crate) fn at_head<T>(
+    data_dir: &Path,
+    doc: Option<i64>,
+    op: impl AsyncFnOnce(&Engine, u64) -> Result<T, Error>,
+) -> Result<(u64, T)> {
+    let (runtime, engine) = engine(data_dir, doc)?;
+    runtime
+        .block_on(async {
+            let head = engine.state().await?.revision;
+            Ok((head, op(&engine, head).await?))
+        })
+        .map_err(failed)
+}
+
 /// Starts the engine on `data_dir` and carries out `op`, a command's one engine operation.
 pub(crate) fn on_engine<T>(
     data_dir: &Path,

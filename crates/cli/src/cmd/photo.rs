@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{engine, failed, print};
+use super::{at_head, print};
 
 /// Sets the photo of resume `doc` (default: the current one) from the image at `file`, or removes it.
 pub fn run(
@@ -16,13 +16,11 @@ pub fn run(
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let (runtime, engine) = engine(data_dir, doc)?;
-    let before = runtime.block_on(engine.state()).map_err(failed)?;
     let removing = file.is_none();
-    let after = runtime
-        .block_on(engine.set_photo(before.revision, file, &mut |_| {}))
-        .map_err(failed)?;
-    let changed = after.revision != before.revision;
+    let (head, after) = at_head(data_dir, doc, async |engine, head| {
+        engine.set_photo(head, file, &mut |_| {}).await
+    })?;
+    let changed = after.revision != head;
     let mut value = serde_json::to_value(&after)?;
     value["changed"] = changed.into();
     print(out, json, &value, |out| {

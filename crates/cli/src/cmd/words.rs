@@ -9,7 +9,7 @@ use anyhow::Result;
 use redline_engine::ipc::WordsChange;
 use serde_json::json;
 
-use super::{engine, failed, plain, print};
+use super::{at_head, plain, print};
 
 /// Sets `change` on resume `doc` (default: the current one) at its head.
 pub fn run(
@@ -19,12 +19,10 @@ pub fn run(
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let (runtime, engine) = engine(data_dir, doc)?;
-    let before = runtime.block_on(engine.state()).map_err(failed)?;
-    let after = runtime
-        .block_on(engine.set_words(before.revision, change, &mut |_| {}))
-        .map_err(failed)?;
-    let changed = after.revision != before.revision;
+    let (head, after) = at_head(data_dir, doc, async |engine, head| {
+        engine.set_words(head, change, &mut |_| {}).await
+    })?;
+    let changed = after.revision != head;
     let value = json!({
         "id": after.document_id,
         "revision": after.revision,
