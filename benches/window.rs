@@ -456,6 +456,21 @@ async fn switches(client: &Client, a: &str, b: &str, count: usize) -> Vec<Switch
         .collect()
 }
 
+/// In-page script for the scripts that ask for pages themselves: `drawn(resume, template, shownWidth)` asks
+/// the engine for the resume's pages as the Page view does (A4, nothing held), and `pngs(bytes)` splits the
+/// answer (the header's length, little-endian; the JSON header; each page's PNG) into the pages' PNGs.
+const PAGES_JS: &str = r#"
+const invoke = window.__TAURI_INTERNALS__.invoke;
+const drawn = async (resume, template, shownWidth) => new Uint8Array(await invoke("page_images",
+  { document: resume, request: { format: "pdf", template, page: "a4" }, have: [], shownWidth }));
+const pngs = (bytes) => {
+  const length = new DataView(bytes.buffer).getUint32(0, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+  let at = 4 + length;
+  return header.pages.map((p) => bytes.slice(at, at += p.bytes));
+};
+"#;
+
 /// The floor under a change into `design`, in the same window and hour: its first page and the one before
 /// it in the list (the engine's own PNGs, fetched once, as wide as the view shows them) put on the page's
 /// image by turns as new `blob:` addresses, with no command, layout or view update between. Timed as
@@ -464,22 +479,15 @@ async fn switches(client: &Client, a: &str, b: &str, count: usize) -> Vec<Switch
 async fn floor_swaps(client: &Client, design: &str, other: &str, count: usize) -> Vec<f64> {
     let times = client
         .execute_async(
-            r#"
+            &format!("{PAGES_JS}{}", r#"
             const [resume, design, other, count] = arguments;
             const done = arguments[arguments.length - 1];
-            const invoke = window.__TAURI_INTERNALS__.invoke;
             const page = () => document.querySelector("[data-testid='page-1']");
             const frame = () => new Promise((r) => requestAnimationFrame(r));
             const shownWidth = Math.round(page().getBoundingClientRect().width * devicePixelRatio);
-            const firstPage = async (template) => {
-              const bytes = new Uint8Array(await invoke("page_images",
-                { document: resume, request: { format: "pdf", template, page: "a4" }, have: [], shownWidth }));
-              const length = new DataView(bytes.buffer).getUint32(0, true);
-              const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
-              return bytes.slice(4 + length, 4 + length + header.pages[0].bytes);
-            };
+            const firstPage = async (template) => pngs(await drawn(resume, template, shownWidth))[0];
             (async () => {
-              const pngs = [await firstPage(other), await firstPage(design)];
+              const swapped = [await firstPage(other), await firstPage(design)];
               const img = page();
               const shown = img.src;
               const times = [];
@@ -487,7 +495,7 @@ async fn floor_swaps(client: &Client, design: &str, other: &str, count: usize) -
               await new Promise((r) => setTimeout(r, 400));
               for (let k = 0; k < count; k++) {
                 const start = performance.now();
-                const url = URL.createObjectURL(new Blob([pngs[k % 2]], { type: "image/png" }));
+                const url = URL.createObjectURL(new Blob([swapped[k % 2]], { type: "image/png" }));
                 img.src = url;
                 do await frame(); while (!(img.currentSrc === url && img.complete && img.naturalWidth > 0));
                 await frame();
@@ -501,7 +509,7 @@ async fn floor_swaps(client: &Client, design: &str, other: &str, count: usize) -
               URL.revokeObjectURL(previous);
               done(times);
             })();
-            "#,
+            "#),
             vec![
                 redline_resume::sample(),
                 design.into(),
@@ -525,9 +533,10 @@ async fn floor_swaps(client: &Client, design: &str, other: &str, count: usize) -
 async fn page_view_split(client: &Client) {
     let split = client
         .execute_async(
-            r#"
+            &format!(
+                "{PAGES_JS}{}",
+                r#"
             const [resume, done] = [arguments[0], arguments[arguments.length - 1]];
-            const invoke = window.__TAURI_INTERNALS__.invoke;
             const command = [], decode = [];
             // As wide as the view shows its pages, as the view asks.
             const page = document.querySelector("[data-testid='page-1']");
@@ -536,23 +545,21 @@ async fn page_view_split(client: &Client) {
               for (let k = 0; k < 40; k++) {
                 const template = k % 2 ? "modern" : "classic";
                 let start = performance.now();
-                const bytes = new Uint8Array(await invoke("page_images",
-                  { document: resume, request: { format: "pdf", template, page: "a4" }, have: [], shownWidth }));
+                const bytes = await drawn(resume, template, shownWidth);
                 command.push(performance.now() - start);
-                const length = new DataView(bytes.buffer).getUint32(0, true);
-                const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
-                let at = 4 + length;
+                const pages = pngs(bytes);
                 start = performance.now();
-                await Promise.all(header.pages.map((p) => {
+                await Promise.all(pages.map((png) => {
                   const img = new Image();
-                  img.src = URL.createObjectURL(new Blob([bytes.slice(at, at += p.bytes)], { type: "image/png" }));
+                  img.src = URL.createObjectURL(new Blob([png], { type: "image/png" }));
                   return img.decode();
                 }));
                 decode.push(performance.now() - start);
               }
               done([command, decode]);
             })();
-            "#,
+            "#
+            ),
             vec![redline_resume::sample()],
         )
         .await
