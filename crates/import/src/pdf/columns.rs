@@ -243,22 +243,24 @@ fn runs_size(runs: &[Run], side: &[usize]) -> f64 {
     side.iter().map(|&i| runs[i].size).fold(f64::MAX, f64::min)
 }
 
-/// The distinct baselines of `side`, top to bottom, and the usual space between them (the median).
-fn baselines(runs: &[Run], side: &[usize]) -> (Vec<f64>, Option<f64>) {
+/// The distinct baselines of `side`, top to bottom, and a space between them: the one `share` of the
+/// way up from the narrowest (a half: the median).
+fn baselines(runs: &[Run], side: &[usize], share: f64) -> (Vec<f64>, Option<f64>) {
     let mut ys: Vec<f64> = side.iter().map(|&i| runs[i].y).collect();
     ys.sort_by(f64::total_cmp);
     ys.dedup_by(|a, b| (*a - *b).abs() < 1.0);
     let mut steps: Vec<f64> = ys.windows(2).map(|w| w[1] - w[0]).collect();
     steps.sort_by(f64::total_cmp);
-    let step = steps.get(steps.len() / 2).copied();
+    let step = steps.get((steps.len() as f64 * share) as usize).copied();
     (ys, step)
 }
 
 /// The baselines in `side` (runs in page order) where a card's title could start: a run set as a title
 /// (bold, or larger than the side's most common size) with a wider space above it than one and a half of
-/// the side's usual line spacing.
+/// the side's line spacing within a card. That spacing is the lower quartile of its spaces, not their
+/// median: in a column of a few short cards, the spaces between cards are a good share of them all.
 fn row_starts(runs: &[Run], side: &[usize]) -> Vec<f64> {
-    let (ys, step) = baselines(runs, side);
+    let (ys, step) = baselines(runs, side, 0.25);
     let Some(step) = step else {
         return Vec::new();
     };
@@ -294,7 +296,7 @@ fn tail_below(runs: &[Run], side: &mut Vec<usize>, other: &[usize]) -> Vec<usize
         return Vec::new();
     }
     // It stands apart from its side's lines above: a wider space than one and a half of theirs.
-    let (ys, step) = baselines(runs, side);
+    let (ys, step) = baselines(runs, side, 0.5);
     let step = step.unwrap_or(size);
     let top = runs[below[0]].y;
     let above = ys.iter().rev().find(|&&y| y < top - 1.0);

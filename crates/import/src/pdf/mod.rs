@@ -476,6 +476,7 @@ fn page_lines(glyphs: Vec<Glyph>, width: f64, body: f64, out: &mut Vec<Line>) {
 fn column_lines(column: Vec<Run>, left_edge: f64, body: f64, out: &mut Vec<Line>) {
     let mut rows = baseline_rows(column);
     margin_headings_first(&mut rows);
+    dates_beside_titles(&mut rows);
     hyphens_joined(&mut rows, body);
     rows.retain(|row| !row.is_empty());
     lines_of(rows, left_edge, body, out);
@@ -521,6 +522,37 @@ fn margin_headings_first(rows: &mut [Vec<Run>]) {
             && heading[0].y - above[0].y < heading[0].size
         {
             rows.swap(i - 1, i);
+        }
+    }
+}
+
+/// An entry's dates set flush right beside a title in a taller font (a script whose fallback font sets
+/// the line box higher: "株式会社 山田製作所", its dates centred beside it) can stand on a baseline a little
+/// above the title's: a row of dates alone, right of all of the next row, whose baseline is within that
+/// row's letters' height above it, joins that row, after its text.
+fn dates_beside_titles(rows: &mut [Vec<Run>]) {
+    for i in 1..rows.len() {
+        let [dates, title] = &mut rows[i - 1..=i] else {
+            continue;
+        };
+        let text = |row: &[Run]| {
+            row.iter()
+                .map(|r| r.text.trim())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (Some(d), Some(t)) = (dates.first(), title.first()) else {
+            continue;
+        };
+        let left_end = title.iter().map(|r| r.x1).fold(f64::MIN, f64::max);
+        let beside = dates.iter().all(|r| r.x0 > left_end);
+        let near = t.y > d.y && t.y - d.y < t.size * 0.8 && t.size > d.size;
+        if beside
+            && near
+            && crate::dates::only(&text(dates)).is_some()
+            && crate::dates::find(&text(title)).is_none()
+        {
+            title.append(dates);
         }
     }
 }
@@ -647,6 +679,65 @@ mod tests {
             bold: false,
             text: text.to_owned(),
         }
+    }
+
+    /// Dates centred beside a title set in a taller font (a fallback font's line box) stand a little
+    /// above the title's baseline: they are the title's, not a line before it.
+    #[test]
+    fn dates_a_little_above_a_taller_title_are_its_own() {
+        let title = Run {
+            size: 14.0,
+            ..run(40.0, 104.5, "株式会社 山田製作所")
+        };
+        let dates = Run {
+            size: 9.0,
+            ..run(380.0, 100.0, "12/2015 - 01/2018")
+        };
+        let under = run(40.0, 122.0, "Design agency");
+        let mut out = Vec::new();
+        column_lines(vec![dates, title, under], 40.0, 10.0, &mut out);
+        let texts: Vec<&str> = out.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["株式会社 山田製作所   12/2015 - 01/2018", "Design agency"]
+        );
+    }
+
+    /// Two cards a row, a few lines each (a grid of skills): read card row by card row, though the space
+    /// between two rows is less than one and a half of the median space in a column of so few lines.
+    #[test]
+    fn a_grid_of_short_cards_is_read_row_by_row() {
+        let title = |x0: f64, y: f64, text: &str| Run {
+            size: 12.0,
+            bold: true,
+            ..run(x0, y, text)
+        };
+        let runs = vec![
+            title(40.0, 100.0, "Clinical"),
+            run(40.0, 120.0, "Patient Assessment"),
+            run(40.0, 145.0, "Epic EHR"),
+            title(40.0, 180.0, "Systems"),
+            run(40.0, 200.0, "Go Rust"),
+            run(40.0, 225.0, "LLVM"),
+            title(320.0, 100.0, "Compression"),
+            run(320.0, 118.0, "Mpeg"),
+            run(320.0, 140.0, "Zstd"),
+            title(320.0, 180.0, "Cloud"),
+            run(320.0, 198.0, "Linux"),
+            run(320.0, 220.0, "Kubernetes"),
+        ];
+        let groups: Vec<Vec<String>> = (columns(runs, 600.0).into_iter())
+            .map(|g| g.into_iter().map(|r| r.text).collect())
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                ["Clinical", "Patient Assessment", "Epic EHR"],
+                ["Compression", "Mpeg", "Zstd"],
+                ["Systems", "Go Rust", "LLVM"],
+                ["Cloud", "Linux", "Kubernetes"],
+            ]
+        );
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub(super) fn header(
         } else if short(text)
             && (prose.is_empty() || line.gap || line.bullet)
             && !basics.contains_key("location")
-            && text.contains([',', '、', '،'])
+            && (text.contains([',', '、', '،']) || location(text).get("countryCode").is_some())
         {
             basics.insert("location".into(), location(text));
             place = Some(text.to_owned());
@@ -81,10 +81,12 @@ fn continued(before: &str, line: &Line) -> Option<String> {
 }
 
 /// A summary's block, which beside a sidebar often holds the contact details too ("About"): where it
-/// has contact lines, its short lines are contact details (an address wrapped over lines, a user name
-/// beside a network's icon) and only its prose is the summary.
+/// has contact lines, or has no prose while the summary stands under a heading of its own
+/// (`summary_elsewhere`), its short lines are contact details (an address wrapped over lines, a user name beside a
+/// network's icon) and only its prose is the summary.
 pub(super) fn about(
     lines: &[&Line],
+    summary_elsewhere: bool,
     basics: &mut Map<String, Value>,
     summary: &mut Vec<String>,
     unplaced: &mut Vec<String>,
@@ -95,7 +97,9 @@ pub(super) fn about(
         .iter()
         .map(|l| short(&l.text) && contacts(&l.text, &mut details))
         .collect();
-    if !is_contact.contains(&true) {
+    let no_prose = lines.iter().all(|l| short(&l.text));
+    let details = is_contact.contains(&true) || summary_elsewhere && no_prose;
+    if !details {
         let lines: Vec<&Line> = lines.iter().collect();
         summary.extend(paragraphs(&lines));
         return;

@@ -44,7 +44,8 @@ pub struct Read {
 /// The lines of one part of the resume.
 struct Block<'a> {
     part: Option<Part>,
-    heading: &'a str,
+    /// The heading's line; none for the lines before the first heading.
+    heading: Option<&'a Line>,
     lines: Vec<&'a Line>,
 }
 
@@ -60,6 +61,11 @@ pub fn read(lines: &[Line]) -> Read {
     unplaced.extend(chrome.into_iter().map(|l| l.text));
     let lines = &lines[..];
     let (blocks, language) = blocks(lines);
+    let (grouped, groups) = lists::skill_groups(&blocks);
+    // Beside a sidebar's "About" of contact details, the summary may stand under a heading of its own.
+    let summaries = (blocks.iter())
+        .filter(|b| b.part == Some(Part::Summary))
+        .count();
     let mut document = Map::new();
     let mut basics = Map::new();
     let mut summary: Vec<String> = Vec::new();
@@ -68,13 +74,18 @@ pub fn read(lines: &[Line]) -> Read {
             None if i == 0 => {
                 header::header(&block.lines, &mut basics, &mut summary, &mut unplaced)
             }
+            None if grouped[i] => {}
             None => {
-                unplaced.push(block.heading.to_owned());
+                unplaced.extend(block.heading.map(|l| l.text.clone()));
                 unplaced.extend(block.lines.iter().map(|l| l.text.clone()));
             }
-            Some(Part::Summary) => {
-                header::about(&block.lines, &mut basics, &mut summary, &mut unplaced)
-            }
+            Some(Part::Summary) => header::about(
+                &block.lines,
+                summaries > 1,
+                &mut basics,
+                &mut summary,
+                &mut unplaced,
+            ),
             Some(Part::Contact) => {
                 contacts::contact_block(&block.lines, &mut basics, &mut unplaced)
             }
@@ -88,22 +99,14 @@ pub fn read(lines: &[Line]) -> Read {
                     .iter()
                     .partition(|l| id == Section::Publications && authors_with(&l.text, name));
                 unplaced.extend(authors.into_iter().map(|l| l.text.clone()));
-                let items = section(id, &lines, &mut unplaced);
-                if items.is_empty() {
-                    continue;
-                }
-                match document.get_mut(id.key()) {
-                    Some(Value::Array(list)) => list.extend(items),
-                    _ => {
-                        document.insert(id.key().to_owned(), Value::Array(items));
-                    }
-                }
+                added(&mut document, id, section(id, &lines, &mut unplaced));
             }
         }
     }
     if !summary.is_empty() {
         basics.insert("summary".into(), json!(summary.join("\n\n")));
     }
+    added(&mut document, Section::Skills, groups);
     if !document.contains_key(Section::Skills.key())
         && let Some(skills) = lists::skills_unheaded(&mut unplaced)
     {
@@ -118,6 +121,19 @@ pub fn read(lines: &[Line]) -> Read {
     Read {
         document: Value::Object(out),
         unplaced,
+    }
+}
+
+/// `items` added to the section `id` of `document`, after those read before (a section may stand twice).
+fn added(document: &mut Map<String, Value>, id: Section, items: Vec<Value>) {
+    if items.is_empty() {
+        return;
+    }
+    match document.get_mut(id.key()) {
+        Some(Value::Array(list)) => list.extend(items),
+        _ => {
+            document.insert(id.key().to_owned(), Value::Array(items));
+        }
     }
 }
 
@@ -139,16 +155,19 @@ fn authors_with(text: &str, name: &str) -> bool {
 fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
     let mut blocks = vec![Block {
         part: None,
-        heading: "",
+        heading: None,
         lines: Vec::new(),
     }];
     let mut votes: Vec<(Language, usize)> = Vec::new();
     // The size the known section headings are set in: a heading the source marks but Redline does not
     // know starts a part of its own only at that level (smaller ones are entries' titles).
     let mut section_size: Option<f32> = None;
+    // Whether the known headings are set in bold: an unknown line set otherwise is an entry's title.
+    let mut section_bold: Option<bool> = None;
     for line in lines {
         if let Some((p, language)) = part(&line.text) {
             section_size.get_or_insert(line.size);
+            section_bold.get_or_insert(line.bold);
             if let Some(language) = language {
                 match votes.iter_mut().find(|(l, _)| *l == language) {
                     Some((_, n)) => *n += 1,
@@ -157,7 +176,7 @@ fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
             }
             blocks.push(Block {
                 part: Some(p),
-                heading: &line.text,
+                heading: Some(line),
                 lines: Vec::new(),
             });
         } else if line.heading
@@ -167,11 +186,13 @@ fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
             // An entry's title set as large as the headings: the first line under one, or one with dates.
             && !blocks.last().is_some_and(|b| b.part.is_some() && b.lines.is_empty())
             && dates::find(&line.text).is_none()
+            && section_bold.is_none_or(|bold| bold == line.bold)
+            && !line.text.split_whitespace().any(contacts::is_url)
         {
             // A heading the source marks as one, but no part Redline knows: its lines are shown, not lost.
             blocks.push(Block {
                 part: None,
-                heading: &line.text,
+                heading: Some(line),
                 lines: Vec::new(),
             });
         } else if let Some(block) = blocks.last_mut() {
@@ -535,5 +556,135 @@ mod tests {
         let read = read(&ls);
         assert_eq!(read.unplaced, ["Things I Like", "Long walks"]);
         assert_eq!(read.document["work"][0]["position"], "Engineer");
+    }
+
+    /// A line of the page as a PDF gives it: its size against the body's, marked a heading or bold, a
+    /// space above it or not, and its row's cells (two for a row of chips).
+    fn set(text: &str, size: f32, (heading, bold, gap): (bool, bool, bool), cells: usize) -> Line {
+        Line {
+            size,
+            heading,
+            bold,
+            gap,
+            cells: vec![0.0; cells],
+            ..Line::plain(text)
+        }
+    }
+
+    /// A sidebar (macchiato's): "About" holds a place and user names, the summary stands under a heading
+    /// of its own, and each skill sits under a heading Redline does not know, its level and rows of its
+    /// keywords under it. A project's keywords stand as chips under its description; a project's title,
+    /// set as large as the headings but in bold, or with its link, is no heading.
+    #[test]
+    fn a_sidebar_of_details_and_skills_with_no_skills_heading_reads_into_its_fields() {
+        const HEADING: (bool, bool, bool) = (true, false, true);
+        const TITLE: (bool, bool, bool) = (true, true, true);
+        const TEXT: (bool, bool, bool) = (false, false, false);
+        const CHIPS: (bool, bool, bool) = (true, false, false);
+        let ls = [
+            set("Mateo Horváth", 3.6, TITLE, 0),
+            set("About", 1.27, HEADING, 0),
+            set("Sydney AU", 1.09, TEXT, 0),
+            set("mhorvath", 1.09, (false, false, true), 0),
+            set("Web Development", 1.27, HEADING, 0),
+            set("Intermediate", 1.09, (false, true, true), 0),
+            set("TypeScript   Accessibility", 1.16, CHIPS, 2),
+            set("Vue.js   React", 1.16, CHIPS, 2),
+            set("Design", 1.27, HEADING, 0),
+            set("Figma   Sketch", 1.16, CHIPS, 2),
+            set("Summary", 1.27, HEADING, 0),
+            set(
+                "I make slow things fast and keep them that way.",
+                1.0,
+                TEXT,
+                0,
+            ),
+            set("Projects", 1.27, HEADING, 0),
+            set("Miss Direction", 1.27, TITLE, 0),
+            set(
+                "Coordinated an analytics dashboard for a team of 6.",
+                1.09,
+                TEXT,
+                0,
+            ),
+            set("Terraform   Spark", 0.91, TEXT, 0),
+            set("Atlas ∙ https://github.com/aatlas", 1.27, HEADING, 0),
+            set(
+                "Managed the search ranking service for a team of 2.",
+                1.09,
+                TEXT,
+                0,
+            ),
+        ];
+        let read = read(&ls);
+        let d = &read.document;
+        assert_eq!(read.unplaced, Vec::<String>::new(), "{d:#}");
+        assert_eq!(d["basics"]["location"]["city"], "Sydney");
+        assert_eq!(d["basics"]["location"]["countryCode"], "AU");
+        assert_eq!(d["basics"]["profiles"][0]["username"], "mhorvath");
+        assert_eq!(
+            d["basics"]["summary"],
+            "I make slow things fast and keep them that way."
+        );
+        assert_eq!(
+            d["skills"],
+            json!([
+                {"name": "Web Development", "level": "Intermediate",
+                 "keywords": ["TypeScript", "Accessibility", "Vue.js", "React"]},
+                {"name": "Design", "keywords": ["Figma", "Sketch"]},
+            ])
+        );
+        assert_eq!(d["projects"][0]["keywords"], json!(["Terraform", "Spark"]));
+        assert_eq!(d["projects"][1]["name"], "Atlas");
+        assert_eq!(d["projects"][1]["url"], "https://github.com/aatlas");
+    }
+
+    /// One heading Redline does not know over a line of prose is no skill: its lines are listed.
+    #[test]
+    fn a_lone_unknown_heading_over_prose_is_no_skill() {
+        const PROSE: (bool, bool, bool) = (false, false, false);
+        let ls = [
+            set("Ada Lovelace", 2.0, (true, true, false), 0),
+            set("Summary", 1.27, (true, false, true), 0),
+            set(
+                "I write programs for engines that do not exist yet.",
+                1.0,
+                PROSE,
+                0,
+            ),
+            set("Things I Like", 1.27, (true, false, true), 0),
+            set("Long walks by the sea, in any weather.", 1.0, PROSE, 0),
+        ];
+        let read = read(&ls);
+        assert_eq!(
+            read.unplaced,
+            ["Things I Like", "Long walks by the sea, in any weather."]
+        );
+        assert!(read.document.get("skills").is_none());
+    }
+
+    /// A place with no commas ending in a country's code; user names beside icons the text does not
+    /// have; a role "at" an organisation, its commas and the organisation's own "at" kept; a volunteer's
+    /// role under the organisation.
+    #[test]
+    fn places_handles_and_roles_at_organisations_are_told_apart() {
+        let read = read(&lines(
+            "Hannah Adeyemi\nHigh School Teacher\n東京 東京都 JP\nadeyemi   hannah17 · https://dribbble.com/hannah17\n\nExperience\nSales Director, EMEA at Initech   2019 – 2021\nBarista at The Inn at Union Square   2015 – 2018\n\nVolunteer\nCode for America\nMentor\n2023\n",
+        ));
+        let d = &read.document;
+        assert_eq!(
+            d["basics"]["location"],
+            json!({"city": "東京", "region": "東京都", "countryCode": "JP"})
+        );
+        let profiles = &d["basics"]["profiles"];
+        assert_eq!(profiles[0]["username"], "adeyemi");
+        assert_eq!(profiles[1]["username"], "hannah17");
+        assert_eq!(profiles[1]["network"], "Dribbble");
+        assert_eq!(d["work"][0]["position"], "Sales Director, EMEA");
+        assert_eq!(d["work"][0]["name"], "Initech");
+        assert_eq!(d["work"][1]["position"], "Barista");
+        assert_eq!(d["work"][1]["name"], "The Inn at Union Square");
+        assert_eq!(d["volunteer"][0]["organization"], "Code for America");
+        assert_eq!(d["volunteer"][0]["position"], "Mentor");
     }
 }

@@ -151,6 +151,9 @@ impl Tally {
             return;
         }
         let name = format!("{source} {index:03}");
+        if bytes.starts_with(b"%PDF") {
+            super::print_lines_if_asked(&name, bytes);
+        }
         let s = match redline_import::import(&name, bytes) {
             Ok(imported) => self.scored(&name, &imported, want, shown),
             Err(e) => self.refused_whole(&name, &e, want, shown),

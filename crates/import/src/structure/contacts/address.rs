@@ -16,7 +16,7 @@ pub(crate) fn location(text: &str) -> Value {
         .collect();
     let code = |p: &str| p.len() == 2 && p.chars().all(|c| c.is_ascii_uppercase());
     if parts.len() == 1
-        && let Some(place) = address_words(&parts[0])
+        && let Some(place) = address_words(&parts[0]).or_else(|| spaced_place(&parts[0]))
     {
         return Value::Object(place);
     }
@@ -77,6 +77,38 @@ pub(crate) fn location(text: &str) -> Value {
         place.insert((*key).into(), json!(value));
     }
     Value::Object(place)
+}
+
+/// A place written with no commas, ending in a country's code (`Sydney AU`, `東京 東京都 JP`, `Rio de
+/// Janeiro RJ BR`): the code, then a region's code or (in a script that sets no spaces between a name's
+/// words) a last word as the region, and the rest the city. `None` when it ends in no country's code.
+fn spaced_place(text: &str) -> Option<Map<String, Value>> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let code = |w: &str, most: usize| {
+        (2..=most).contains(&w.len()) && w.chars().all(|c| c.is_ascii_uppercase())
+    };
+    let [rest @ .., country] = words.as_slice() else {
+        return None;
+    };
+    if rest.is_empty() || !code(country, 2) {
+        return None;
+    }
+    let mut place = Map::new();
+    place.insert("countryCode".into(), json!(country));
+    let unspaced = |w: &str| !w.chars().any(|c| c.is_ascii_alphabetic());
+    let city = match rest {
+        [city @ .., region] if !city.is_empty() && code(region, 3) => {
+            place.insert("region".into(), json!(region));
+            city
+        }
+        [city, region] if unspaced(city) && unspaced(region) => {
+            place.insert("region".into(), json!(region));
+            std::slice::from_ref(city)
+        }
+        _ => rest,
+    };
+    place.insert("city".into(), json!(city.join(" ")));
+    Some(place)
 }
 
 /// An address written with no commas (`2712 Broadway St San Francisco California CA 94115 US`, a theme's

@@ -220,6 +220,9 @@ pub(super) fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
             {
                 last.entry("network").or_insert_with(|| json!(network));
             }
+        } else if one_word(p) && handle_like(p) {
+            // A user name beside a network's icon (the icon not in the text), among other contacts.
+            push_profile(basics, "", p.trim_start_matches('@'), "");
         } else if !basics.contains_key("location") {
             basics.insert("location".into(), location(p));
         } else {
@@ -228,6 +231,17 @@ pub(super) fn contacts(line: &str, basics: &mut Map<String, Value>) -> bool {
         }
     }
     true
+}
+
+/// Whether a word reads as a user name, not a place or a postcode: Latin letters, digits, `.`, `_` and
+/// `-` only, a letter among them, and no capital letter or else a digit or an underscore ("adeyemi",
+/// "hannah17", "Ana_HR"; not "Berlin", "東京", "10115").
+fn handle_like(word: &str) -> bool {
+    let word = word.trim_start_matches('@');
+    let allowed = (word.chars()).all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let lettered = word.chars().any(|c| c.is_ascii_alphabetic());
+    let marked = word.contains(|c: char| c.is_ascii_digit() || c == '_');
+    allowed && lettered && (marked || !word.chars().any(|c| c.is_ascii_uppercase()))
 }
 
 /// `text` with each link written after its words (`words <https://…>`) as two parts, the words and the

@@ -182,6 +182,9 @@ impl<'a> Entries<'a> {
             return 0;
         }
         self.last_bullet = None;
+        if self.chips_at(at, line, text) {
+            return 0;
+        }
         if let Some(n) = self.keyword_lines_at(at) {
             return n - 1;
         }
@@ -312,6 +315,24 @@ impl<'a> Entries<'a> {
             return true;
         }
         false
+    }
+
+    /// A row of keywords set smaller than the description right over it (a project's chips: "Terraform",
+    /// "Spark   Kafka"), before any bullet: a list of its own; false when `line` is not one.
+    fn chips_at(&mut self, at: usize, line: &Line, text: &str) -> bool {
+        let current = &mut self.current;
+        let above = at.checked_sub(1).map(|k| self.lines[k]);
+        let smaller = above.is_some_and(|a| line.size < a.size - 0.05 && !short(&a.text));
+        if !current.in_paragraph || !current.bullets.is_empty() || !smaller || line.bullet {
+            return false;
+        }
+        let items = keyword_items(text);
+        if !items.iter().all(|i| a_keyword(i)) || ends_sentence(text) {
+            return false;
+        }
+        current.lists.push((UNLABELLED.into(), items));
+        current.in_paragraph = false;
+        true
     }
 
     /// Words one to a line between a description and its bullets (a project's keywords as a word

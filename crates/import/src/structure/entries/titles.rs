@@ -16,9 +16,11 @@ pub(crate) fn split_parts(text: &str) -> Vec<String> {
 fn split_on(text: &str, separators: &[&str]) -> Vec<String> {
     let mut parts = vec![text.to_owned()];
     for sep in separators {
+        // "Barista at The Inn at Union Square": a role at an organisation whose own name may hold "at".
+        let most = if *sep == " at " { 2 } else { usize::MAX };
         parts = parts
             .iter()
-            .flat_map(|p| p.split(sep).map(str::to_owned).collect::<Vec<_>>())
+            .flat_map(|p| p.splitn(most, sep).map(str::to_owned).collect::<Vec<_>>())
             .collect();
     }
     parts
@@ -40,10 +42,12 @@ pub(crate) fn title_and_subtitle(
         [one] => {
             // "Senior Engineer — Acme · London" on one line: its first parts are the two lines.
             // "CEO/President, Pied Piper", "University of Oklahoma, Bachelor in …": a comma sets them apart
-            // where one side reads as the title and the other not at all.
+            // where one side reads as the title and the other not at all; a role "at" an organisation
+            // keeps its commas ("Sales Director, EMEA at Initech").
+            let at = one.contains(" at ");
             let parts: Vec<String> = split_parts(one)
                 .into_iter()
-                .flat_map(|p| match comma_pair(&p, score) {
+                .flat_map(|p| match comma_pair(&p, score).filter(|_| !at) {
                     Some((a, b)) => vec![a, b],
                     None => vec![p],
                 })

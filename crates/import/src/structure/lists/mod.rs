@@ -194,6 +194,59 @@ pub(super) fn languages(lines: &[&Line]) -> Vec<Value> {
     out.into_iter().map(Value::Object).collect()
 }
 
+/// Skills each under a heading of its own that Redline does not know, with no "Skills" over them (a
+/// sidebar's "Web Development", its level, rows of its keywords): which of `blocks` are read so, and the
+/// skills. A block is one skill when its lines read as one list named by its heading, with a level or
+/// keywords, each a keyword's length; two such blocks in a row at least, or one whose keywords
+/// stand in a row of cells. Any other block is left as it is.
+pub(super) fn skill_groups(blocks: &[super::Block]) -> (Vec<bool>, Vec<Value>) {
+    let mut taken = vec![false; blocks.len()];
+    let mut skills = Vec::new();
+    let mut run: Vec<(usize, Map<String, Value>)> = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let skill = (block.part.is_none())
+            .then_some(block.heading)
+            .flatten()
+            .and_then(|heading| skill_of(heading, &block.lines));
+        if let Some(skill) = skill {
+            run.push((i, skill));
+            continue;
+        }
+        let ended = std::mem::take(&mut run);
+        let rowed = |&(i, _): &(usize, _)| blocks[i].lines.iter().any(|l| l.cells.len() >= 2);
+        if ended.len() >= 2 || ended.first().is_some_and(rowed) {
+            for (i, skill) in ended {
+                taken[i] = true;
+                skills.push(Value::Object(skill));
+            }
+        }
+    }
+    (taken, skills)
+}
+
+/// The one skill a block under `heading` holds (its name the heading's), if that is all it holds.
+fn skill_of(heading: &Line, lines: &[&Line]) -> Option<Map<String, Value>> {
+    let all: Vec<&Line> = std::iter::once(heading)
+        .chain(lines.iter().copied())
+        .collect();
+    let mut read = NamedLists {
+        out: Vec::new(),
+        levels: true,
+        name_at: None,
+        name_plain: false,
+    };
+    for line in &all {
+        read.line(line);
+    }
+    let [skill] = <[_; 1]>::try_from(read.out).ok()?;
+    let keywords = skill.get("keywords").and_then(Value::as_array);
+    let named = skill.get("name").and_then(Value::as_str) == Some(heading.text.trim());
+    // A keyword's length ("Vue.js" reads as a link's address, so not `a_keyword`).
+    let keyword = |k: &str| short(k) && k.split_whitespace().count() <= 4 && !k.ends_with(':');
+    let fits = keywords.is_none_or(|k| k.iter().all(|k| k.as_str().is_some_and(keyword)));
+    (named && fits && (keywords.is_some() || skill.contains_key("level"))).then_some(skill)
+}
+
 /// Skills listed with no heading over them (a sidebar: a name, its level, a row of its keywords, for
 /// each), taken out of the lines not placed: two such skills in a row at least, or none is read.
 pub(super) fn skills_unheaded(unplaced: &mut Vec<String>) -> Option<Vec<Value>> {
