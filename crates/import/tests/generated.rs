@@ -82,8 +82,8 @@ fn generated_resumes_printed_from_published_themes_read_back() {
             &shown,
         );
     });
-    // Today: 47.4 % held out, the lowest theme (paper) 6.9 %. The goal: 95 %, and 90 % in every theme.
-    at_least("published themes", &tally, 0.47, 0.06);
+    // Today: 50.7 % held out, the lowest theme (paper) 7.7 %. The goal: 95 %, and 90 % in every theme.
+    at_least("published themes", &tally, 0.50, 0.07);
 }
 
 #[test]
@@ -99,8 +99,8 @@ fn generated_resumes_in_redlines_own_designs_read_back() {
         let part = (template.name(), resume.index, resume.index % 2 == 1);
         tally.read(part, &pdf, &resume.document, &shown);
     });
-    // Today: 89.8 % held out, the lowest design (elegant) 81.2 %.
-    at_least("Redline's designs", &tally, 0.89, 0.81);
+    // Today: 90.1 % held out, the lowest design (elegant) 82.3 %.
+    at_least("Redline's designs", &tally, 0.90, 0.82);
 }
 
 #[test]
@@ -143,8 +143,8 @@ fn generated_resumes_as_word_files_read_back() {
             tally.read(part, &docx, &resume.document, &shown);
         }
     }
-    // Today: 74.7 % held out; pandoc's 92.5 %, LibreOffice Writer's 50.7 %.
-    at_least("Word files", &tally, 0.74, 0.50);
+    // Today: 75.5 % held out; pandoc's 92.5 %, LibreOffice Writer's 52.7 %.
+    at_least("Word files", &tally, 0.75, 0.51);
 }
 
 #[test]
