@@ -47,9 +47,9 @@ pub(super) fn header(
         } else if short(text)
             && (prose.is_empty() || line.gap || line.bullet)
             && !basics.contains_key("location")
-            && (text.contains([',', '、', '،']) || location(text).get("countryCode").is_some())
+            && let Some(written) = written_place(text)
         {
-            basics.insert("location".into(), location(text));
+            basics.insert("location".into(), written);
             place = Some(text.to_owned());
         } else if short(text) && i < name_at {
             unplaced.push(text.to_owned());
@@ -58,6 +58,12 @@ pub(super) fn header(
         }
     }
     summary.extend(paragraphs(&prose));
+}
+
+/// `text` read as a place, when it is written as one: with commas, or ending in a country's code.
+fn written_place(text: &str) -> Option<Value> {
+    let place = location(text);
+    (text.contains([',', '、', '،']) || place.get("countryCode").is_some()).then_some(place)
 }
 
 /// `before` (a place) and `line` as one place, when `line` continues it: an address wrapped in a narrow

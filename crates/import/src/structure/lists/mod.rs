@@ -18,12 +18,7 @@ use words::LEVELS;
 
 /// Skills or interests (as `id` says): a name, perhaps a level, and keywords.
 pub(super) fn named_lists(id: Section, lines: &[&Line]) -> Vec<Value> {
-    let mut lists = NamedLists {
-        out: Vec::new(),
-        levels: id == Section::Skills,
-        name_at: None,
-        name_plain: false,
-    };
+    let mut lists = NamedLists::new(id == Section::Skills);
     let lines = ungridded(lines);
     for line in &lines {
         lists.line(line);
@@ -43,6 +38,16 @@ struct NamedLists {
 }
 
 impl NamedLists {
+    /// No list read yet; `levels`: a line may be a level.
+    fn new(levels: bool) -> NamedLists {
+        NamedLists {
+            out: Vec::new(),
+            levels,
+            name_at: None,
+            name_plain: false,
+        }
+    }
+
     /// Reads `line` into the last list, or starts a list with it.
     fn line(&mut self, line: &Line) {
         let text = strip_bullet(&line.text).unwrap_or(&line.text).trim();
@@ -203,6 +208,7 @@ pub(super) fn skill_groups(blocks: &[super::Block]) -> (Vec<bool>, Vec<Value>) {
     let mut taken = vec![false; blocks.len()];
     let mut skills = Vec::new();
     let mut run: Vec<(usize, Map<String, Value>)> = Vec::new();
+    let rowed = |&(i, _): &(usize, _)| blocks[i].lines.iter().any(|l| l.cells.len() >= 2);
     for (i, block) in blocks.iter().enumerate() {
         let skill = (block.part.is_none())
             .then_some(block.heading)
@@ -213,7 +219,6 @@ pub(super) fn skill_groups(blocks: &[super::Block]) -> (Vec<bool>, Vec<Value>) {
             continue;
         }
         let ended = std::mem::take(&mut run);
-        let rowed = |&(i, _): &(usize, _)| blocks[i].lines.iter().any(|l| l.cells.len() >= 2);
         if ended.len() >= 2 || ended.first().is_some_and(rowed) {
             for (i, skill) in ended {
                 taken[i] = true;
@@ -226,16 +231,8 @@ pub(super) fn skill_groups(blocks: &[super::Block]) -> (Vec<bool>, Vec<Value>) {
 
 /// The one skill a block under `heading` holds (its name the heading's), if that is all it holds.
 fn skill_of(heading: &Line, lines: &[&Line]) -> Option<Map<String, Value>> {
-    let all: Vec<&Line> = std::iter::once(heading)
-        .chain(lines.iter().copied())
-        .collect();
-    let mut read = NamedLists {
-        out: Vec::new(),
-        levels: true,
-        name_at: None,
-        name_plain: false,
-    };
-    for line in &all {
+    let mut read = NamedLists::new(true);
+    for line in std::iter::once(heading).chain(lines.iter().copied()) {
         read.line(line);
     }
     let [skill] = <[_; 1]>::try_from(read.out).ok()?;
