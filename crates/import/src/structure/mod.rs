@@ -639,6 +639,30 @@ mod tests {
         assert_eq!(d["projects"][1]["url"], "https://github.com/aatlas");
     }
 
+    /// Skills under headings of their own that end the page are read as those before a known heading.
+    #[test]
+    fn skills_under_headings_of_their_own_at_the_end_are_read() {
+        const HEADING: (bool, bool, bool) = (true, false, true);
+        let ls = [
+            set("Ada Lovelace", 2.0, (true, true, false), 0),
+            set("Summary", 1.27, HEADING, 0),
+            set(
+                "I write programs for engines that do not exist yet.",
+                1.0,
+                (false, false, false),
+                0,
+            ),
+            set("Mathematics", 1.27, HEADING, 0),
+            set("Analysis", 1.0, (false, false, false), 0),
+            set("Languages of machines", 1.27, HEADING, 0),
+            set("Notes", 1.0, (false, false, false), 0),
+        ];
+        let read = read(&ls);
+        assert_eq!(read.unplaced, Vec::<String>::new());
+        assert_eq!(read.document["skills"][1]["name"], "Languages of machines");
+        assert_eq!(read.document["skills"][1]["keywords"], json!(["Notes"]));
+    }
+
     /// One heading Redline does not know over a line of prose is no skill: its lines are listed.
     #[test]
     fn a_lone_unknown_heading_over_prose_is_no_skill() {

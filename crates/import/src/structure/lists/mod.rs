@@ -209,11 +209,11 @@ pub(super) fn skill_groups(blocks: &[super::Block]) -> (Vec<bool>, Vec<Value>) {
     let mut skills = Vec::new();
     let mut run: Vec<(usize, Map<String, Value>)> = Vec::new();
     let rowed = |&(i, _): &(usize, _)| blocks[i].lines.iter().any(|l| l.cells.len() >= 2);
-    for (i, block) in blocks.iter().enumerate() {
-        let skill = (block.part.is_none())
-            .then_some(block.heading)
-            .flatten()
-            .and_then(|heading| skill_of(heading, &block.lines));
+    // Each block, then an end that no block stands in, which ends the last run as any other block would.
+    for (i, block) in blocks.iter().map(Some).chain([None]).enumerate() {
+        let skill = block
+            .filter(|b| b.part.is_none())
+            .and_then(|b| skill_of(b.heading?, &b.lines));
         if let Some(skill) = skill {
             run.push((i, skill));
             continue;
