@@ -219,7 +219,19 @@ fn iso(c: &regex::Captures, prefix: &str) -> Option<String> {
     get("y").map(str::to_owned)
 }
 
-/// The first span of dates in `line`, if it has one.
+/// How long a span lasted, as a theme or LinkedIn prints it right after the dates: "3 years, 2 months",
+/// "(5 yrs 3 mos)", "· 1 year".
+static DURATION: LazyLock<Regex> = LazyLock::new(|| {
+    let years = r"(?:\d{1,2}|an?)\s*(?:years?|yrs?)";
+    let months = r"(?:\d{1,2}|an?)\s*(?:months?|mos?)";
+    Regex::new(&format!(
+        r"(?i)^\s*[·•|,–-]?\s*\(?\s*(?:{years}(?:,?\s*{months})?|{months})\b\s*\)?"
+    ))
+    .unwrap()
+});
+
+/// The first span of dates in `line`, if it has one (with how long it lasted, where the line says so
+/// right after it).
 pub fn find(line: &str) -> Option<Span> {
     let start_of = |c: &regex::Captures| iso(c, "a_").or_else(|| iso(c, "s_"));
     let c = SPAN.captures_iter(line).find(|c| start_of(c).is_some())?;
@@ -227,8 +239,9 @@ pub fn find(line: &str) -> Option<Span> {
     let start = start_of(&c)?;
     let end = iso(&c, "b_").unwrap_or_default();
     let open = c.name("present").is_some() || c.name("since").is_some();
+    let lasted = DURATION.find(&line[whole.end()..]).map_or(0, |d| d.end());
     Some(Span {
-        at: whole.range(),
+        at: whole.start()..whole.end() + lasted,
         start,
         end,
         open,
@@ -319,6 +332,14 @@ mod tests {
             "Senior Engineer | Acme"
         );
         assert!(only("Jan 2020 – Present").is_some());
+        // How long it lasted, printed after the dates, is part of them.
+        assert!(only("October, 2023 - Present 3 years, 2 months").is_some());
+        assert!(only("Jan 2019 - Mar 2021 · 2 yrs 3 mos").is_some());
+        assert!(only("January 2024 —  January 2025   a year").is_some());
+        let line = "Acme 2018 – 2020 (2 years) Berlin";
+        assert_eq!(without(line, &find(line).unwrap()), "Acme Berlin");
+        let line = "2018 – 2020 12 engineers";
+        assert_eq!(without(line, &find(line).unwrap()), "12 engineers");
         assert!(only("Founded in 2020 with friends").is_none());
         assert!(find("No dates here, only 12 numbers").is_none());
         // A phone number and a postcode are not years.

@@ -50,8 +50,8 @@ fn docx_paragraph(p: Node, links: &Links, out: &mut Output) -> Result<(), Import
         .and_then(|s| s.attribute((W, "val")))
         .unwrap_or("")
         .to_ascii_lowercase();
-    let listed = ppr.is_some_and(|ppr| ppr.children().any(|n| n.has_tag_name((W, "numPr"))))
-        || style.contains("list");
+    let list_level = ppr.and_then(list_level);
+    let listed = list_level.is_some() || style.contains("list");
     let level = style
         .strip_prefix("heading")
         .and_then(|n| n.trim().parse::<u8>().ok());
@@ -62,7 +62,7 @@ fn docx_paragraph(p: Node, links: &Links, out: &mut Output) -> Result<(), Import
         if piece.is_empty() {
             continue;
         }
-        let mut line = Line::plain(piece);
+        let mut line = Line::plain(&spaced(piece));
         line.heading = i == 0 && level.is_some_and(|l| l >= 1);
         line.size = if title {
             2.0
@@ -71,9 +71,49 @@ fn docx_paragraph(p: Node, links: &Links, out: &mut Output) -> Result<(), Import
         };
         line.bold = bold;
         line.bullet = listed;
+        // A list inside another stands in by a level: two body sizes a level, as a word processor sets it.
+        line.indent = 2.0 * f32::from(list_level.unwrap_or(0));
         out.push(line)?;
     }
     Ok(())
+}
+
+/// The level of the list whose item the paragraph properties `ppr` make (0 the outermost), if they make
+/// one: a numbering other than number 0, which Word reads as "no list" (what a word processor writes for
+/// a list item's second paragraph).
+fn list_level(ppr: Node) -> Option<u8> {
+    let numbering = ppr.children().find(|n| n.has_tag_name((W, "numPr")))?;
+    let value = |name: &str| {
+        (numbering.children())
+            .find(|n| n.has_tag_name((W, name)))
+            .and_then(|n| n.attribute((W, "val")))
+    };
+    if value("numId") == Some("0") {
+        return None;
+    }
+    Some(
+        value("ilvl")
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0)
+            .min(8),
+    )
+}
+
+/// `text` with its no-break spaces as spaces and each run of spaces one space (a web page saved by a
+/// word processor keeps the `&nbsp;` between a title and its company); tabs stay.
+fn spaced(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let c = if matches!(c, '\u{a0}' | '\u{202f}') {
+            ' '
+        } else {
+            c
+        };
+        if !(c == ' ' && out.ends_with(' ')) {
+            out.push(c);
+        }
+    }
+    out
 }
 
 const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -319,7 +359,7 @@ pub fn odt(archive: &mut Archive) -> Result<Vec<Line>, ImportError> {
         if text.is_empty() {
             continue;
         }
-        let mut line = Line::plain(text);
+        let mut line = Line::plain(&spaced(text));
         if node.has_tag_name((TEXT, "h")) {
             let level: u8 = node
                 .attribute((TEXT, "outline-level"))
@@ -348,6 +388,34 @@ mod tests {
         walk.run(&links.iter().copied().collect(), &Output::new(Format::Docx))
             .unwrap();
         walk.text
+    }
+
+    /// The lines of one paragraph whose properties are `ppr` and whose text is `text`.
+    fn lines_of(ppr: &str, text: &str) -> Vec<Line> {
+        let xml = format!(
+            r#"<w:p xmlns:w="{W}"><w:pPr>{ppr}</w:pPr><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:p>"#
+        );
+        let doc = xml::parse(&xml, Format::Docx).unwrap();
+        let mut out = Output::new(Format::Docx);
+        docx_paragraph(doc.root_element(), &Links::new(), &mut out).unwrap();
+        out.into_lines()
+    }
+
+    #[test]
+    fn a_list_items_level_is_its_indent_and_numbering_zero_is_no_list() {
+        let numbered = |level: u8, id: u8| {
+            format!(r#"<w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{id}"/></w:numPr>"#)
+        };
+        let item = &lines_of(&numbered(0, 2), "Engineering Manager, Quantix AG")[0];
+        assert!(item.bullet && item.indent == 0.0);
+        let nested = &lines_of(&numbered(1, 2), "Cut inventory waste by 40%.")[0];
+        assert!(nested.bullet && nested.indent == 2.0);
+        // A list item's second paragraph: numbering 0, which Word reads as no list.
+        let dates = &lines_of(&numbered(0, 0), "Jan, 2021 - Present")[0];
+        assert!(!dates.bullet && dates.indent == 0.0);
+        // A web page's `&nbsp;` between a title and its company is a space, and spaces run together.
+        let spaced = &lines_of("", "Data Scientist,\u{a0}  Northwind")[0];
+        assert_eq!(spaced.text, "Data Scientist, Northwind");
     }
 
     #[test]

@@ -59,6 +59,8 @@ pub fn read(lines: &[Line]) -> Read {
         .cloned()
         .partition(|l| page::furniture(&l.text));
     unplaced.extend(chrome.into_iter().map(|l| l.text));
+    let (echoes, lines) = page::heading_echoes(lines);
+    unplaced.extend(echoes.into_iter().map(|l| l.text));
     let lines = &lines[..];
     let (blocks, language) = blocks(lines);
     let (grouped, groups) = lists::skill_groups(&blocks);
@@ -164,10 +166,14 @@ fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
     let mut section_size: Option<f32> = None;
     // Whether the known headings are set in bold: an unknown line set otherwise is an entry's title.
     let mut section_bold: Option<bool> = None;
+    // Whether the known headings are list items: a word processor keeps a web page's lists, and an
+    // entry's title inside one ("• Acme Corp", marked a heading) is no heading of a part.
+    let mut section_listed: Option<bool> = None;
     for line in lines {
         if let Some((p, language)) = part(&line.text) {
             section_size.get_or_insert(line.size);
             section_bold.get_or_insert(line.bold);
+            section_listed.get_or_insert(line.bullet);
             if let Some(language) = language {
                 match votes.iter_mut().find(|(l, _)| *l == language) {
                     Some((_, n)) => *n += 1,
@@ -187,6 +193,7 @@ fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
             && !blocks.last().is_some_and(|b| b.part.is_some() && b.lines.is_empty())
             && dates::find(&line.text).is_none()
             && section_bold.is_none_or(|bold| bold == line.bold)
+            && section_listed.is_none_or(|listed| listed == line.bullet)
             && !line.text.split_whitespace().any(contacts::is_url)
         {
             // A heading the source marks as one, but no part Redline knows: its lines are shown, not lost.
@@ -291,6 +298,69 @@ mod tests {
 
     fn lines(text: &str) -> Vec<Line> {
         crate::text::lines(text).unwrap()
+    }
+
+    /// A line as a word processor saved a web page's: marked a heading of `level` (0: none), a list item
+    /// at list level `listed` (`None`: none).
+    fn saved(text: &str, level: u8, listed: Option<u8>) -> Line {
+        let mut line = Line::plain(text);
+        line.heading = level > 0;
+        line.size = if level > 0 {
+            1.0 + 0.1 * f32::from(7 - level)
+        } else {
+            1.0
+        };
+        line.bullet = listed.is_some();
+        line.indent = 2.0 * f32::from(listed.unwrap_or(0));
+        line
+    }
+
+    #[test]
+    fn a_web_page_a_word_processor_saved_is_read_by_its_cards_not_its_menu() {
+        let ls = [
+            saved("×", 0, None),
+            saved("About", 0, Some(0)),
+            saved("Work Experience", 0, Some(0)),
+            saved("José Ortega", 2, None),
+            saved("Head of Growth", 5, None),
+            saved("jose@example.net", 0, None),
+            saved("About", 0, None),
+            saved("About", 4, None),
+            saved("I leave code better than I found it.", 0, None),
+            saved("Work Experience", 0, None),
+            saved("Work Experience", 4, None),
+            // A card in an unstyled list: its title a list item holding the list of its bullets.
+            saved("Engineering Manager at Quantix AG", 0, Some(0)),
+            saved("Jan, 2021 - Present 5 years, 11 months", 0, None),
+            saved("Cut inventory waste by 40%.", 0, Some(1)),
+            saved("Drove the billing pipeline.", 0, Some(1)),
+            // A card whose title is marked a heading, in a list as large as the section's heading.
+            saved("Cyberdyne", 4, Some(0)),
+            saved("June, 2018 - October, 2020", 0, None),
+            saved("High School Teacher", 5, None),
+            saved("Wrote the on-call runbook.", 0, Some(1)),
+        ];
+        let read = read(&ls);
+        let d = &read.document;
+        assert_eq!(d["basics"]["name"], "José Ortega");
+        assert_eq!(
+            d["basics"]["summary"],
+            "I leave code better than I found it."
+        );
+        let work = d["work"].as_array().unwrap();
+        assert_eq!(work.len(), 2, "{work:#?}");
+        assert_eq!(work[0]["position"], "Engineering Manager");
+        assert_eq!(work[0]["name"], "Quantix AG");
+        assert_eq!(work[0]["startDate"], "2021-01");
+        assert_eq!(work[0]["highlights"].as_array().unwrap().len(), 2);
+        assert_eq!(work[1]["name"], "Cyberdyne");
+        assert_eq!(work[1]["position"], "High School Teacher");
+        assert_eq!(work[1]["endDate"], "2020-10");
+        assert_eq!(work[1]["highlights"][0], "Wrote the on-call runbook.");
+        // The menu, the button and the labels beside the headings are listed, not placed.
+        for furniture in ["×", "About", "Work Experience"] {
+            assert!(read.unplaced.iter().any(|u| u == furniture), "{furniture}");
+        }
     }
 
     #[test]

@@ -1,14 +1,33 @@
 //! A page's furniture, which is not the resume's: a web page's own links (kept when a word processor
-//! saved the page), a page's number in its margin, a note of when the page was last updated; each known
-//! by its words, in several languages.
+//! saved the page, its menu and its buttons), a page's number in its margin, a note of when the page was
+//! last updated; each known by its words, in several languages.
 
-use crate::dates;
+use std::collections::HashSet;
+
 use crate::headings;
+use crate::{Line, dates};
 
 /// Whether `text` is the page's, not the resume's: a web page's own link, a page's number, a note of when
 /// it was last updated.
 pub(super) fn furniture(text: &str) -> bool {
-    PAGE_CHROME.contains(&headings::key(text).as_str()) || page_number(text) || last_updated(text)
+    PAGE_CHROME.contains(&headings::key(text).as_str())
+        || page_number(text)
+        || last_updated(text)
+        || !text.chars().any(char::is_alphanumeric)
+}
+
+/// The lines of `lines` that echo a section's heading without being it, each taken out: where the
+/// source marks a known heading as one ("Work Experience" in a heading style), the same words unmarked
+/// elsewhere are a web page's menu or a label beside the heading, kept when a word processor saved the
+/// page. A source that marks no heading (most PDFs set them in bold only) has none.
+pub(super) fn heading_echoes(lines: Vec<Line>) -> (Vec<Line>, Vec<Line>) {
+    let marked: HashSet<String> = (lines.iter())
+        .filter(|l| l.heading && headings::part(&l.text).is_some())
+        .map(|l| headings::key(&l.text))
+        .collect();
+    lines
+        .into_iter()
+        .partition(|l| !l.heading && marked.contains(&headings::key(&l.text)))
 }
 
 /// A web page's own links, by their [`headings::key`].

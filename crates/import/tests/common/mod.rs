@@ -224,17 +224,23 @@ pub fn saved_by_writer(name: &str, html: &str) -> Option<(Vec<u8>, String)> {
 /// Writer started per page spends two seconds starting, ten times what it takes to save one. Writer saves
 /// the pages in turn; one it spins on (no page saved for [`WRITER_PAGE_SECONDS`], or
 /// [`WRITER_SECONDS`] for the first) is given up, and a new Writer goes on from the page after it.
+///
+/// With `REDLINE_WRITER_KEPT` set to a folder, the Word files are kept there and a page whose file is
+/// already there is not saved again (for work on the reader: Writer's minutes once, not every run).
 pub fn saved_by_writer_all(pages: &[(String, &str)]) -> Vec<Option<(Vec<u8>, String)>> {
-    let dir = tempfile::tempdir().unwrap();
-    let html = |i: usize| dir.path().join(format!("{}.html", pages[i].0));
-    let docx = |i: usize| dir.path().join(format!("{}.docx", pages[i].0));
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("REDLINE_WRITER_KEPT")
+        .map_or_else(|| temporary.path().to_owned(), PathBuf::from);
+    std::fs::create_dir_all(&dir).unwrap();
+    let html = |i: usize| dir.join(format!("{}.html", pages[i].0));
+    let docx = |i: usize| dir.join(format!("{}.docx", pages[i].0));
     for (i, (_, page)) in pages.iter().enumerate() {
         std::fs::write(html(i), page).unwrap();
     }
-    let mut waiting: Vec<usize> = (0..pages.len()).collect();
+    let mut waiting: Vec<usize> = (0..pages.len()).filter(|&i| !docx(i).exists()).collect();
     while !waiting.is_empty() {
         let files: Vec<_> = waiting.iter().map(|&i| html(i)).collect();
-        if writer_saves(dir.path(), &files, || {
+        if writer_saves(&dir, temporary.path(), &files, || {
             waiting.iter().filter(|&&i| docx(i).exists()).count()
         }) {
             break;
@@ -262,17 +268,17 @@ pub fn saved_by_writer_all(pages: &[(String, &str)]) -> Vec<Option<(Vec<u8>, Str
         .collect()
 }
 
-/// Runs one Writer that saves `files` as Word files into `dir`; true when it finished, false when it was
+/// Runs one Writer (its profile in `profile`) that saves `files` as Word files into `dir`; true when it finished, false when it was
 /// stopped because `saved` (how many are saved so far) stopped growing. `timeout` runs
 /// Writer in a process group of its own and passes the stop on to the whole group, so that the office
 /// process Writer starts is stopped with it.
-fn writer_saves(dir: &Path, files: &[PathBuf], saved: impl Fn() -> usize) -> bool {
+fn writer_saves(dir: &Path, profile: &Path, files: &[PathBuf], saved: impl Fn() -> usize) -> bool {
     let mut writer = Command::new(tool("timeout"))
         .args(["--kill-after=5", "1d"])
         .arg(tool("soffice"))
         .arg(format!(
             "-env:UserInstallation=file://{}",
-            dir.join("profile").display()
+            profile.join("profile").display()
         ))
         .args([
             "--headless",

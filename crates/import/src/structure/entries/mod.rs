@@ -178,7 +178,7 @@ impl<'a> Entries<'a> {
         if let Some(n) = self.keyword_bullets_at(at) {
             return n - 1;
         }
-        if self.bullet(line, text, drawn_bullet) {
+        if self.bullet(at, line, text, drawn_bullet) {
             return 0;
         }
         self.last_bullet = None;
@@ -294,8 +294,11 @@ impl<'a> Entries<'a> {
 
     /// A list item, its bullet written or drawn, or a line that carries on the last one: read into the
     /// entry's bullets; false when `line` is neither.
-    fn bullet(&mut self, line: &'a Line, text: &str, drawn_bullet: bool) -> bool {
-        if let Some(item) = strip_bullet(text).or((line.bullet || drawn_bullet).then_some(text)) {
+    fn bullet(&mut self, at: usize, line: &'a Line, text: &str, drawn_bullet: bool) -> bool {
+        // A list item the source marks a heading too, or one that holds a list of its own (a word
+        // processor keeps a web page's cards in their list), is an entry's title.
+        let listed = line.bullet && !line.heading && !self.holds_a_list(at) || drawn_bullet;
+        if let Some(item) = strip_bullet(text).or(listed.then_some(text)) {
             // A list whose items stand apart (a space between them): a line with none before it
             // carries on the item above.
             self.items_spaced = self.last_bullet.is_some() && line.gap;
@@ -315,6 +318,15 @@ impl<'a> Entries<'a> {
             return true;
         }
         false
+    }
+
+    /// Whether the list item at `at` holds a list of its own: the next item, a line or two below, stands
+    /// in further.
+    fn holds_a_list(&self, at: usize) -> bool {
+        let item = self.lines[at];
+        (self.lines[at + 1..].iter().take(3))
+            .find(|l| l.bullet)
+            .is_some_and(|next| next.indent > item.indent + 0.3)
     }
 
     /// A row of keywords set smaller than the description right over it (a project's chips: "Terraform",
