@@ -8,6 +8,9 @@
 //! [`MAX_LINK_BYTES`] is left out, its text kept.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use crate::bounds::{MAX_LINK_BYTES, Output};
 use crate::zipped::Archive;
@@ -100,8 +103,13 @@ fn list_level(ppr: Node) -> Option<u8> {
 }
 
 /// `text` with its no-break spaces as spaces and each run of spaces one space (a web page saved by a
-/// word processor keeps the `&nbsp;` between a title and its company); tabs stay.
+/// word processor keeps the `&nbsp;` between a title and its company); tabs stay. A year run together
+/// with how long the job lasted ("Dec, 20204 years", where a page set the two apart by its style, not a
+/// space) is set apart.
 fn spaced(text: &str) -> String {
+    static YEAR_THEN_DURATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b((?:19|20)\d\d)(\d{1,2}\s*(?:years?|yrs?|months?|mos?)\b)").unwrap()
+    });
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         let c = if matches!(c, '\u{a0}' | '\u{202f}') {
@@ -113,7 +121,10 @@ fn spaced(text: &str) -> String {
             out.push(c);
         }
     }
-    out
+    match YEAR_THEN_DURATION.replace_all(&out, "$1 $2") {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(apart) => apart,
+    }
 }
 
 const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -416,6 +427,8 @@ mod tests {
         // A web page's `&nbsp;` between a title and its company is a space, and spaces run together.
         let spaced = &lines_of("", "Data Scientist,\u{a0}  Northwind")[0];
         assert_eq!(spaced.text, "Data Scientist, Northwind");
+        let run_together = &lines_of("", "Oct, 2016 - Dec, 20204 years 2 months")[0];
+        assert_eq!(run_together.text, "Oct, 2016 - Dec, 2020 4 years 2 months");
     }
 
     #[test]

@@ -169,7 +169,7 @@ fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
     // Whether the known headings are list items: a word processor keeps a web page's lists, and an
     // entry's title inside one ("• Acme Corp", marked a heading) is no heading of a part.
     let mut section_listed: Option<bool> = None;
-    for line in lines {
+    for (at, line) in lines.iter().enumerate() {
         if let Some((p, language)) = part(&line.text) {
             section_size.get_or_insert(line.size);
             section_bold.get_or_insert(line.bold);
@@ -189,9 +189,11 @@ fn blocks(lines: &[Line]) -> (Vec<Block<'_>>, Option<Language>) {
             && blocks.len() > 1
             && !blocks[0].lines.is_empty()
             && section_size.is_some_and(|size| line.size >= size - 0.01)
-            // An entry's title set as large as the headings: the first line under one, or one with dates.
+            // An entry's title set as large as the headings: the first line under one, or one with dates
+            // on it or on a line of their own right under it.
             && !blocks.last().is_some_and(|b| b.part.is_some() && b.lines.is_empty())
             && dates::find(&line.text).is_none()
+            && lines.get(at + 1).is_none_or(|next| dates::only(&next.text).is_none())
             && section_bold.is_none_or(|bold| bold == line.bold)
             && section_listed.is_none_or(|listed| listed == line.bullet)
             && !line.text.split_whitespace().any(contacts::is_url)
@@ -339,6 +341,10 @@ mod tests {
             saved("June, 2018 - October, 2020", 0, None),
             saved("High School Teacher", 5, None),
             saved("Wrote the on-call runbook.", 0, Some(1)),
+            // A card whose title is a list item, its dates under it, with no list of its own.
+            saved("Hooli Bank", 0, Some(0)),
+            saved("2016-10 - 2018-05", 0, None),
+            saved("Principal Consultant", 0, None),
         ];
         let read = read(&ls);
         let d = &read.document;
@@ -348,7 +354,7 @@ mod tests {
             "I leave code better than I found it."
         );
         let work = d["work"].as_array().unwrap();
-        assert_eq!(work.len(), 2, "{work:#?}");
+        assert_eq!(work.len(), 3, "{work:#?}");
         assert_eq!(work[0]["position"], "Engineering Manager");
         assert_eq!(work[0]["name"], "Quantix AG");
         assert_eq!(work[0]["startDate"], "2021-01");
@@ -357,10 +363,50 @@ mod tests {
         assert_eq!(work[1]["position"], "High School Teacher");
         assert_eq!(work[1]["endDate"], "2020-10");
         assert_eq!(work[1]["highlights"][0], "Wrote the on-call runbook.");
+        assert_eq!(work[2]["name"], "Hooli Bank");
+        assert_eq!(work[2]["position"], "Principal Consultant");
+        assert_eq!(work[2]["startDate"], "2016-10");
         // The menu, the button and the labels beside the headings are listed, not placed.
         for furniture in ["×", "About", "Work Experience"] {
             assert!(read.unplaced.iter().any(|u| u == furniture), "{furniture}");
         }
+    }
+
+    #[test]
+    fn titles_as_large_as_the_headings_and_keywords_under_a_sentence_are_read() {
+        let ls = [
+            saved("Hannah Adeyemi", 1, None),
+            saved("Experience", 3, None),
+            // A company set as large as the section's heading, its dates on the line under it.
+            saved("Østergaard & Associates", 3, None),
+            saved("01/2024 - 01/2025", 5, None),
+            saved("Attorney", 4, None),
+            saved("Led an A/B testing framework.", 0, Some(0)),
+            saved("Wayne Inc.", 3, None),
+            saved("01/2019 - 01/2023", 5, None),
+            saved("Lead Data Engineer", 4, None),
+            saved("Led a fraud detection model.", 0, Some(0)),
+            saved("Projects", 3, None),
+            saved("Redline (Apr 2022 – Jan 2023)", 4, None),
+            saved(
+                "Analyzed an A/B testing framework for a team of 8.",
+                0,
+                None,
+            ),
+            saved("Salesforce, C#, Tableau, Ruby on Rails", 0, None),
+        ];
+        let read = read(&ls);
+        let d = &read.document;
+        let work = d["work"].as_array().unwrap();
+        assert_eq!(work.len(), 2, "{work:#?}");
+        assert_eq!(work[1]["name"], "Wayne Inc.");
+        assert_eq!(work[1]["startDate"], "2019-01");
+        let project = &d["projects"][0];
+        assert_eq!(
+            project["description"],
+            "Analyzed an A/B testing framework for a team of 8."
+        );
+        assert_eq!(project["keywords"].as_array().unwrap().len(), 4);
     }
 
     #[test]

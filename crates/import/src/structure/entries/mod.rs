@@ -295,9 +295,12 @@ impl<'a> Entries<'a> {
     /// A list item, its bullet written or drawn, or a line that carries on the last one: read into the
     /// entry's bullets; false when `line` is neither.
     fn bullet(&mut self, at: usize, line: &'a Line, text: &str, drawn_bullet: bool) -> bool {
-        // A list item the source marks a heading too, or one that holds a list of its own (a word
-        // processor keeps a web page's cards in their list), is an entry's title.
-        let listed = line.bullet && !line.heading && !self.holds_a_list(at) || drawn_bullet;
+        // A list item the source marks a heading too, one that holds a list of its own, or one with
+        // its dates under it (a word processor keeps a web page's cards in their list), is an entry's
+        // title.
+        let listed =
+            line.bullet && !line.heading && !self.holds_a_list(at) && !self.dated_below(at)
+                || drawn_bullet;
         if let Some(item) = strip_bullet(text).or(listed.then_some(text)) {
             // A list whose items stand apart (a space between them): a line with none before it
             // carries on the item above.
@@ -327,6 +330,17 @@ impl<'a> Entries<'a> {
         (self.lines[at + 1..].iter().take(3))
             .find(|l| l.bullet)
             .is_some_and(|next| next.indent > item.indent + 0.3)
+    }
+
+    /// Whether the list item at `at` is short, no sentence, and the line under it is its dates and no
+    /// list item: the item is a card's title (a sentence over a line of dates is a bullet, the dates
+    /// the next entry's).
+    fn dated_below(&self, at: usize) -> bool {
+        let item = self.lines[at].text.trim();
+        short(item)
+            && !ends_sentence(item)
+            && (self.lines.get(at + 1))
+                .is_some_and(|next| !next.bullet && dates::only(&next.text).is_some())
     }
 
     /// A row of keywords set smaller than the description right over it (a project's chips: "Terraform",
@@ -499,7 +513,15 @@ impl<'a> Entries<'a> {
     fn body_line(&mut self, line: &Line, text: &str, after_head: bool) {
         let current = &mut self.current;
         match current.paragraphs.last_mut() {
-            Some(last) if current.in_paragraph && !line.gap => join_wrapped(last, text),
+            // A list of keywords under a paragraph's finished sentence is a paragraph of its own (the
+            // entry's keywords), wherever no space sets it apart (a Word file's paragraphs).
+            Some(last)
+                if current.in_paragraph
+                    && !line.gap
+                    && !(ends_sentence(last) && keyword_list(text)) =>
+            {
+                join_wrapped(last, text);
+            }
             // A long line taken for the entry's last title line, with this one right under it: a
             // paragraph's first line, wrapped.
             None if !line.gap
@@ -519,6 +541,11 @@ impl<'a> Entries<'a> {
         }
         current.in_paragraph = true;
     }
+}
+
+/// Whether `text` is a list of keywords and no sentence: "Salesforce, C#, Ruby on Rails".
+fn keyword_list(text: &str) -> bool {
+    !ends_sentence(text) && list_items(text).is_some_and(|items| items.iter().all(|i| a_keyword(i)))
 }
 
 /// The key of a list that stood under no label ([`keyword_lines`]).
