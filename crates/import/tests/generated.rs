@@ -82,8 +82,8 @@ fn generated_resumes_printed_from_published_themes_read_back() {
             &shown,
         );
     });
-    // Today: 50.7 % held out, the lowest theme (paper) 7.7 %. The goal: 95 %, and 90 % in every theme.
-    at_least("published themes", &tally, 0.50, 0.07);
+    // Today: 53.4 % held out, the lowest theme (paper) 7.7 %. The goal: 95 %, and 90 % in every theme.
+    at_least("published themes", &tally, 0.53, 0.07);
 }
 
 #[test]
@@ -143,8 +143,8 @@ fn generated_resumes_as_word_files_read_back() {
             tally.read(part, &docx, &resume.document, &shown);
         }
     }
-    // Today: 75.5 % held out; pandoc's 92.5 %, LibreOffice Writer's 52.7 %.
-    at_least("Word files", &tally, 0.75, 0.51);
+    // Today: 79.1 % held out; pandoc's 93.0 %, LibreOffice Writer's 60.3 %.
+    at_least("Word files", &tally, 0.79, 0.60);
 }
 
 #[test]
