@@ -421,6 +421,15 @@ mod tests {
         assert!(item.bullet && item.indent == 0.0);
         let nested = &lines_of(&numbered(1, 2), "Cut inventory waste by 40%.")[0];
         assert!(nested.bullet && nested.indent == 2.0);
+        // A level out of range, or no number: an item, at most eight levels in.
+        let deep = |level: &str| {
+            let ppr =
+                format!(r#"<w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="2"/></w:numPr>"#);
+            lines_of(&ppr, "Deep")[0].indent
+        };
+        assert_eq!(deep("9"), 16.0);
+        assert_eq!(deep("99999999999"), 0.0);
+        assert_eq!(deep("-1"), 0.0);
         // A list item's second paragraph: numbering 0, which Word reads as no list.
         let dates = &lines_of(&numbered(0, 0), "Jan, 2021 - Present")[0];
         assert!(!dates.bullet && dates.indent == 0.0);
